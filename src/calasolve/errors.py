@@ -1,0 +1,45 @@
+"""Exceptions raised by calasolve.
+
+Every error a user can provoke with bad input is a :class:`CalasolveError`,
+a subclass of :class:`ValueError`, so callers can catch it the usual way.
+The command line prints ``str(error)`` on one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+
+class CalasolveError(ValueError):
+    """Base class of every input error calasolve raises."""
+
+
+class CardError(CalasolveError):
+    """A card or hand that cannot be parsed."""
+
+
+class RuleError(CalasolveError):
+    """An unknown variant name or value."""
+
+
+class IllegalPlayError(CalasolveError):
+    """A card that may not be played (not held, or a failure to follow suit)."""
+
+
+class ExchangeError(CalasolveError):
+    """An exchange that contradicts RULES.md section 5."""
+
+
+class DealFileError(CalasolveError):
+    """A malformed deal file; the message names the file and the line.
+
+    >>> str(DealFileError("no card here", path="x.deal", line=3))
+    'x.deal:3: no card here'
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        where = path or "<deal>"
+        if line is not None:
+            where = f"{where}:{line}"
+        super().__init__(f"{where}: {message}")
