@@ -83,3 +83,39 @@ def card_values(hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloi
 def clear_cache() -> None:
     """Forget the memo (it grows with every distinct position solved)."""
     _value.cache_clear()
+
+
+def line(hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> list[Card]:
+    """One optimal line of play to the end: at each step the lowest-id card of best value."""
+    h: Hands = (hands[0], hands[1], hands[2])
+    t = tuple(trick)
+    out: list[Card] = []
+    while t or any(h):
+        seat = (leader + len(t)) % 3
+        values = card_values(h, t, leader, soloist, last_bonus)
+        best = max(values.values()) if seat == soloist else min(values.values())
+        card = min(c for c, v in values.items() if v == best)
+        out.append(card)
+        h, t, leader, _, _ = _after(h, t, leader, card)
+    return out
+
+
+class ReferenceSolver:
+    """The reference solver behind the interface of the C ``Solver`` (for tests and small endings)."""
+
+    nodes = 0
+
+    def value(self, hands, trick, leader, soloist, last_bonus):  # type: ignore[no-untyped-def]
+        return value(hands, trick, leader, soloist, last_bonus)
+
+    def reaches(self, hands, trick, leader, soloist, last_bonus, target):  # type: ignore[no-untyped-def]
+        return value(hands, trick, leader, soloist, last_bonus) >= target
+
+    def card_values(self, hands, trick, leader, soloist, last_bonus):  # type: ignore[no-untyped-def]
+        return card_values(hands, trick, leader, soloist, last_bonus)
+
+    def line(self, hands, trick, leader, soloist, last_bonus):  # type: ignore[no-untyped-def]
+        return line(hands, trick, leader, soloist, last_bonus)
+
+    def clear(self) -> None:
+        clear_cache()

@@ -1,0 +1,200 @@
+"""The played-deal analyser: the double-dummy cost of every card played.
+
+For each card of a record's ``played:`` line, :func:`analyse` gives the
+double-dummy value (the soloist's final thirds under best play) before and
+after it, its cost in thirds to the side that played it (0 for an optimal
+card) and the optimal alternatives.  It sums the mistakes per player, finds
+the cards where the contract's fate changed hands, and, for a partly played
+deal, shows the best continuation.  One solver serves every position, so
+its warm table makes the 36 solves of a deal cost a few plain solves.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import MAKE_THIRDS, Card, card_name, card_symbol
+from .game import PlayState
+from .solve import CoreSolver, SolveResult, core_position, default_solver, solve
+
+
+@dataclass(frozen=True)
+class CardReview:
+    """One card played, judged double-dummy."""
+
+    index: int          # 0-based position in `played`
+    trick: int          # 1-based trick number
+    seat: int
+    soloist: bool       # played by the soloist?
+    card: Card
+    before: int         # soloist's final thirds under best play before the card
+    after: int          # ... and after it
+    cost: int           # thirds the card gave away to the other side (0 = optimal)
+    best: tuple[Card, ...]
+    values: dict[Card, int]
+
+    @property
+    def swing(self) -> bool:
+        """Did this card change whether the contract is made (double dummy)?"""
+        return (self.before >= MAKE_THIRDS) != (self.after >= MAKE_THIRDS)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "trick": self.trick,
+            "seat": self.seat,
+            "role": "soloist" if self.soloist else "defender",
+            "card": card_name(self.card),
+            "before": self.before,
+            "after": self.after,
+            "cost": self.cost,
+            "best": [card_name(c) for c in self.best],
+            "values": {card_name(c): v for c, v in sorted(self.values.items())},
+            "swing": self.swing,
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The review of one record."""
+
+    contract: str
+    soloist: int
+    name: str | None
+    record: int | None
+    start_value: int                       # double-dummy result at the first lead
+    reviews: tuple[CardReview, ...]
+    complete: bool                         # all 36 cards played?
+    actual_thirds: int | None              # the soloist's real final thirds (complete deals)
+    final_value: int                       # double-dummy value where the play stops
+    continuation: SolveResult | None       # best play from there (partial deals)
+    seconds: float
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def mistakes(self) -> dict[int, tuple[int, int]]:
+        """Per seat: (number of mistakes, total cost in thirds)."""
+        out = {seat: (0, 0) for seat in range(3)}
+        for r in self.reviews:
+            if r.cost:
+                n, c = out[r.seat]
+                out[r.seat] = (n + 1, c + r.cost)
+        return out
+
+    def swings(self) -> list[CardReview]:
+        """The cards that changed the double-dummy fate of the contract, in order."""
+        return [r for r in self.reviews if r.swing]
+
+    def to_dict(self) -> dict[str, Any]:
+        swings = self.swings()
+        out: dict[str, Any] = {
+            "record": self.record,
+            "name": self.name,
+            "contract": self.contract,
+            "soloist": self.soloist,
+            "start_value": self.start_value,
+            "start_makes": self.start_value >= MAKE_THIRDS,
+            "complete": self.complete,
+            "actual_thirds": self.actual_thirds,
+            "actual_makes": None if self.actual_thirds is None else self.actual_thirds >= MAKE_THIRDS,
+            "final_value": self.final_value,
+            "mistakes": {str(s): {"count": n, "cost": c} for s, (n, c) in self.mistakes().items()},
+            "swings": [{"index": r.index, "trick": r.trick, "card": card_name(r.card), "seat": r.seat} for r in swings],
+            "decisive_trick": swings[-1].trick if swings else None,
+            "cards": [r.to_dict() for r in self.reviews],
+            "continuation": None if self.continuation is None else [card_name(c) for c in self.continuation.line],
+            "seconds": round(self.seconds, 6),
+        }
+        out.update(self.extra)
+        return out
+
+
+def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> list[CardReview]:
+    """Judge each of ``played`` from ``state`` (which it advances to the end of ``played``)."""
+    reviews = []
+    for index, card in enumerate(played):
+        seat = state.to_move
+        captured = state.captured[state.soloist]
+        values = {c: v + captured for c, v in solver.card_values(*core_position(state)).items()}
+        is_soloist = seat == state.soloist
+        before = max(values.values()) if is_soloist else min(values.values())
+        after = values[card]
+        reviews.append(
+            CardReview(
+                index=index,
+                trick=len(state.tricks) + 1,
+                seat=seat,
+                soloist=is_soloist,
+                card=card,
+                before=before,
+                after=after,
+                cost=before - after if is_soloist else after - before,
+                best=tuple(c for c in sorted(values) if values[c] == before),
+                values=values,
+            )
+        )
+        state.play(card)
+    return reviews
+
+
+def analyse(record: Any, *, solver: CoreSolver | None = None) -> Analysis:
+    """Analyse a record's ``played:`` cards (its exchange must be complete)."""
+    solver = solver or default_solver()
+    start = time.perf_counter()
+    state = record.start_state()
+    start_value = solver.value(*core_position(state))
+    reviews = review_play(state, list(record.played), solver)
+    continuation = None
+    if state.is_over:
+        final_value = actual = state.captured[state.soloist]
+    else:
+        actual = None
+        continuation = solve(state, solver=solver)
+        final_value = continuation.soloist_thirds or 0
+    return Analysis(
+        contract=record.contract,
+        soloist=record.soloist,
+        name=record.name,
+        record=getattr(record, "index", None),
+        start_value=start_value,
+        reviews=tuple(reviews),
+        complete=state.is_over,
+        actual_thirds=actual,
+        final_value=final_value,
+        continuation=continuation,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def format_analysis(analysis: Analysis) -> list[str]:
+    """The review as text: trick by trick, mistakes marked."""
+    verdict = "makes" if analysis.start_value >= MAKE_THIRDS else "fails"
+    lines = [f"  double dummy at the first lead: {analysis.start_value} thirds ({verdict})"]
+    for r in analysis.reviews:
+        if r.index % 3 == 0:
+            lines.append(f"  trick {r.trick}:")
+        role = "soloist " if r.soloist else "defender"
+        mark = ""
+        if r.cost:
+            alts = " ".join(card_symbol(c) for c in r.best)
+            mark = f"  ** mistake, costs {r.cost} (best: {alts})"
+        if r.swing:
+            mark += "  <- the contract changes hands"
+        lines.append(f"    seat {r.seat} {role} {card_symbol(r.card):>3}  {r.before:2d} -> {r.after:2d}{mark}")
+    lines.append("  mistakes: " + ", ".join(
+        f"seat {s} {n} ({c} thirds)" for s, (n, c) in analysis.mistakes().items()
+    ))
+    swings = analysis.swings()
+    if swings:
+        last = swings[-1]
+        lines.append(f"  the outcome was decided in trick {last.trick} ({card_symbol(last.card)} by seat {last.seat})")
+    else:
+        lines.append("  the outcome never changed hands")
+    if analysis.complete:
+        made = "made" if (analysis.actual_thirds or 0) >= MAKE_THIRDS else "failed"
+        lines.append(f"  actual result: {analysis.actual_thirds} thirds, {made}")
+    elif analysis.continuation is not None:
+        cont = " ".join(card_symbol(c) for c in analysis.continuation.line)
+        lines.append(f"  best continuation ({analysis.final_value} thirds): {cont}")
+    return lines

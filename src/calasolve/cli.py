@@ -1,0 +1,315 @@
+"""The ``calasolve`` command line.
+
+Every command reads deal files (see README.md), prints readable text or,
+with ``--json``, one JSON object per line, and reports bad input as one line
+on stderr with exit status 2 (never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable, Iterator, Sequence, TypeVar
+
+import click
+
+from . import __version__
+from .cards import card_name, card_symbol, hand_name
+from .errors import CalasolveError
+from .rules import RULE_HELP, VARIANTS, Rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SEAT_ROLES = ("soloist", "defender", "defender")
+
+
+# -- shared options ------------------------------------------------------------
+
+def json_option(f: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="One JSON object per record per line.")(f)
+
+
+def rule_option(f: F) -> F:
+    return click.option(
+        "--rule",
+        "rule_items",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help="A rules variant (repeatable), e.g. --rule stramazzo=off; see 'calasolve rules'.",
+    )(f)
+
+
+def jobs_option(f: F) -> F:
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(1, 256),
+        default=None,
+        help="Parallel worker processes (default: all cores when there are several records).",
+    )(f)
+
+
+def tt_option(f: F) -> F:
+    return click.option(
+        "--tt-mb",
+        type=click.IntRange(1, 65536),
+        default=64,
+        show_default=True,
+        help="Transposition table size per solver, in MiB.",
+    )(f)
+
+
+def files_argument(f: F) -> F:
+    return click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))(f)
+
+
+# -- helpers ---------------------------------------------------------------------
+
+def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
+    """Every record of every file, with ``--rule`` overrides applied over each record's own rules."""
+    from .dealfile import read_deal_file
+
+    Rules.parse(rule_items)  # an unknown name or value fails before any file is read
+    records = []
+    for path in files:
+        for record in read_deal_file(path):
+            if rule_items:
+                record = record.with_(rules=Rules.parse(rule_items, base=record.rules))
+            records.append(record)
+    return records
+
+
+def record_label(record: Any) -> str:
+    where = f"{record.path}:{record.line}" if record.path else f"record {record.index}"
+    name = f" {record.name!r}" if record.name else ""
+    return f"record {record.index}{name} ({where})"
+
+
+def emit_json(obj: dict[str, Any]) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def describe_record(record: Any) -> list[str]:
+    """The readable block for one record: hands with roles, monte, contract, lead, play so far."""
+    lines = [record_label(record)]
+    leader = record.first_leader
+    for seat in range(3):
+        role = "soloist" if seat == record.soloist else "defender"
+        lead = ", leads" if seat == leader else ""
+        lines.append(f"  seat {seat} ({role}{lead}): {hand_name(record.hands[seat])}")
+    lines.append(f"  monte: {hand_name(record.monte)}")
+    lines.append(f"  contract: {record.contract}, soloist: seat {record.soloist}, rules: {record.rules.describe()}")
+    ex = record.exchange.to_dict()
+    if ex:
+        lines.append("  exchange: " + ", ".join(f"{k} {v}" for k, v in ex.items()))
+    if record.played:
+        lines.append(f"  played ({len(record.played)}): " + " ".join(card_name(c) for c in record.played))
+    return lines
+
+
+def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -> Iterator[Any]:
+    """``map`` over ``items``, in worker processes when there is more than one job; order kept."""
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if len(items) > 1 else 1
+    jobs = min(jobs, len(items)) or 1
+    if jobs == 1:
+        yield from map(fn, items)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(fn, items, chunksize=1)
+
+
+class Failure:
+    """A record that could not be processed: carries its one-line message back from a worker."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+# -- the group -----------------------------------------------------------------
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "--version", prog_name="calasolve")
+def cli() -> None:
+    """calasolve: double-dummy solver and hand analyser for Calabresella (Terziglio).
+
+    \b
+    Examples:
+      calasolve check examples/example.deal
+      calasolve solve examples/example.deal
+      calasolve solve --json examples/example.deal
+    """
+
+
+@cli.command()
+@files_argument
+@json_option
+@rule_option
+def check(files: Sequence[str], as_json: bool, rule_items: Sequence[str]) -> None:
+    """Validate deal files and print each record readably.
+
+    Exit status 0 when every record is valid, 2 at the first error.
+
+    \b
+    Example:
+      calasolve check examples/example.deal
+    """
+    records = load_records(files, rule_items)
+    for i, record in enumerate(records):
+        if as_json:
+            emit_json({"record": record.index, "file": record.path, **record.to_dict()})
+        else:
+            if i:
+                click.echo()
+            click.echo("\n".join(describe_record(record)))
+
+
+@cli.command()
+def rules() -> None:
+    """List the rules variants and their values (the standard value first).
+
+    \b
+    Example:
+      calasolve rules
+    """
+    for name, values in VARIANTS.items():
+        click.echo(f"{name}: {' | '.join(values)}")
+        click.echo(f"    {RULE_HELP[name]}")
+
+
+def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
+    from .solve import solve
+
+    record, opts = job
+    solver = _worker_solver(opts["tt_mb"])
+    try:
+        if record.needs_exchange:
+            from .exchange_search import solve_with_exchange
+
+            return solve_with_exchange(record, solver=solver, top=opts["top"], target=opts["target"])
+        return solve(record, target=opts["target"], solver=solver)
+    except CalasolveError as exc:
+        return Failure(f"{record_label(record)}: {exc}")
+
+
+_WORKER_SOLVER: Any = None
+
+
+def _worker_solver(tt_mb: int) -> Any:
+    """One solver per process, kept warm across records."""
+    global _WORKER_SOLVER
+    if _WORKER_SOLVER is None or _WORKER_SOLVER[0] != tt_mb:
+        from .solve import make_solver
+
+        _WORKER_SOLVER = (tt_mb, make_solver(tt_mb))
+    return _WORKER_SOLVER[1]
+
+
+def format_solve(record: Any, result: Any) -> list[str]:
+    """The text report of one solved record."""
+    lines = describe_record(record)
+    if result.extra.get("exchange"):
+        lines += format_exchange(result.extra["exchange"])
+    if result.target is None:
+        verdict = "makes" if result.makes else "fails"
+        lines.append(
+            f"  double dummy: soloist {result.soloist_thirds} thirds = {result.soloist_points} points, {verdict}"
+            + (f" ({result.captured} already captured)" if result.captured else "")
+        )
+    else:
+        lines.append(f"  double dummy: soloist {'reaches' if result.reaches else 'does not reach'} {result.target} thirds")
+    if result.to_move is not None and result.cards:
+        role = "soloist" if result.to_move == result.soloist else "defender"
+        shown = "  ".join(f"{card_symbol(c)} {v if not isinstance(v, bool) else ('yes' if v else 'no')}" for c, v in result.best_cards())
+        lines.append(f"  cards for seat {result.to_move} ({role}) to play: {shown}")
+    if result.tricks:
+        lines.append("  optimal line:")
+        done = len(record.played) // 3
+        for i, trick in enumerate(result.tricks, start=done + 1):
+            cards = " ".join(card_symbol(c) for c in trick.cards)
+            side = "soloist" if trick.winner == result.soloist else "defence"
+            lines.append(f"    {i:2d}. seat {trick.leader} leads: {cards}  -> seat {trick.winner} ({side}) +{trick.thirds}")
+    return lines
+
+
+def format_exchange(ex: dict[str, Any]) -> list[str]:
+    out = [f"  best exchange: {ex['best']['text']} -> {ex['best']['soloist_thirds']} thirds"]
+    for alt in ex.get("alternatives", [])[1:]:
+        out.append(f"    also: {alt['text']} -> {alt['soloist_thirds']}")
+    return out
+
+
+@cli.command("solve")
+@files_argument
+@json_option
+@rule_option
+@jobs_option
+@tt_option
+@click.option("--target", type=click.IntRange(0, 35), default=None, help="Only decide whether the soloist reaches T thirds (18 = makes).")
+@click.option("--top", type=click.IntRange(1, 1000), default=10, show_default=True, help="Exchange alternatives shown when the record gives no exchange.")
+def solve_cmd(
+    files: Sequence[str],
+    as_json: bool,
+    rule_items: Sequence[str],
+    jobs: int | None,
+    tt_mb: int,
+    target: int | None,
+    top: int,
+) -> None:
+    """Solve deal records double-dummy: the value, every card's value, the best line.
+
+    Each record is solved from the point its `played:` line reaches (the
+    first lead when there is none).  The value is the soloist's final
+    thirds (0..35; 18 makes the contract) under best play by both sides.
+
+    \b
+    Examples:
+      calasolve solve examples/example.deal
+      calasolve solve --json --jobs 2 examples/example.deal
+      calasolve solve --target 18 examples/example.deal
+    """
+    records = load_records(files, rule_items)
+    opts = {"tt_mb": tt_mb, "target": target, "top": top}
+    results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
+    for i, (record, result) in enumerate(zip(records, results)):
+        if isinstance(result, Failure):
+            raise CalasolveError(result.message)
+        if as_json:
+            emit_json(result.to_dict())
+        else:
+            if i:
+                click.echo()
+            click.echo("\n".join(format_solve(record, result)))
+
+
+# -- entry point -------------------------------------------------------------
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the command line; errors become one line on stderr and exit status 2."""
+    try:
+        code = cli.main(args=list(argv) if argv is not None else None, prog_name="calasolve", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
+        sys.exit(2)
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        click.echo(f"calasolve: error: {exc.format_message()}{hint}", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        click.echo(f"calasolve: error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except CalasolveError as exc:
+        click.echo(f"calasolve: error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("calasolve: aborted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("calasolve: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        # `calasolve solve ... | head`: the reader went away; not an error of ours
+        os._exit(0)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,108 @@
+"""A position to step through card by card, with double-dummy values on demand.
+
+:class:`Position` is the teaching and study interface: build it from a deal
+record, ask for the value of every legal card, play one, undo, and so on to
+the end.  All calls share one solver and its transposition table, so each
+step after the first is cheap.
+
+>>> from calasolve.dealfile import parse_deal_text
+>>> text = '''
+... hands: 32AR.32A.32A.32 7654.765.765.76 CF.RCF4.RCF4.RC
+... monte: -.-.-.AF54
+... contract: solissimo
+... soloist: 0
+... '''
+>>> pos = Position.from_record(parse_deal_text(text)[0])
+>>> pos.to_move, pos.value()
+(0, 35)
+>>> pos.play("3B"); pos.play("7B"); pos.play("CB")
+>>> pos.to_move, len(pos.history)
+(0, 3)
+>>> pos.undo()
+'CB'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import Card, card_name, cards_of, parse_card
+from .errors import CalasolveError
+from .game import DealResult, PlayState
+from .rules import STANDARD, Rules
+from .solve import CoreSolver, SolveResult, core_position, default_solver, solve
+
+
+class Position:
+    """A deal in play with double-dummy values; see the module doc."""
+
+    def __init__(
+        self,
+        state: PlayState,
+        *,
+        contract: str = "solissimo",
+        rules: Rules = STANDARD,
+        solver: CoreSolver | None = None,
+    ) -> None:
+        self.state = state
+        self.contract = contract
+        self.rules = rules
+        self.solver = solver or default_solver()
+
+    @classmethod
+    def from_record(cls, record: Any, *, solver: CoreSolver | None = None) -> "Position":
+        """The position a record's ``played:`` line reaches (its exchange must be complete)."""
+        return cls(record.state(), contract=record.contract, rules=record.rules, solver=solver)
+
+    # -- state -------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        """The seat to play, or None when the deal is over."""
+        return None if self.state.is_over else self.state.to_move
+
+    @property
+    def history(self) -> list[Card]:
+        return list(self.state.history)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the player to move may play, in id order."""
+        return list(cards_of(self.state.legal()))
+
+    # -- moves -----------------------------------------------------------------
+    def play(self, card: Card | str) -> None:
+        """Play a card (an id or a token such as ``'3B'``) for the player to move."""
+        self.state.play(parse_card(card) if isinstance(card, str) else card)
+
+    def undo(self) -> str:
+        """Take back the last card; returns its token."""
+        return card_name(self.state.undo())
+
+    # -- values ----------------------------------------------------------------
+    def value(self) -> int:
+        """The soloist's final thirds under best play from here."""
+        if self.state.is_over:
+            return self.state.captured[self.state.soloist]
+        captured = self.state.captured[self.state.soloist]
+        return captured + self.solver.value(*core_position(self.state))
+
+    def values(self) -> dict[str, int]:
+        """Each legal card's value (the soloist's final thirds if it is played now), by token."""
+        if self.state.is_over:
+            return {}
+        captured = self.state.captured[self.state.soloist]
+        raw = self.solver.card_values(*core_position(self.state))
+        return {card_name(c): v + captured for c, v in sorted(raw.items())}
+
+    def solve(self, **options: Any) -> SolveResult:
+        """The full :func:`~calasolve.solve.solve` answer for this position."""
+        return solve(self.state, solver=self.solver, **options)
+
+    def result(self) -> DealResult:
+        """The score of the finished deal."""
+        if not self.state.is_over:
+            raise CalasolveError("the deal is not over yet: result() needs all 12 tricks played")
+        return self.state.result(self.contract, self.rules)

@@ -1,0 +1,250 @@
+"""Solving a deal double-dummy: the Python face of the C core.
+
+:func:`solve` takes a deal record (at any point of its play: before the
+first lead, mid-play, mid-trick) or a :class:`~calasolve.game.PlayState`
+and returns a frozen :class:`SolveResult`: the soloist's final thirds under
+best play by both sides (the thirds already captured included), whether the
+contract is made, the value of every legal card of the player to move and
+one optimal line of play to the end.
+
+The search itself runs in C (``calasolve._core``), without the GIL.  One
+:class:`~calasolve._core.Solver` owns a transposition table that stays
+valid across solves, so reuse it (``solver=``) when solving many positions.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence, Union
+
+from .cards import MAKE_THIRDS, Card, Mask, card_name, hand_name
+from .errors import CalasolveError
+from .game import PlayState, Trick
+
+__all__ = ["SolveResult", "solve", "default_solver", "core_position", "make_solver"]
+
+
+class CoreSolver(Protocol):
+    """What :func:`solve` needs of a solver: the C ``Solver`` or the reference twin."""
+
+    nodes: int
+
+    def value(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> int: ...
+
+    def reaches(
+        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int, target: int
+    ) -> bool: ...
+
+    def card_values(
+        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int
+    ) -> dict[Card, int]: ...
+
+    def line(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> list[Card]: ...
+
+
+_default: CoreSolver | None = None
+
+
+def make_solver(tt_mb: int = 64, **switches: bool) -> CoreSolver:
+    """A new C solver with a table of ``tt_mb`` MiB; ``switches`` are the ablation flags."""
+    from ._core import Solver
+
+    return Solver(tt_mb, **switches)
+
+
+def default_solver() -> CoreSolver:
+    """The process-wide solver (64 MiB table), made on first use."""
+    global _default
+    if _default is None:
+        _default = make_solver()
+    return _default
+
+
+def core_position(state: PlayState) -> tuple[tuple[Mask, Mask, Mask], tuple[Card, ...], int, int, int]:
+    """The arguments the core takes for ``state``: hands, trick, leader, soloist, last bonus."""
+    h = state.hands
+    return (h[0], h[1], h[2]), tuple(state.trick), state.leader, state.soloist, state.last_bonus
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The double-dummy answer for one position.
+
+    ``soloist_thirds`` is the soloist's final total (0..35) with the thirds
+    already captured; ``cards`` maps each legal card of the player to move to
+    that total if the card is played now and both sides then play
+    optimally.  With a ``target`` the search only decides whether the soloist
+    reaches it: ``reaches`` is set, ``cards`` maps each card to a bool and the
+    exact values are ``None``.
+    """
+
+    soloist: int
+    to_move: int | None
+    captured: int
+    soloist_thirds: int | None
+    cards: dict[Card, Any]
+    line: tuple[Card, ...]
+    tricks: tuple[Trick, ...]
+    nodes: int
+    seconds: float
+    target: int | None = None
+    reaches: bool | None = None
+    contract: str | None = None
+    name: str | None = None
+    record: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def soloist_points(self) -> int | None:
+        return None if self.soloist_thirds is None else self.soloist_thirds // 3
+
+    @property
+    def makes(self) -> bool:
+        if self.soloist_thirds is None:
+            return bool(self.reaches) if self.target == MAKE_THIRDS else self._unknown_make()
+        return self.soloist_thirds >= MAKE_THIRDS
+
+    def _unknown_make(self) -> bool:
+        raise CalasolveError(f"a target-{self.target} search does not say whether the contract (18 thirds) is made")
+
+    def best_cards(self) -> list[tuple[Card, Any]]:
+        """The legal cards, best first for the player to move (ties in card order)."""
+        maximise = self.to_move == self.soloist
+        items = sorted(self.cards.items(), key=lambda kv: (kv[0] // 10, -(kv[0] % 10)))
+        return sorted(items, key=lambda kv: -kv[1] if maximise else kv[1])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``calasolve solve --json``."""
+        out: dict[str, Any] = {
+            "record": self.record,
+            "name": self.name,
+            "contract": self.contract,
+            "soloist": self.soloist,
+            "to_move": self.to_move,
+            "captured": self.captured,
+        }
+        if self.target is None:
+            out["soloist_thirds"] = self.soloist_thirds
+            out["soloist_points"] = self.soloist_points
+            out["makes"] = self.makes
+        else:
+            out["target"] = self.target
+            out["reaches"] = self.reaches
+            if self.target == MAKE_THIRDS:
+                out["makes"] = self.reaches
+        out["cards"] = {card_name(c): v for c, v in self.best_cards()}
+        out["line"] = [card_name(c) for c in self.line]
+        out["tricks"] = [
+            {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "winner": t.winner, "thirds": t.thirds}
+            for t in self.tricks
+        ]
+        out["nodes"] = self.nodes
+        out["seconds"] = round(self.seconds, 6)
+        out.update(self.extra)
+        return out
+
+
+Solvable = Union["Record", PlayState]  # noqa: F821 - Record is imported lazily
+
+
+def _state_of(obj: Any) -> tuple[PlayState, dict[str, Any]]:
+    if isinstance(obj, PlayState):
+        return obj, {}
+    state = obj.state()
+    return state, {"contract": obj.contract, "name": obj.name, "record": getattr(obj, "index", None)}
+
+
+def solve(
+    position: Any,
+    *,
+    target: int | None = None,
+    all_cards: bool = True,
+    solver: CoreSolver | None = None,
+    line: bool = True,
+) -> SolveResult:
+    """Solve a record (at its ``played`` point) or a :class:`PlayState` double-dummy.
+
+    ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
+    ``all_cards=False`` skips the per-card values; ``line=False`` skips the line.
+    """
+    state, labels = _state_of(position)
+    solver = solver or default_solver()
+    if target is not None and not 0 <= target <= 35:
+        raise CalasolveError(f"target {target}: must be a number of thirds from 0 to 35")
+    captured = state.captured[state.soloist]
+    start = time.perf_counter()
+    nodes = 0
+    if state.is_over:
+        final = captured
+        return SolveResult(
+            soloist=state.soloist, to_move=None, captured=captured,
+            soloist_thirds=final if target is None else None, cards={}, line=(), tricks=(),
+            nodes=0, seconds=0.0, target=target, reaches=None if target is None else final >= target, **labels,
+        )
+    args = core_position(state)
+    cards: dict[Card, Any] = {}
+    best_line: list[Card] = []
+    if target is None:
+        if all_cards:
+            values = solver.card_values(*args)
+            nodes += solver.nodes
+            cards = {c: v + captured for c, v in values.items()}
+            pick = max if state.to_move == state.soloist else min
+            thirds: int | None = pick(cards.values())
+        else:
+            thirds = solver.value(*args) + captured
+            nodes += solver.nodes
+        if line:
+            best_line = list(solver.line(*args))
+            nodes += solver.nodes
+        reaches = None
+    else:
+        need = target - captured
+        reaches = solver.reaches(*args, need)
+        nodes += solver.nodes
+        if all_cards:
+            for card in _legal(state):
+                child = state.copy()
+                child.play(card)
+                if child.is_over:
+                    cards[card] = child.captured[child.soloist] >= target
+                else:
+                    cards[card] = solver.reaches(*core_position(child), target - child.captured[child.soloist])
+                    nodes += solver.nodes
+        thirds = None
+    seconds = time.perf_counter() - start
+    return SolveResult(
+        soloist=state.soloist,
+        to_move=state.to_move,
+        captured=captured,
+        soloist_thirds=thirds,
+        cards=cards,
+        line=tuple(best_line),
+        tricks=_tricks_of(state, best_line),
+        nodes=nodes,
+        seconds=seconds,
+        target=target,
+        reaches=reaches,
+        **labels,
+    )
+
+
+def _legal(state: PlayState) -> list[Card]:
+    from .cards import cards_of
+
+    return list(cards_of(state.legal()))
+
+
+def _tricks_of(state: PlayState, line: Sequence[Card]) -> tuple[Trick, ...]:
+    """The tricks completed by playing ``line`` from ``state`` (the current trick's cards included)."""
+    replay = state.copy()
+    before = len(replay.tricks)
+    for card in line:
+        replay.play(card)
+    return tuple(replay.tricks[before:])
+
+
+def describe_hands(state: PlayState) -> str:
+    """One line per seat: the cards still held."""
+    return "\n".join(f"seat {s}: {hand_name(state.hands[s])}" for s in range(3))
