@@ -193,6 +193,8 @@ class PlayState:
         if self.is_over:
             raise IllegalPlayError(f"{card_name(card)}: the deal is over, all {self.total_tricks} tricks are played")
         seat = self.to_move
+        if not isinstance(card, int) or not 0 <= card < 40:
+            raise IllegalPlayError(f"{card!r}: not a card id (0..39)")
         if not self.hands[seat] >> card & 1:
             raise IllegalPlayError(f"{card_name(card)}: seat {seat} does not hold it (holds {hand_name(self.hands[seat])})")
         if not self.legal() >> card & 1:
@@ -246,6 +248,9 @@ class PlayState:
         """The score of the finished deal."""
         if not self.is_over:
             raise CalasolveError(f"the deal is not over: {len(self.tricks)} of {self.total_tricks} tricks played")
+        if self.total_tricks != TRICKS:
+            # cappotto and the 35-thirds total only make sense for a whole deal
+            raise CalasolveError(f"only a whole 12-trick deal can be scored (this one had {self.total_tricks})")
         defenders = defender_seats(self.soloist)
         return score(
             contract,
