@@ -1,0 +1,479 @@
+"""The deal file (DEAL_FORMAT.md) and its exchange fields: parse, check, write.
+
+A file holds records separated by blank lines; each line of a record is
+``key: value`` and ``#`` starts a comment.  Every problem is a
+:class:`~calasolve.errors.DealFileError` naming the file and the line of the
+offending field (the first line of the record for a missing one).
+
+>>> text = '''
+... name: demo   # a comment
+... hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76
+... monte: R4.-.3F.-
+... contract: solissimo
+... soloist: 0
+... played: 3s 5s
+... '''
+>>> [rec] = parse_deal_text(text)
+>>> rec.first_leader, rec.state().to_move
+(0, 2)
+>>> print(format_record(rec))
+name: demo
+hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76
+monte: R4.-.3F.-
+contract: solissimo
+soloist: 0
+played: 3S 5S
+>>> parse_deal_text("hands: 3F5.32AF4.2.3F4", path="x.deal")
+Traceback (most recent call last):
+...
+calasolve.errors.DealFileError: x.deal:1: record has no 'monte' line (required: hands, monte, contract, soloist)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, NoReturn, Sequence
+
+from .cards import (
+    NUM_CARDS,
+    SUIT_NAMES,
+    SUIT_MASKS,
+    Card,
+    Mask,
+    card_name,
+    cards_name,
+    display_order,
+    hand_name,
+    parse_cards,
+    parse_cards_or_hand,
+    parse_hand,
+    popcount,
+)
+from .errors import CalasolveError, DealFileError, ExchangeError
+from .exchange import Exchange, ExchangeFieldError, apply_exchange, check_exchange, is_complete, missing_fields
+from .game import DEFENDER_EXCHANGE, PlayState, defender_seats, first_leader, parse_contract
+from .rules import STANDARD, Rules
+
+__all__ = ["Record", "parse_deal_text", "read_deal_file", "format_record", "format_deal_text", "KEYS", "REQUIRED_KEYS"]
+
+#: Every key of a record, in the order :func:`format_record` writes them.
+KEYS = ("name", "hands", "monte", "contract", "soloist", "leader", "rules", "call", "return", "takes", "discards", "played")
+REQUIRED_KEYS = ("hands", "monte", "contract", "soloist")
+#: Exchange attribute -> deal-file key.
+_EXCHANGE_KEY = {"call": "call", "returned": "return", "discards": "discards", "takes": "takes"}
+_SEATS = {"0": 0, "1": 1, "2": 2}
+
+
+class _Bad(Exception):
+    """A problem with one key of a record; turned into a DealFileError at that key's line."""
+
+    def __init__(self, key: str | None, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+        self.message = message
+
+
+def _bad(key: str | None, message: str) -> NoReturn:
+    raise _Bad(key, message)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One deal record, checked on construction (so ``with_`` checks too).
+
+    ``path``, ``line`` and ``index`` say where the record came from; they are
+    left out of ``==`` and ``hash``, so a record equals its round trip.
+    """
+
+    hands: tuple[Mask, Mask, Mask]
+    monte: Mask
+    contract: str
+    soloist: int
+    leader: int | None = None
+    played: tuple[Card, ...] = ()
+    rules: Rules = STANDARD
+    name: str | None = None
+    exchange: Exchange = Exchange()
+    path: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
+    index: int = field(default=1, compare=False)
+    #: the line of each key in its file, so a problem found here points at its line
+    key_lines: Mapping[str, int] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        try:
+            _validate(self)
+        except _Bad as bad:
+            line = (self.key_lines or {}).get(bad.key or "", self.line)
+            raise DealFileError(bad.message, path=self.path, line=line) from None
+
+    # -- derived -------------------------------------------------------------
+    @property
+    def first_leader(self) -> int:
+        """The seat leading the first trick: ``leader`` or the default of RULES.md §6."""
+        return self.leader if self.leader is not None else first_leader(self.contract, self.soloist, self.rules)
+
+    @property
+    def needs_exchange(self) -> bool:
+        """The contract has an exchange and the record does not give all of it."""
+        return not is_complete(self.contract, self.hands, self.monte, self.soloist, self.exchange)
+
+    def where(self) -> str:
+        """``file:line`` of the record, or ``record N``."""
+        if self.path:
+            return f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"record {self.index}"
+
+    def after_exchange(self) -> tuple[tuple[Mask, Mask, Mask], Mask]:
+        """The hands and monte at the first lead; :class:`ExchangeError` if the exchange is incomplete."""
+        try:
+            return apply_exchange(self.hands, self.monte, self.contract, self.soloist, self.exchange)
+        except ExchangeError as err:
+            raise ExchangeError(f"{self.where()}: {err}") from None
+
+    def start_state(self) -> PlayState:
+        """The position at the first lead, after the exchange."""
+        hands, monte = self.after_exchange()
+        return PlayState(hands, monte, self.soloist, self.first_leader)
+
+    def state(self) -> PlayState:
+        """The position after the ``played`` cards."""
+        st = self.start_state()
+        for card in self.played:
+            st.play(card)
+        return st
+
+    def with_(self, **changes: Any) -> "Record":
+        """A copy with some fields changed (checked again)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able description; ``leader`` as written, ``first_leader`` as used."""
+        return {
+            "name": self.name,
+            "hands": [hand_name(h) for h in self.hands],
+            "monte": hand_name(self.monte),
+            "contract": self.contract,
+            "soloist": self.soloist,
+            "leader": self.leader,
+            "first_leader": self.first_leader,
+            "played": [card_name(c) for c in self.played],
+            "rules": self.rules.changes(),
+            "exchange": self.exchange.to_dict(),
+        }
+
+
+# -- checks ------------------------------------------------------------------
+
+def _seat_name(seat: int | None) -> str:
+    return "the monte" if seat is None else f"seat {seat}'s hand"
+
+
+def _is_card(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < NUM_CARDS
+
+
+def _validate(rec: Record) -> None:
+    """Check ``rec`` (normalising a few fields in place); raise :class:`_Bad`."""
+    put = object.__setattr__  # frozen: normalised values are set once, here
+    try:
+        put(rec, "contract", parse_contract(str(rec.contract)))
+    except CalasolveError as err:
+        _bad("contract", str(err))
+    for key in ("soloist", "leader"):
+        value = getattr(rec, key)
+        if not (value is None and key == "leader") and (isinstance(value, bool) or value not in (0, 1, 2)):
+            _bad(key, f"{key} {value!r}: must be seat 0, 1 or 2")
+    if not isinstance(rec.rules, Rules):
+        _bad("rules", f"rules must be a Rules value, not {type(rec.rules).__name__}")
+    if rec.name is not None:
+        name = str(rec.name).strip()
+        if "\n" in name or "#" in name:
+            _bad("name", f"name {rec.name!r}: must be one line without '#'")
+        put(rec, "name", name or None)
+    _validate_cards(rec)
+    if not isinstance(rec.exchange, Exchange):
+        _bad(None, f"exchange must be an Exchange, not {type(rec.exchange).__name__}")
+    try:
+        check_exchange(rec.hands, rec.monte, rec.contract, rec.soloist, rec.exchange)
+    except ExchangeFieldError as err:
+        _bad(_EXCHANGE_KEY.get(err.field or ""), str(err))
+    _validate_played(rec)
+
+
+def _validate_cards(rec: Record) -> None:
+    hands = rec.hands
+    if not isinstance(hands, (tuple, list)) or len(hands) != 3:
+        count = len(hands) if isinstance(hands, (tuple, list)) else "no"
+        _bad("hands", f"hands: {count} hands given, need 3 (seats 0, 1, 2 separated by spaces)")
+    full = (1 << NUM_CARDS) - 1
+    if not all(isinstance(h, int) and 0 <= h <= full for h in (*hands, rec.monte)):
+        _bad("hands", "hands and monte must be card masks (ints of 40 bits)")
+    object.__setattr__(rec, "hands", (hands[0], hands[1], hands[2]))
+    seen: dict[Card, int | None] = {}
+    for key, owners in (("hands", ((0, hands[0]), (1, hands[1]), (2, hands[2]))), ("monte", ((None, rec.monte),))):
+        for seat, mask in owners:
+            for card in display_order(mask):
+                if card in seen:
+                    _bad(key, f"{card_name(card)} is dealt twice: in {_seat_name(seen[card])} and in {_seat_name(seat)}")
+                seen[card] = seat
+    missing = full & ~(hands[0] | hands[1] | hands[2] | rec.monte)
+    lacking = f"; {cards_name(display_order(missing))} dealt nowhere" if missing else ""
+    for seat in range(3):
+        if popcount(hands[seat]) != 12:
+            _bad("hands", f"seat {seat} holds {popcount(hands[seat])} cards ({hand_name(hands[seat])}), each hand needs 12{lacking}")
+    if popcount(rec.monte) != 4:
+        _bad("monte", f"the monte holds {popcount(rec.monte)} cards ({hand_name(rec.monte)}), it needs 4{lacking}")
+
+
+def _validate_played(rec: Record) -> None:
+    played = tuple(rec.played)
+    object.__setattr__(rec, "played", played)
+    if not played:
+        return
+    for i, card in enumerate(played, 1):
+        if not _is_card(card):
+            _bad("played", f"played card {i}: {card!r} is not a card id 0..39")
+    if len(played) > 36:
+        _bad("played", f"played: {len(played)} cards, but a deal has only 36 (12 tricks of 3)")
+    missing = missing_fields(rec.contract, rec.hands, rec.monte, rec.soloist, rec.exchange)
+    if missing:
+        keys = ", ".join(_EXCHANGE_KEY[f] for f in missing)
+        _bad("played", f"played cards given, but the {rec.contract} exchange is incomplete, so the hands "
+             f"in play are unknown; give the exchange ({keys}) or remove played")
+    hands, monte = apply_exchange(rec.hands, rec.monte, rec.contract, rec.soloist, rec.exchange)
+    st = PlayState(hands, monte, rec.soloist, rec.first_leader)
+    for i, card in enumerate(played, 1):
+        seat = st.to_move
+        what = f"played card {i} ({card_name(card)}, trick {(i - 1) // 3 + 1})"
+        if not st.hands[seat] >> card & 1:
+            if card in st.history:
+                hint = f"it is already played card {st.history.index(card) + 1}"
+            elif st.monte >> card & 1:
+                hint = "it is in the monte"
+            else:
+                hint = f"seat {next(s for s in range(3) if st.hands[s] >> card & 1)} holds it"
+            _bad("played", f"{what}: seat {seat} does not hold it, {hint} (seat {seat} holds {hand_name(st.hands[seat])})")
+        if not st.legal() >> card & 1:
+            suit = st.trick[0] // 10
+            held = cards_name(display_order(st.hands[seat] & SUIT_MASKS[suit]))
+            _bad("played", f"{what}: seat {seat} must follow {SUIT_NAMES[suit]} (led {card_name(st.trick[0])}) with {held}")
+        st.play(card)
+
+
+# -- parsing -----------------------------------------------------------------
+
+def _split_records(text: str, path: str) -> list[list[tuple[int, str, str]]]:
+    """The records of ``text`` as lists of ``(line, key, value)``."""
+    records: list[list[tuple[int, str, str]]] = []
+    current: list[tuple[int, str, str]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():  # a blank line ends a record; a comment-only line does not
+            if current:
+                records.append(current)
+                current = []
+            continue
+        content = raw.split("#", 1)[0].strip()
+        if not content:
+            continue
+        key, sep, value = content.partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep or not key:
+            raise DealFileError(f"expected 'key: value', got {content!r}", path=path, line=number)
+        if key not in KEYS:
+            hint = f"keys are lowercase: {key.lower()}" if key.lower() in KEYS else f"known keys: {', '.join(KEYS)}"
+            raise DealFileError(f"unknown key {key!r} ({hint})", path=path, line=number)
+        for first, other, _ in current:
+            if other == key:
+                raise DealFileError(f"duplicate key {key!r} (first given on line {first})", path=path, line=number)
+        if not value:
+            raise DealFileError(f"{key}: no value given", path=path, line=number)
+        current.append((number, key, value))
+    if current:
+        records.append(current)
+    return records
+
+
+def _parse_seat(key: str, value: str) -> int:
+    if value not in _SEATS:
+        _bad(key, f"{key} {value!r}: must be seat 0, 1 or 2")
+    return _SEATS[value]
+
+
+def _parse_cardset(key: str, text: str) -> Mask:
+    """Cards as tokens (comma or space separated) or in hand notation; ``-`` for none."""
+    if text.strip() == "-":
+        return 0
+    try:
+        return parse_cards_or_hand(text)
+    except CalasolveError as err:
+        _bad(key, f"{key}: {err}")
+
+
+def _parse_per_seat(key: str, value: str) -> tuple[Mask, Mask, Mask]:
+    """``1=7S,4D 2=-``: cards per seat; a seat not named has none."""
+    parts = re.split(r"(?:^|\s+)(\S+?)\s*=\s*", value)
+    if parts[0].strip():
+        _bad(key, f"{key}: expected seat=cards items like '1=7S,4D 2=-', got {parts[0].strip()!r}")
+    out = [0, 0, 0]
+    named: set[int] = set()
+    for seat_text, cards in zip(parts[1::2], parts[2::2]):
+        if seat_text not in _SEATS:
+            _bad(key, f"{key}: {seat_text!r} is not a seat (use 0, 1 or 2 before '=')")
+        seat = _SEATS[seat_text]
+        if seat in named:
+            _bad(key, f"{key}: seat {seat} given twice")
+        if not cards.strip():
+            _bad(key, f"{key}: no cards after '{seat}=' (write '{seat}=-' for none)")
+        named.add(seat)
+        out[seat] = _parse_cardset(key, cards)
+    return out[0], out[1], out[2]
+
+
+def _one_card(key: str, value: str) -> Card:
+    try:
+        cards = parse_cards(value)
+    except CalasolveError as err:
+        _bad(key, f"{key}: {err}")
+    if len(cards) != 1:
+        _bad(key, f"{key}: give one card, not {len(cards)}")
+    return cards[0]
+
+
+def _build(fields_: Mapping[str, str], path: str, start: int, index: int, lines: Mapping[str, int]) -> Record:
+    """The record of one block's ``key -> value``; raises :class:`_Bad`."""
+    for key in REQUIRED_KEYS:
+        if key not in fields_:
+            _bad(None, f"record has no {key!r} line (required: {', '.join(REQUIRED_KEYS)})")
+    hand_texts = fields_["hands"].split()
+    if len(hand_texts) != 3:
+        _bad("hands", f"hands: {len(hand_texts)} hands given, need 3 (seats 0, 1, 2 separated by spaces)")
+    hands = []
+    for seat, text in enumerate(hand_texts):
+        try:
+            hands.append(parse_hand(text))
+        except CalasolveError as err:
+            _bad("hands", f"hands: seat {seat}: {err}")
+    monte = _parse_cardset("monte", fields_["monte"])
+    try:
+        contract = parse_contract(fields_["contract"])
+    except CalasolveError as err:
+        _bad("contract", str(err))
+    soloist = _parse_seat("soloist", fields_["soloist"])
+    leader = _parse_seat("leader", fields_["leader"]) if "leader" in fields_ else None
+    rules = STANDARD
+    if "rules" in fields_:
+        try:
+            rules = Rules.parse(re.sub(r"\s*=\s*", "=", fields_["rules"]).split())
+        except CalasolveError as err:
+            _bad("rules", f"rules: {err}")
+    exchange = Exchange(
+        call=_one_card("call", fields_["call"]) if "call" in fields_ else None,
+        returned=_one_card("return", fields_["return"]) if "return" in fields_ else None,
+        takes=_parse_per_seat("takes", fields_["takes"]) if "takes" in fields_ else None,
+        discards=_parse_discards(fields_["discards"], contract, soloist) if "discards" in fields_ else None,
+    )
+    played: tuple[Card, ...] = ()
+    if "played" in fields_:
+        try:
+            played = tuple(parse_cards(fields_["played"]))
+        except CalasolveError as err:
+            _bad("played", f"played: {err}")
+    return Record(
+        hands=(hands[0], hands[1], hands[2]), monte=monte, contract=contract, soloist=soloist, leader=leader,
+        played=played, rules=rules, name=fields_.get("name"), exchange=exchange,
+        path=path, line=start, index=index, key_lines=dict(lines),
+    )
+
+
+def _parse_discards(value: str, contract: str, soloist: int) -> tuple[Mask, Mask, Mask]:
+    if "=" in value:
+        return _parse_per_seat("discards", value)
+    if contract in DEFENDER_EXCHANGE:
+        d1, d2 = defender_seats(soloist)
+        _bad("discards", f"discards: in {contract} the defenders discard; give them per seat, "
+             f"e.g. 'discards: {d1}=7S,4D {d2}=5C,6C'")
+    out = [0, 0, 0]
+    out[soloist] = _parse_cardset("discards", value)
+    return out[0], out[1], out[2]
+
+
+def parse_deal_text(text: str, path: str = "<string>") -> list[Record]:
+    """The records of a deal file's text; :class:`DealFileError` on any problem."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    blocks = _split_records(text, path)
+    if not blocks:
+        raise DealFileError("no deal records (the file is empty or holds only comments)", path=path)
+    records = []
+    for index, block in enumerate(blocks, 1):
+        lines = {key: number for number, key, _ in block}
+        start = block[0][0]
+        try:
+            records.append(_build({key: value for _, key, value in block}, path, start, index, lines))
+        except _Bad as bad:
+            raise DealFileError(bad.message, path=path, line=lines.get(bad.key or "", start)) from None
+    return records
+
+
+def read_deal_file(path: str) -> list[Record]:
+    """The records of the UTF-8 deal file at ``path``."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as err:
+        raise DealFileError(f"cannot read the file: {err.strerror or err}", path=str(path)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise DealFileError(f"not UTF-8 text (byte 0x{data[err.start]:02x})", path=str(path), line=line) from None
+    return parse_deal_text(text, path=str(path))
+
+
+# -- writing -----------------------------------------------------------------
+
+def _tokens(mask: Mask, sep: str) -> str:
+    return sep.join(card_name(c) for c in display_order(mask)) or "-"
+
+
+def _per_seat_text(masks: Sequence[Mask], soloist: int) -> str:
+    seats = sorted(set(defender_seats(soloist)) | {s for s in range(3) if masks[s]})
+    return " ".join(f"{seat}={_tokens(masks[seat], ',')}" for seat in seats)
+
+
+def format_record(record: Record) -> str:
+    """The canonical text of ``record`` (no trailing newline, no comments)."""
+    r, ex = record, record.exchange
+    out = []
+    if r.name is not None:
+        out.append(f"name: {r.name}")
+    out.append("hands: " + " ".join(hand_name(h) for h in r.hands))
+    out.append(f"monte: {hand_name(r.monte)}")
+    out.append(f"contract: {r.contract}")
+    out.append(f"soloist: {r.soloist}")
+    if r.leader is not None:
+        out.append(f"leader: {r.leader}")
+    if r.rules.changes():
+        out.append(f"rules: {r.rules.describe()}")
+    if ex.call is not None:
+        out.append(f"call: {card_name(ex.call)}")
+    if ex.returned is not None:
+        out.append(f"return: {card_name(ex.returned)}")
+    if ex.takes is not None:
+        out.append(f"takes: {_per_seat_text(ex.takes, r.soloist)}")
+    if ex.discards is not None:
+        if r.contract in DEFENDER_EXCHANGE:
+            out.append(f"discards: {_per_seat_text(ex.discards, r.soloist)}")
+        else:
+            out.append(f"discards: {_tokens(ex.discards[r.soloist], ' ')}")
+    if r.played:
+        out.append(f"played: {cards_name(r.played)}")
+    return "\n".join(out)
+
+
+def format_deal_text(records: Sequence[Record]) -> str:
+    """The canonical text of a deal file: records separated by a blank line."""
+    return "\n\n".join(format_record(r) for r in records) + "\n"
