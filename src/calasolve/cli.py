@@ -103,10 +103,19 @@ def describe_record(record: Any) -> list[str]:
     lines.append(f"  contract: {record.contract}, soloist: seat {record.soloist}, rules: {record.rules.describe()}")
     ex = record.exchange.to_dict()
     if ex:
-        lines.append("  exchange: " + ", ".join(f"{k} {v}" for k, v in ex.items()))
+        lines.append("  exchange: " + ", ".join(f"{k} {_exchange_value(v)}" for k, v in ex.items()))
     if record.played:
         lines.append(f"  played ({len(record.played)}): " + " ".join(card_name(c) for c in record.played))
     return lines
+
+
+def _exchange_value(value: Any) -> str:
+    """An exchange field for display: a card, cards, or ``seat=cards`` items."""
+    if isinstance(value, dict):
+        return " ".join(f"{seat}={cards}" for seat, cards in value.items())
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value)
+    return str(value)
 
 
 def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -> Iterator[Any]:

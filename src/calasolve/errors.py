@@ -43,3 +43,11 @@ class DealFileError(CalasolveError):
         if line is not None:
             where = f"{where}:{line}"
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        # keep path and line when the error crosses a process boundary (``--jobs``)
+        return (_rebuild_deal_file_error, (type(self), self.message, self.path, self.line))
+
+
+def _rebuild_deal_file_error(cls: type, message: str, path: str | None, line: int | None) -> DealFileError:
+    return cls(message, path=path, line=line)  # type: ignore[no-any-return]
