@@ -1,5 +1,63 @@
-"""calasolve: double-dummy solver and hand analyser for Calabresella (Terziglio)."""
+"""calasolve: double-dummy solver and hand analyser for Calabresella (Terziglio).
+
+>>> from calasolve import parse_hand, hand_name
+>>> hand_name(parse_hand("kqj.-.-.3"))
+'RCF.-.-.3'
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from .cards import card_name, cards_name, hand_name, parse_card, parse_cards, parse_hand
+from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, RuleError
+from .game import PlayState, score
+from .rules import Rules
+from .solve import SolveResult, solve
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "CalasolveError",
+    "DealFileError",
+    "ExchangeError",
+    "IllegalPlayError",
+    "PlayState",
+    "Position",
+    "Rules",
+    "RuleError",
+    "SolveResult",
+    "Solver",
+    "analyse",
+    "card_name",
+    "cards_name",
+    "hand_name",
+    "parse_card",
+    "parse_cards",
+    "parse_hand",
+    "read_deal_file",
+    "score",
+    "solve",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The C extension and the heavier modules load on first use, so that
+    # `import calasolve` stays cheap and works for the pure-Python parts.
+    if name == "Solver":
+        from ._core import Solver
+
+        return Solver
+    if name == "Position":
+        from .position import Position
+
+        return Position
+    if name == "analyse":
+        from .analyse import analyse
+
+        return analyse
+    if name == "read_deal_file":
+        from .dealfile import read_deal_file
+
+        return read_deal_file
+    raise AttributeError(f"module 'calasolve' has no attribute {name!r}")
