@@ -13,7 +13,7 @@ from .cards import card_name, cards_name, hand_name, parse_card, parse_cards, pa
 from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, RuleError
 from .game import PlayState, score
 from .rules import Rules
-from .solve import SolveResult, solve
+from .solving import SolveResult, solve
 
 __version__ = "0.1.0"
 
@@ -53,7 +53,7 @@ def __getattr__(name: str) -> Any:
 
         return Position
     if name == "analyse":
-        from .analyse import analyse
+        from .analysis import analyse
 
         return analyse
     if name == "read_deal_file":

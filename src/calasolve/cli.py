@@ -189,7 +189,7 @@ def rules() -> None:
 
 
 def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
-    from .solve import solve
+    from .solving import solve
 
     record, opts = job
     solver = _worker_solver(opts["tt_mb"])
@@ -210,7 +210,7 @@ def _worker_solver(tt_mb: int) -> Any:
     """One solver per process, kept warm across records."""
     global _WORKER_SOLVER
     if _WORKER_SOLVER is None or _WORKER_SOLVER[0] != tt_mb:
-        from .solve import make_solver
+        from .solving import make_solver
 
         _WORKER_SOLVER = (tt_mb, make_solver(tt_mb))
     return _WORKER_SOLVER[1]

@@ -30,7 +30,7 @@ from .cards import Card, card_name, cards_of, parse_card
 from .errors import CalasolveError
 from .game import DealResult, PlayState
 from .rules import STANDARD, Rules
-from .solve import CoreSolver, SolveResult, core_position, default_solver, solve
+from .solving import CoreSolver, SolveResult, core_position, default_solver, solve
 
 
 class Position:

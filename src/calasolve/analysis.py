@@ -17,7 +17,7 @@ from typing import Any
 
 from .cards import MAKE_THIRDS, Card, card_name, card_symbol
 from .game import PlayState
-from .solve import CoreSolver, SolveResult, core_position, default_solver, solve
+from .solving import CoreSolver, SolveResult, core_position, default_solver, solve
 
 
 @dataclass(frozen=True)
