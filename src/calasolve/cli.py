@@ -293,6 +293,51 @@ def solve_cmd(
             click.echo("\n".join(format_solve(record, result)))
 
 
+def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
+    from .analysis import analyse
+
+    record, opts = job
+    try:
+        return analyse(record, solver=_worker_solver(opts["tt_mb"]))
+    except CalasolveError as exc:
+        return Failure(f"{record_label(record)}: {exc}")
+
+
+@cli.command("analyse")
+@files_argument
+@json_option
+@rule_option
+@jobs_option
+@tt_option
+def analyse_cmd(files: Sequence[str], as_json: bool, rule_items: Sequence[str], jobs: int | None, tt_mb: int) -> None:
+    """Review played deals: the double-dummy cost of every card played.
+
+    For each card of a record's `played:` line: the double-dummy value
+    (soloist's final thirds) before and after it, its cost to the side that
+    played it (0 = optimal) and the best alternatives; mistakes per seat;
+    the trick where the contract's fate changed hands; for a partly played
+    deal, the best continuation.
+
+    \b
+    Examples:
+      calasolve analyse examples/played.deal
+      calasolve analyse --json examples/played.deal
+    """
+    from .analysis import format_analysis
+
+    records = load_records(files, rule_items)
+    results = pool_map(_analyse_one, [(r, {"tt_mb": tt_mb}) for r in records], jobs)
+    for i, (record, result) in enumerate(zip(records, results)):
+        if isinstance(result, Failure):
+            raise CalasolveError(result.message)
+        if as_json:
+            emit_json(result.to_dict())
+        else:
+            if i:
+                click.echo()
+            click.echo("\n".join(describe_record(record) + format_analysis(result)))
+
+
 # -- entry point -------------------------------------------------------------
 
 def main(argv: Sequence[str] | None = None) -> None:
