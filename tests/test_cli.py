@@ -1,0 +1,169 @@
+"""The command line: output shapes, --json keys, errors as one line with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from calasolve.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = str(ROOT / "examples" / "example.deal")
+PLAYED = str(ROOT / "examples" / "played.deal")
+
+SOLISSIMO = """\
+name: tiny
+hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76
+monte: R4.-.3F.-
+contract: solissimo
+soloist: 0
+"""
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    out, err = capsys.readouterr()
+    return int(info.value.code or 0), out, err
+
+
+def write(tmp_path: Path, text: str, name: str = "d.deal") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["--version"], capsys)
+    assert code == 0 and "calasolve" in out and "0.1.0" in out
+
+
+@pytest.mark.parametrize("command", ["check", "solve", "analyse", "rules"])
+def test_help_has_an_example(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([command, "--help"], capsys)
+    assert code == 0
+    assert "Example" in out and f"calasolve {command}" in out
+
+
+def test_check_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["check", EXAMPLE, PLAYED], capsys)
+    assert code == 0 and err == ""
+    assert out.count("record ") >= 9
+    assert "seat 0 (soloist, leads)" in out
+
+
+def test_check_json_one_object_per_record(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["check", "--json", EXAMPLE], capsys)
+    lines = out.strip().splitlines()
+    assert code == 0 and len(lines) == 6
+    objs = [json.loads(line) for line in lines]
+    assert [o["record"] for o in objs] == [1, 2, 3, 4, 5, 6]
+    assert objs[0]["contract"] == "solissimo"
+
+
+def test_solve_json_keys_and_consistency(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["solve", "--json", write(tmp_path, SOLISSIMO)], capsys)
+    assert code == 0
+    obj = json.loads(out)
+    for key in ("record", "name", "contract", "soloist", "to_move", "soloist_thirds", "soloist_points",
+                "makes", "cards", "line", "nodes", "seconds"):
+        assert key in obj
+    assert obj["record"] == 1 and obj["name"] == "tiny"
+    assert obj["soloist_thirds"] == max(obj["cards"].values())  # soloist to move
+    assert obj["makes"] == (obj["soloist_thirds"] >= 18)
+    assert obj["soloist_points"] == obj["soloist_thirds"] // 3
+    assert len(obj["line"]) == 36
+
+
+def test_solve_jobs_keep_file_order(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out1, _ = run(["solve", "--json", "--jobs", "1", EXAMPLE], capsys)
+    code2, out2, _ = run(["solve", "--json", "--jobs", "2", EXAMPLE], capsys)
+    assert code == code2 == 0
+    strip = lambda text: [{k: v for k, v in json.loads(l).items() if k not in ("seconds", "nodes")} for l in text.splitlines()]
+    assert strip(out1) == strip(out2)
+    assert [json.loads(l)["record"] for l in out2.splitlines()] == [1, 2, 3, 4, 5, 6]
+
+
+def test_solve_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, SOLISSIMO)
+    _, exact, _ = run(["solve", "--json", path], capsys)
+    value = json.loads(exact)["soloist_thirds"]
+    for target in (value, value + 1):
+        code, out, _ = run(["solve", "--json", "--target", str(target), path], capsys)
+        obj = json.loads(out)
+        assert code == 0 and obj["reaches"] == (value >= target)
+        assert any(obj["cards"].values()) == obj["reaches"]
+
+
+def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["solve", EXAMPLE], capsys)
+    assert code == 0
+    assert "double dummy: soloist" in out and "optimal line:" in out
+    # the last record stops mid-trick: the line finishes the current trick first
+    assert "third trick under way" in out
+
+
+def test_rule_option_applies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["check", "--json", "--rule", "first_lead=eldest", write(tmp_path, SOLISSIMO.replace("soloist: 0", "soloist: 2"))], capsys)
+    obj = json.loads(out)
+    assert code == 0 and obj["first_leader"] == 0
+
+
+def test_analyse(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["analyse", "--json", PLAYED], capsys)
+    assert code == 0
+    objs = [json.loads(line) for line in out.splitlines()]
+    full = objs[0]
+    assert full["complete"] and len(full["cards"]) == 36
+    assert full["final_value"] == full["actual_thirds"]
+    for card in full["cards"]:
+        assert card["cost"] >= 0
+        assert (card["cost"] == 0) == (card["card"] in card["best"])
+    # the values chain: each card's "after" is the next card's "before"
+    for a, b in zip(full["cards"], full["cards"][1:]):
+        assert a["after"] == b["before"]
+    partial = objs[-1]
+    assert not partial["complete"] and partial["continuation"]
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["solve", "--rule", "stramazo=off", EXAMPLE], "unknown rule 'stramazo'"),
+        (["solve", "--rule", "stramazzo=maybe", EXAMPLE], "stramazzo"),
+        (["solve", "--tt-mb", "0", EXAMPLE], "--tt-mb"),
+        (["solve", "--bogus", EXAMPLE], "--bogus"),
+        (["solve", "/nonexistent/x.deal"], "/nonexistent/x.deal"),
+        (["frobnicate"], "frobnicate"),
+    ],
+)
+def test_bad_usage_is_one_line_exit_2(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_malformed_file_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, SOLISSIMO.replace("soloist: 0", "soloist: 0\nplayed: 5D"))
+    code, _, err = run(["solve", path], capsys)
+    assert code == 2
+    assert f"{path}:6:" in err and len(err.strip().splitlines()) == 1
+
+
+def test_illegal_card_in_played_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # seat 0 leads 3B, seat 1 holds 6B and must follow
+    path = write(tmp_path, SOLISSIMO + "played: 3B 2D\n")
+    code, _, err = run(["analyse", path], capsys)
+    assert code == 2 and "2D" in err and "follow" in err
+
+
+def test_python_m_entry_point(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "calasolve", "check", write(tmp_path, "hands: x\n")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
