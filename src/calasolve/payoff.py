@@ -1,0 +1,162 @@
+"""Payoff-aware double dummy: play for game points, not for thirds.
+
+Players are paid in game points (RULES.md §8): the contract's value times
+a multiplier, where sweeping every trick pays x2 (cappotto) but leaving the
+defenders one pointless trick can pay x3 (stramazzo), and a failing soloist
+can still lose x1 instead of x3.  So the soloist's best play for payoff is
+not always the play for the most thirds.
+
+The final payoff depends only on three facts about the finished deal:
+
+- ``S``, the soloist's final thirds (cards, the monte and the last);
+- ``L``, whether the soloist won the last trick (the last's 3 thirds count
+  for making the contract but not for stramazzo: the soloist's card thirds
+  are ``S - 3L`` and the defenders' are ``32 - (S - 3L)``);
+- whether the soloist won no trick, every trick, or some.
+
+:func:`outcome_payoff` maps those facts to the payoff, :func:`payoff_levels`
+lists the payoffs a contract can end with, and :func:`goal_table` turns
+"payoff at least P" into the table of winning outcomes that the C core's
+goal search takes.  :func:`reference_payoff` is the brute-force twin used by
+the tests.
+
+>>> outcome_payoff("solo", 35, True, SWEEP)          # cappotto: x2
+8
+>>> outcome_payoff("solo", 33, True, SOME)           # defenders hold 2 card thirds: stramazzo x3
+12
+>>> outcome_payoff("solo", 33, True, SOME, Rules(stramazzo="off"))
+4
+>>> payoff_levels("solo")
+(-12, -8, -4, 4, 8, 12)
+>>> payoff_levels("solo", Rules(payment="plus"))
+(-6, -4, -2, 2, 4, 6)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of
+from .game import TRICKS, legal_cards, multiplier, payments, trick_winner
+from .rules import STANDARD, Rules
+
+#: Trick classes of a finished deal, from the soloist's side.
+NONE, SOME, SWEEP = 0, 1, 2
+#: Card thirds in a deal (the 40 cards: the last's 3 are not card thirds).
+CARD_THIRDS = 32
+
+
+def outcome_payoff(contract: str, thirds: int, won_last: bool, tricks: int, rules: Rules = STANDARD) -> int:
+    """The soloist's game points for a deal ending with ``thirds`` (S), ``won_last`` (L), trick class ``tricks``."""
+    makes = thirds >= MAKE_THIRDS
+    soloist_cards = thirds - (LAST_TRICK_THIRDS if won_last else 0)
+    m, _ = multiplier(
+        makes=makes,
+        soloist_tricks={NONE: 0, SWEEP: TRICKS}.get(tricks, 1),
+        soloist_card_thirds=soloist_cards,
+        defender_card_thirds=CARD_THIRDS - soloist_cards,
+        rules=rules,
+    )
+    paid = payments(contract, 0, makes, m, rules)
+    if rules.payment == "plus":
+        # Under "plus" nobody pays: a made contract pays the soloist v*m, a failed
+        # one pays each defender v*m.  The defenders still fight for their
+        # multiplier, so the objective is the soloist's net: what the soloist
+        # gains minus what each defender gains (+v*m or -v*m).
+        return paid[0] - paid[1]
+    return paid[0]
+
+
+def possible(thirds: int, won_last: bool, tricks: int) -> bool:
+    """Can a deal end this way at all?  (Used to list the real payoff levels.)"""
+    cards = thirds - (LAST_TRICK_THIRDS if won_last else 0)
+    if not 0 <= cards <= CARD_THIRDS:
+        return False
+    if tricks == NONE:
+        return thirds == 0 and not won_last
+    if tricks == SWEEP:
+        return thirds == 35 and won_last
+    return True
+
+
+@lru_cache(maxsize=None)
+def payoff_levels(contract: str, rules: Rules = STANDARD) -> tuple[int, ...]:
+    """Every payoff the soloist can end a deal of ``contract`` with, lowest first."""
+    return tuple(sorted({
+        outcome_payoff(contract, s, bool(l), t, rules)
+        for s in range(36) for l in (0, 1) for t in (NONE, SOME, SWEEP) if possible(s, bool(l), t)
+    }))
+
+
+def goal_table(contract: str, level: int, rules: Rules = STANDARD) -> bytes:
+    """The outcomes where the soloist's payoff is at least ``level``.
+
+    36 x 2 x 3 bytes, index ``(S * 2 + L) * 3 + trick class``, 1 = the
+    soloist reaches the goal.  This is the goal the C core searches for.
+    """
+    return bytes(
+        1 if outcome_payoff(contract, s, bool(l), t, rules) >= level else 0
+        for s in range(36) for l in (0, 1) for t in (NONE, SOME, SWEEP)
+    )
+
+
+def trick_class(soloist_tricks: int, defence_tricks: int) -> int:
+    """NONE, SOME or SWEEP for a finished deal."""
+    if soloist_tricks == 0:
+        return NONE
+    return SWEEP if defence_tricks == 0 else SOME
+
+
+def reference_payoff(
+    hands: Sequence[Mask],
+    trick: Sequence[Card],
+    leader: int,
+    soloist: int,
+    last_bonus: int,
+    *,
+    contract: str,
+    captured: int,
+    soloist_tricks: int,
+    defence_tricks: int,
+    rules: Rules = STANDARD,
+) -> dict[Card, int]:
+    """Brute force: each legal card's payoff for the soloist (soloist max, defenders min).
+
+    ``captured``, ``soloist_tricks`` and ``defence_tricks`` are what was
+    already won before this position; the position is otherwise as in
+    :mod:`calasolve.reference`.
+    """
+
+    @lru_cache(maxsize=None)
+    def node(h: tuple[Mask, Mask, Mask], t: tuple[Card, ...], lead: int, s: int, st: int, dt: int) -> int:
+        seat = (lead + len(t)) % 3
+        values = [child(h, t, lead, s, st, dt, c) for c in cards_of(legal_cards(h[seat], t))]
+        return max(values) if seat == soloist else min(values)
+
+    def child(h: tuple[Mask, Mask, Mask], t: tuple[Card, ...], lead: int, s: int, st: int, dt: int, card: Card) -> int:
+        seat = (lead + len(t)) % 3
+        nh = list(h)
+        nh[seat] &= ~(1 << card)
+        nt = t + (card,)
+        if len(nt) < 3:
+            return node((nh[0], nh[1], nh[2]), nt, lead, s, st, dt)
+        winner = trick_winner(nt, lead)
+        gained = sum(RANK_THIRDS[c % 10] for c in nt)
+        last = not any(nh)
+        if last:
+            gained += last_bonus
+        if winner == soloist:
+            s, st = s + gained, st + 1
+        else:
+            dt += 1
+        if last:
+            return outcome_payoff(contract, s, winner == soloist, trick_class(st, dt), rules)
+        return node((nh[0], nh[1], nh[2]), (), winner, s, st, dt)
+
+    h0: tuple[Mask, Mask, Mask] = (hands[0], hands[1], hands[2])
+    seat = (leader + len(trick)) % 3
+    return {
+        c: child(h0, tuple(trick), leader, captured, soloist_tricks, defence_tricks, c)
+        for c in cards_of(legal_cards(h0[seat], tuple(trick)))
+    }
