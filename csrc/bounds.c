@@ -1,0 +1,61 @@
+/* bounds.c -- cheap bounds: thirds in play, sure winners. */
+#include "bounds.h"
+
+/* Smallest total thirds of t cards out of the 10-bit suit mask x (all of
+ * them when t >= |x|): the zero cards go first, then the ones, the Ace last. */
+static inline int min_points(uint32_t x, int t) {
+    int z = cs_popcount10[x & CS_RANKS_ZERO];
+    if (t <= z) return 0;
+    t -= z;
+    int o = cs_popcount10[x & CS_RANKS_ONE];
+    if (t <= o) return t;
+    return o + ((x & CS_RANKS_ACE) ? 3 : 0);
+}
+
+int bd_cash(const pos_t *p, int *tricks_out) {
+    int L = p->leader;
+    int A = cs_next_seat[L], B = cs_next_seat[A];
+    int pts = 0, tricks = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t l = cs_suit_of_mask(p->hand[L], s);
+        if (!l) continue;
+        uint32_t a = cs_suit_of_mask(p->hand[A], s);
+        uint32_t b = cs_suit_of_mask(p->hand[B], s);
+        uint32_t ab = a | b;
+        /* The leader's cards above every card of the two others. */
+        uint32_t run = ab ? l & ~((2u << cs_msb32(ab)) - 1) : l;
+        int k = cs_popcount10[run];
+        if (!k) continue;
+        int na = cs_popcount10[a], nb = cs_popcount10[b];
+        int t;
+        uint32_t played;
+        if (k >= na && k >= nb) {
+            /* After k rounds the others are void: every card of the suit wins. */
+            played = l;
+            t = cs_popcount10[l];
+        } else {
+            played = run;
+            t = k;
+        }
+        tricks += t;
+        /* The leader's cards, and at least the cheapest cards the others
+         * must follow with (their discards count 0). */
+        pts += cs_suit_points[played] + min_points(a, t) + min_points(b, t);
+    }
+    *tricks_out = tricks;
+    return pts;
+}
+
+void bd_quick(const pos_t *p, int rem, int *lb, int *ub) {
+    int tricks;
+    int cash = bd_cash(p, &tricks);
+    int left = cs_popcount(p->hand[p->leader]);
+    if (tricks >= left) cash = rem; /* the side on lead takes everything */
+    if (p->leader == p->soloist) {
+        *lb = cash;
+        *ub = rem;
+    } else {
+        *lb = 0;
+        *ub = rem - cash;
+    }
+}

@@ -1,0 +1,131 @@
+/*
+ * calasolve.h -- the one public header of the calasolve double-dummy core.
+ *
+ * Calabresella: 40 cards, 3 seats (0 -> 1 -> 2 -> 0), no trumps, follow suit
+ * if able, the highest card of the suit led wins and its winner leads next.
+ * One seat is the soloist (maximises), the two others defend (minimise).
+ *
+ * Card id 0..39 = suit * 10 + rank; suit 0..3 = B S C D; rank 0 (the 4,
+ * lowest) .. 9 (the 3, highest), rank order 4 5 6 7 F C R A 2 3.
+ * Card value in thirds by rank: 0 0 0 0 1 1 1 3 1 1.  A set of cards is a
+ * uint64_t with bit `card` set.
+ *
+ * The core solves a position (cs_position) for the number of thirds the
+ * soloist captures FROM HERE ON: the cards of the tricks they win (the
+ * current trick included) plus `last_bonus` if they win the last trick.
+ * What was captured before the position is the caller's business.
+ *
+ * The core does no semantic validation (consistent hand sizes, disjoint
+ * hands, a legal current trick): the caller (the Python wrapper) does.  The
+ * API functions only range-check their arguments (CS_EINVAL) so that no
+ * input can make the core read or write out of bounds; on an inconsistent
+ * position the answers are meaningless but memory-safe.
+ *
+ * Thread safety: a cs_solver is used by one thread at a time; distinct
+ * solvers share nothing and may run concurrently.
+ */
+#ifndef CALASOLVE_H
+#define CALASOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CS_NUM_CARDS 40
+#define CS_NUM_SEATS 3
+#define CS_MAX_BONUS 15 /* last_bonus range 0..15: 3 + the monte's thirds */
+#define CS_MAX_VALUE 35 /* largest possible value of a legal position */
+#define CS_MAX_LINE 120 /* room for any line the core can return */
+
+/* Return codes (negative = error). */
+enum {
+    CS_OK = 0,
+    CS_EINVAL = -1, /* an argument out of range */
+    CS_ENOMEM = -2  /* the transposition table could not be allocated */
+};
+
+/* A position to solve.  Player to move = (leader + ntrick) % 3. */
+typedef struct {
+    uint64_t hands[CS_NUM_SEATS]; /* cards still held by seats 0, 1, 2 */
+    uint8_t trick[2];             /* cards of the current trick, in play order */
+    uint8_t ntrick;               /* 0..2 cards already in the current trick */
+    uint8_t leader;               /* seat that led the current trick (0..2) */
+    uint8_t soloist;              /* the soloist's seat (0..2) */
+    uint8_t last_bonus;           /* thirds for the last trick, 0..15 */
+} cs_position;
+
+/* Solver configuration.  The four flags are ablation switches: turning one
+ * off never changes an answer, only the speed. */
+typedef struct {
+    size_t tt_mb;            /* transposition table size in MiB (0 = default 64) */
+    int use_tt;              /* transposition table at trick boundaries */
+    int use_equivalence;     /* equal adjacent cards of one hand are one move */
+    int use_canonical_suits; /* suit permutations share table entries */
+    int use_ordering;        /* heuristic move ordering */
+} cs_config;
+
+/* Counters.  `nodes` is always counted; the others are filled only when the
+ * core is built with -DCS_STATS (else they stay 0), except the table
+ * figures (`tt_entries`, `tt_used`) which are always reported. */
+typedef struct {
+    uint64_t nodes;         /* search nodes of the last API call */
+    uint64_t total_nodes;   /* search nodes since the solver was created */
+    uint64_t searches;      /* null-window searches of the last call */
+    uint64_t tt_probes;     /* table look-ups (last call, CS_STATS) */
+    uint64_t tt_hits;       /* look-ups finding the position (CS_STATS) */
+    uint64_t tt_cutoffs;    /* look-ups whose bound answered (CS_STATS) */
+    uint64_t tt_stores;     /* stores (CS_STATS) */
+    uint64_t tt_replaced;   /* stores evicting another position (CS_STATS) */
+    uint64_t bound_cutoffs; /* nodes answered by the cheap bounds (CS_STATS) */
+    uint64_t tt_entries;    /* capacity of the table in entries */
+    uint64_t tt_used;       /* occupied entries (counted on request) */
+    uint32_t generation;    /* table generation (one per API call) */
+    uint32_t stats_enabled; /* 1 when built with CS_STATS */
+} cs_stats;
+
+/* Result of cs_analyse: value, every legal card's value, one optimal line. */
+typedef struct {
+    int value;                       /* exact value of the position */
+    int8_t card_value[CS_NUM_CARDS]; /* value if this card is played now; -1 = not legal */
+    int nline;                       /* length of `line` */
+    uint8_t line[CS_MAX_LINE];       /* one optimal line of play to the end */
+} cs_analysis;
+
+typedef struct cs_solver cs_solver;
+
+/* Fills `cfg` with the defaults: 64 MiB, every technique on. */
+void cs_config_default(cs_config *cfg);
+
+/* Creates a solver owning its table.  Returns CS_OK, CS_EINVAL (NULL
+ * pointers) or CS_ENOMEM; on error *out is NULL. */
+int cs_solver_new(const cs_config *cfg, cs_solver **out);
+void cs_solver_free(cs_solver *s);
+/* Drops every table entry (the table itself stays allocated). */
+void cs_solver_clear(cs_solver *s);
+void cs_solver_config(const cs_solver *s, cs_config *cfg);
+
+/* Exact value (0..35 for a legal position), or CS_EINVAL. */
+int cs_value(cs_solver *s, const cs_position *pos);
+/* 1 if the value is >= target, 0 if not, or CS_EINVAL.  Any int target. */
+int cs_reaches(cs_solver *s, const cs_position *pos, int target);
+/* Value of each legal card of the player to move (values[c] = -1 for the
+ * others); returns the position's value (the max over the cards when the
+ * soloist is to move, the min otherwise) or CS_EINVAL. */
+int cs_card_values(cs_solver *s, const cs_position *pos, int8_t values[CS_NUM_CARDS]);
+/* One optimal line of play to the end; returns its length or CS_EINVAL.
+ * `line` must have room for CS_MAX_LINE cards. */
+int cs_line(cs_solver *s, const cs_position *pos, uint8_t line[CS_MAX_LINE]);
+/* Everything in one call (cheaper than the three above); returns the value
+ * or CS_EINVAL. */
+int cs_analyse(cs_solver *s, const cs_position *pos, cs_analysis *out);
+
+void cs_get_stats(const cs_solver *s, cs_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CALASOLVE_H */

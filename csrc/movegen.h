@@ -1,0 +1,47 @@
+/*
+ * movegen.h -- legal moves (follow suit), equivalence classes and move
+ * ordering (internal).
+ */
+#ifndef CS_MOVEGEN_H
+#define CS_MOVEGEN_H
+
+#include <stdint.h>
+
+#include "position.h"
+
+#define CS_MAX_MOVES CS_NUM_CARDS
+
+/* Generation flags. */
+enum {
+    MG_EQUIV = 1u, /* merge equivalent cards into one move */
+    MG_ORDER = 2u  /* sort the moves by the ordering heuristic */
+};
+
+/* One move: a representative card standing for its equivalence class.
+ * Layout (16 bytes): members 8, card 1, pad 1, score 2, pad 4. */
+typedef struct {
+    uint64_t members; /* every card of the class (the card itself when MG_EQUIV is off) */
+    uint8_t card;     /* the card to play (the lowest member) */
+    int16_t score;    /* ordering score, higher first */
+} cs_move;
+
+/* Moves of the player to move; returns their number (0 if they hold no
+ * card).  Two legal cards of the mover are equivalent when they are of the
+ * same suit and point value and no live card of another hand (the cards of
+ * the current trick count as live) lies between them in rank. */
+int mg_generate(const pos_t *p, unsigned flags, cs_move *out);
+
+/* Moves the move whose class holds `card` to the front (if any). */
+static inline void mg_to_front(cs_move *mv, int n, int card) {
+    uint64_t b = UINT64_C(1) << card;
+    for (int i = 0; i < n; i++) {
+        if (mv[i].members & b) {
+            cs_move t = mv[i];
+            for (int j = i; j > 0; j--) mv[j] = mv[j - 1];
+            mv[0] = t;
+            return;
+        }
+    }
+}
+
+#endif /* CS_MOVEGEN_H */

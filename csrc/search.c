@@ -1,0 +1,199 @@
+/* search.c -- null-window alpha-beta over the soloist's remaining thirds. */
+#include "search.h"
+
+#include "bounds.h"
+#include "key.h"
+
+/* Value of the last trick when every hand holds exactly one card. */
+static inline int last_trick_value(const pos_t *p, int rem) {
+    int L = p->leader;
+    int c0 = cs_lsb(p->hand[L]);
+    int c1 = cs_lsb(p->hand[cs_next_seat[L]]);
+    int c2 = cs_lsb(p->hand[cs_next_seat[L + 1]]);
+    int best = c0, w = 0;
+    if (c1 / 10 == c0 / 10 && c1 > best) {
+        best = c1;
+        w = 1;
+    }
+    if (c2 / 10 == c0 / 10 && c2 > best) w = 2;
+    return cs_seat_mod3[L + w] == p->soloist ? rem : 0;
+}
+
+static int ab(search_t *S, int target);
+
+/* The search is fail-soft: ab(target) returns v with
+ *   v >= target  meaning  value >= v   (the soloist reaches the target), or
+ *   v <  target  meaning  value <= v   (they don't).
+ * The bounds it returns are what the table stores, and let the drivers
+ * jump past several targets at once. */
+
+/* Node at a trick boundary (no card of the current trick played yet). */
+static int ab_boundary(search_t *S, int target) {
+    pos_t *p = &S->pos;
+    if (target <= 0) return 0;
+    uint64_t all = pos_all(p);
+    int rem = cs_mask_points(all) + p->bonus;
+    if (target > rem) return rem;
+    uint64_t hl = p->hand[p->leader];
+    if (!hl) return 0; /* inconsistent position: nothing to lead */
+    if (!(hl & (hl - 1))) {
+        uint64_t h1 = p->hand[cs_next_seat[p->leader]];
+        uint64_t h2 = p->hand[cs_next_seat[p->leader + 1]];
+        if (h1 && !(h1 & (h1 - 1)) && h2 && !(h2 & (h2 - 1))) return last_trick_value(p, rem);
+    }
+
+    int lb, ub;
+    bd_quick(p, rem, &lb, &ub);
+    if (lb >= target || ub < target) {
+        CS_STAT_INC(S, bound_cutoffs);
+        return lb >= target ? lb : ub;
+    }
+    tt_key key;
+    uint8_t perm[4];
+    const tt_entry *slot = NULL;
+    int use_tt = S->tt != NULL;
+    if (use_tt) {
+        key_of(p, S->canonical, &key, perm);
+        slot = tt_prefetch(S->tt, &key);
+    }
+    /* Generate while the table line is on its way. */
+    cs_move mv[CS_MAX_MOVES];
+    int n = mg_generate(p, S->mg_flags, mv);
+    if (use_tt) {
+        int tlb, tub, tmove;
+        if (tt_probe_at(S->tt, slot, &key, &tlb, &tub, &tmove)) {
+            if (tlb > lb) lb = tlb;
+            if (tub < ub) ub = tub;
+            if (lb >= target || ub < target) {
+                CS_STAT_INC(S, tt_cutoffs);
+                return lb >= target ? lb : ub;
+            }
+            if (tmove != TT_NO_MOVE && (S->mg_flags & MG_ORDER)) {
+                int hash_card = key_decode_move(p, perm, tmove);
+                if (hash_card >= 0) mg_to_front(mv, n, hash_card);
+            }
+        }
+    }
+
+    int maximize = p->leader == p->soloist;
+    int best = maximize ? -1 : 1000;
+    int result = 0, cut_card = -1;
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        pos_make(p, mv[i].card, &u);
+        int v = ab(S, target);
+        pos_unmake(p, &u);
+        if (maximize) {
+            if (v > best) best = v;
+            if (v >= target) {
+                cut_card = mv[i].card;
+                break;
+            }
+        } else {
+            if (v < best) best = v;
+            if (v < target) {
+                cut_card = mv[i].card;
+                break;
+            }
+        }
+    }
+    /* Combine with what was known before searching. */
+    if (best >= target) {
+        if (best < lb) best = lb;
+        result = best;
+    } else {
+        if (best > ub) best = ub;
+        result = best;
+    }
+    if (use_tt) {
+        int depth = cs_popcount(hl);
+        tt_store(S->tt, &key, depth, result, result >= target ? TT_LOWER : TT_UPPER,
+                 cut_card >= 0 ? key_encode_move(p, perm, cut_card) : TT_NO_MOVE);
+    }
+    return result;
+}
+
+static int ab(search_t *S, int target) {
+    pos_t *p = &S->pos;
+    S->nodes++;
+    if (p->ntrick == 0) return ab_boundary(S, target);
+    if (target <= 0) return 0;
+    int rem = bd_remaining(p);
+    if (target > rem) return rem;
+
+    cs_move mv[CS_MAX_MOVES];
+    int n = mg_generate(p, S->mg_flags, mv);
+    if (n == 0) return 0; /* inconsistent position: the mover has no card */
+    int maximize = pos_to_move(p) == p->soloist;
+    int best = maximize ? -1 : 1000;
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        int g = pos_make(p, mv[i].card, &u);
+        int v = g + ab(S, target - g);
+        pos_unmake(p, &u);
+        if (maximize) {
+            if (v > best) best = v;
+            if (v >= target) return v;
+        } else {
+            if (v < best) best = v;
+            if (v < target) return v;
+        }
+    }
+    if (best > rem) best = rem;
+    return best;
+}
+
+int search_reaches(search_t *s, int target) {
+    s->searches++;
+    return ab(s, target) >= target;
+}
+
+int search_bound(search_t *s, int target) {
+    s->searches++;
+    return ab(s, target);
+}
+
+int search_playout(const search_t *s) {
+    pos_t p = s->pos;
+    int total = 0;
+    for (;;) {
+        cs_move mv[CS_MAX_MOVES];
+        int n = mg_generate(&p, MG_EQUIV | MG_ORDER, mv);
+        if (n == 0) break;
+        undo_t u;
+        total += pos_make(&p, mv[0].card, &u);
+    }
+    return total;
+}
+
+int search_exact(search_t *s, int lo, int hi, int guess) {
+    /* Null-window probes, fail-soft: a success at t gives value >= v, a
+     * failure value <= v.  The first probe is at `guess` (if inside the
+     * interval); then bisection, which measured better than MTD(f) steps
+     * here: probes near the value are the expensive ones, and the
+     * fail-soft bounds make the bisection skip most of them. */
+    int t = (guess > lo && guess <= hi) ? guess : lo + (hi - lo + 1) / 2;
+    while (lo < hi) {
+        int v = search_bound(s, t);
+        if (v >= t)
+            lo = v < hi ? v : hi;
+        else
+            hi = v > lo ? v : lo;
+        t = lo + (hi - lo + 1) / 2;
+    }
+    return lo;
+}
+
+void search_bracket(const search_t *s, int *lo, int *hi) {
+    const pos_t *p = &s->pos;
+    int rem = bd_remaining(p);
+    *lo = 0;
+    *hi = rem;
+    if (p->ntrick == 0 && pos_all(p)) bd_quick(p, rem, lo, hi);
+}
+
+int search_value(search_t *s, int guess) {
+    int lo, hi;
+    search_bracket(s, &lo, &hi);
+    return search_exact(s, lo, hi, guess);
+}

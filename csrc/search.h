@@ -1,0 +1,46 @@
+/*
+ * search.h -- null-window alpha-beta ("can the soloist still win >= target
+ * thirds?") and the drivers finding exact values (internal).
+ */
+#ifndef CS_SEARCH_H
+#define CS_SEARCH_H
+
+#include <stdint.h>
+
+#include "movegen.h"
+#include "position.h"
+#include "stats.h"
+#include "tt.h"
+
+typedef struct {
+    pos_t pos;         /* the position searched; restored after each search */
+    tt_t *tt;          /* NULL = no table */
+    unsigned mg_flags; /* MG_EQUIV / MG_ORDER */
+    int canonical;     /* canonical suit order in table keys */
+    uint64_t nodes;    /* always counted */
+    uint64_t searches; /* null-window searches started */
+    CS_STAT_FIELDS     /* detailed counters (CS_STATS builds only) */
+} search_t;
+
+/* 1 if the value of s->pos (any state, mid-trick included) is >= target. */
+int search_reaches(search_t *s, int target);
+
+/* Fail-soft null-window search: returns v >= target meaning value >= v, or
+ * v < target meaning value <= v. */
+int search_bound(search_t *s, int target);
+
+/* Exact value of s->pos, known to lie in [lo, hi]; the first probe is at
+ * `guess` when it lies in (lo, hi] (pass -1 for none). */
+int search_exact(search_t *s, int lo, int hi, int guess);
+
+/* Cheap bounds [lo, hi] on the value of s->pos. */
+void search_bracket(const search_t *s, int *lo, int *hi);
+
+/* The soloist's thirds when every player plays the first move of the
+ * ordering heuristic: a cheap guess of the value. */
+int search_playout(const search_t *s);
+
+/* Exact value of s->pos (guess as in search_exact). */
+int search_value(search_t *s, int guess);
+
+#endif /* CS_SEARCH_H */

@@ -1,0 +1,368 @@
+/*
+ * test_core.c -- checks the core on its own (make -C csrc test):
+ *   hand-made positions with known values, random endings against a plain
+ *   minimax written here, value vs per-card values, the line replaying to
+ *   the value, and every ablation flag / table size agreeing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calasolve.h"
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond, ...)                                      \
+    do {                                                      \
+        checks++;                                             \
+        if (!(cond)) {                                        \
+            failures++;                                       \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                     \
+            fprintf(stderr, "\n");                            \
+        }                                                     \
+    } while (0)
+
+static const int PTS[10] = {0, 0, 0, 0, 1, 1, 1, 3, 1, 1};
+
+/* ---- a plain minimax, independent of the core ---- */
+
+typedef struct {
+    uint64_t h[3];
+    int trick[3], nt, leader, sol, bonus;
+} bpos;
+
+static int bf_value(bpos *p) {
+    int me = (p->leader + p->nt) % 3;
+    uint64_t hand = p->h[me];
+    if (!hand) return 0;
+    uint64_t legal = hand;
+    if (p->nt > 0) {
+        uint64_t f = hand & (0x3FFull << (10 * (p->trick[0] / 10)));
+        if (f) legal = f;
+    }
+    int best = me == p->sol ? -1 : 1000;
+    for (int c = 0; c < 40; c++) {
+        if (!(legal >> c & 1)) continue;
+        bpos q = *p;
+        q.h[me] &= ~(1ull << c);
+        q.trick[q.nt++] = c;
+        int gain = 0;
+        if (q.nt == 3) {
+            int w = 0;
+            for (int i = 1; i < 3; i++)
+                if (q.trick[i] / 10 == q.trick[w] / 10 && q.trick[i] > q.trick[w]) w = i;
+            int ws = (q.leader + w) % 3;
+            int pts = PTS[q.trick[0] % 10] + PTS[q.trick[1] % 10] + PTS[q.trick[2] % 10];
+            if (!(q.h[0] | q.h[1] | q.h[2])) pts += q.bonus;
+            if (ws == q.sol) gain = pts;
+            q.nt = 0;
+            q.leader = ws;
+        }
+        int v = gain + bf_value(&q);
+        if (me == p->sol ? v > best : v < best) best = v;
+    }
+    return best;
+}
+
+/* ---- random positions ---- */
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+static int rnd_below(int n) { return (int)(rnd() % (uint64_t)n); }
+
+/* A random ending with `tricks` tricks to play, then `played` cards of the
+ * current trick played at random (legally). */
+static void random_position(int tricks, int played, cs_position *out, bpos *b) {
+    int deck[40];
+    for (int i = 0; i < 40; i++) deck[i] = i;
+    for (int i = 39; i > 0; i--) {
+        int j = rnd_below(i + 1);
+        int t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    memset(b, 0, sizeof *b);
+    for (int s = 0; s < 3; s++)
+        for (int k = 0; k < tricks; k++) b->h[s] |= 1ull << deck[s * tricks + k];
+    b->leader = rnd_below(3);
+    b->sol = rnd_below(3);
+    b->bonus = rnd_below(16);
+    for (int i = 0; i < played; i++) {
+        int me = (b->leader + b->nt) % 3;
+        uint64_t legal = b->h[me];
+        if (b->nt > 0) {
+            uint64_t f = legal & (0x3FFull << (10 * (b->trick[0] / 10)));
+            if (f) legal = f;
+        }
+        int cards[40], n = 0;
+        for (int c = 0; c < 40; c++)
+            if (legal >> c & 1) cards[n++] = c;
+        int c = cards[rnd_below(n)];
+        b->h[me] &= ~(1ull << c);
+        b->trick[b->nt++] = c;
+    }
+    memset(out, 0, sizeof *out);
+    for (int s = 0; s < 3; s++) out->hands[s] = b->h[s];
+    out->ntrick = (uint8_t)b->nt;
+    for (int i = 0; i < b->nt; i++) out->trick[i] = (uint8_t)b->trick[i];
+    out->leader = (uint8_t)b->leader;
+    out->soloist = (uint8_t)b->sol;
+    out->last_bonus = (uint8_t)b->bonus;
+}
+
+/* Soloist's thirds along a line from the position. */
+static int replay(const cs_position *pos, const uint8_t *line, int n, int *ok) {
+    bpos p;
+    memset(&p, 0, sizeof p);
+    for (int s = 0; s < 3; s++) p.h[s] = pos->hands[s];
+    p.nt = pos->ntrick;
+    for (int i = 0; i < p.nt; i++) p.trick[i] = pos->trick[i];
+    p.leader = pos->leader;
+    p.sol = pos->soloist;
+    p.bonus = pos->last_bonus;
+    int total = 0;
+    *ok = 1;
+    for (int i = 0; i < n; i++) {
+        int me = (p.leader + p.nt) % 3;
+        int c = line[i];
+        uint64_t legal = p.h[me];
+        if (p.nt > 0) {
+            uint64_t f = legal & (0x3FFull << (10 * (p.trick[0] / 10)));
+            if (f) legal = f;
+        }
+        if (!(legal >> c & 1)) {
+            *ok = 0;
+            return -1;
+        }
+        p.h[me] &= ~(1ull << c);
+        p.trick[p.nt++] = c;
+        if (p.nt == 3) {
+            int w = 0;
+            for (int k = 1; k < 3; k++)
+                if (p.trick[k] / 10 == p.trick[w] / 10 && p.trick[k] > p.trick[w]) w = k;
+            int ws = (p.leader + w) % 3;
+            int pts = PTS[p.trick[0] % 10] + PTS[p.trick[1] % 10] + PTS[p.trick[2] % 10];
+            if (!(p.h[0] | p.h[1] | p.h[2])) pts += p.bonus;
+            if (ws == p.sol) total += pts;
+            p.nt = 0;
+            p.leader = ws;
+        }
+    }
+    if (p.h[0] | p.h[1] | p.h[2]) *ok = 0; /* the line must reach the end */
+    return total;
+}
+
+static cs_solver *make_solver(size_t mb, int tt, int eq, int canon, int order) {
+    cs_config cfg;
+    cs_config_default(&cfg);
+    cfg.tt_mb = mb;
+    cfg.use_tt = tt;
+    cfg.use_equivalence = eq;
+    cfg.use_canonical_suits = canon;
+    cfg.use_ordering = order;
+    cs_solver *s = NULL;
+    int rc = cs_solver_new(&cfg, &s);
+    if (rc != CS_OK) {
+        fprintf(stderr, "cannot create solver: %d\n", rc);
+        exit(2);
+    }
+    return s;
+}
+
+static uint64_t card(const char *t) {
+    const char *ranks = "4567FCRA23", *suits = "BSCD";
+    int r = (int)(strchr(ranks, t[0]) - ranks), s = (int)(strchr(suits, t[1]) - suits);
+    return 1ull << (s * 10 + r);
+}
+
+static void test_hand_made(void) {
+    cs_solver *s = make_solver(1, 1, 1, 1, 1);
+    cs_position p;
+    /* Last trick: soloist 0 leads AB, seat 1 has 3B: seat 1 wins. */
+    memset(&p, 0, sizeof p);
+    p.hands[0] = card("AB");
+    p.hands[1] = card("3B");
+    p.hands[2] = card("4C");
+    p.leader = 0;
+    p.soloist = 0;
+    p.last_bonus = 3;
+    CHECK(cs_value(s, &p) == 0, "last trick lost");
+    /* Soloist holds the 3: 1 + 3 (the Ace) + 0 + 3 (last) = 7. */
+    p.hands[0] = card("3B");
+    p.hands[1] = card("AB");
+    CHECK(cs_value(s, &p) == 7, "last trick won: %d", cs_value(s, &p));
+    CHECK(cs_reaches(s, &p, 7) == 1, "reaches 7");
+    CHECK(cs_reaches(s, &p, 8) == 0, "not 8");
+    CHECK(cs_reaches(s, &p, -5) == 1, "target <= 0");
+    /* Mid-trick: seat 1 led 4C; the soloist (seat 2) must follow with 5C,
+     * seat 0 wins with 7C (0 thirds) and must lead RS; seat 1 plays 2D and
+     * the soloist's 3S takes R + 2 + 3 + the last (3): value 6. */
+    memset(&p, 0, sizeof p);
+    p.hands[0] = card("7C") | card("RS");
+    p.hands[1] = card("2D");
+    p.hands[2] = card("5C") | card("3S");
+    p.ntrick = 1;
+    p.trick[0] = 20; /* 4C */
+    p.leader = 1;
+    p.soloist = 2;
+    p.last_bonus = 3;
+    CHECK(cs_value(s, &p) == 6, "mid-trick hand-made: %d", cs_value(s, &p));
+    {
+        int8_t v[40];
+        CHECK(cs_card_values(s, &p, v) == 6 && v[21] == 6 && v[39] == -1, "mid-trick card values");
+    }
+    /* Bad arguments are rejected, never read out of bounds. */
+    p.ntrick = 3;
+    CHECK(cs_value(s, &p) == CS_EINVAL, "ntrick 3");
+    p.ntrick = 1;
+    p.trick[0] = 40;
+    CHECK(cs_value(s, &p) == CS_EINVAL, "card 40");
+    p.trick[0] = 20;
+    p.last_bonus = 16;
+    CHECK(cs_value(s, &p) == CS_EINVAL, "bonus 16");
+    p.last_bonus = 0;
+    p.hands[0] |= 1ull << 45;
+    CHECK(cs_value(s, &p) == CS_EINVAL, "card bit 45");
+    /* An inconsistent position (overlapping, uneven hands) is answered
+     * without crashing. */
+    memset(&p, 0, sizeof p);
+    p.hands[0] = 0xFFFFFull;
+    p.hands[1] = 0xFFull;
+    p.hands[2] = 0;
+    p.last_bonus = 15;
+    int v = cs_value(s, &p);
+    CHECK(v >= 0 && v <= 63, "inconsistent position value %d", v);
+    int8_t vals[40];
+    cs_card_values(s, &p, vals);
+    uint8_t line[CS_MAX_LINE];
+    int n = cs_line(s, &p, line);
+    CHECK(n >= 0 && n <= CS_MAX_LINE, "inconsistent line %d", n);
+    cs_solver_free(s);
+}
+
+static void test_random_endings(int count) {
+    cs_solver *sv[6] = {
+        make_solver(4, 1, 1, 1, 1),  make_solver(0, 0, 1, 1, 1), make_solver(4, 1, 0, 1, 1),
+        make_solver(4, 1, 1, 0, 1),  make_solver(4, 1, 1, 1, 0), make_solver(0, 1, 1, 1, 1),
+    };
+    /* The last one gets tt_mb 0 = default; use a tiny table for heavy
+     * replacement instead. */
+    cs_solver_free(sv[5]);
+    {
+        cs_config cfg;
+        cs_config_default(&cfg);
+        cfg.tt_mb = 1; /* smallest configurable size; replacement is still exercised below */
+        cs_solver_new(&cfg, &sv[5]);
+    }
+    for (int it = 0; it < count; it++) {
+        int tricks = 1 + rnd_below(4);
+        int played = rnd_below(3) == 0 ? 1 + rnd_below(2) : 0;
+        cs_position p;
+        bpos b;
+        random_position(tricks, played, &p, &b);
+        int bf = bf_value(&b);
+        for (int k = 0; k < 6; k++) {
+            int v = cs_value(sv[k], &p);
+            CHECK(v == bf, "random ending %d solver %d: %d vs brute force %d", it, k, v, bf);
+        }
+        /* Card values against the brute force. */
+        int8_t vals[40];
+        int cv = cs_card_values(sv[it % 6], &p, vals);
+        CHECK(cv == bf, "card_values root %d vs %d", cv, bf);
+        int me = (b.leader + b.nt) % 3;
+        for (int c = 0; c < 40; c++) {
+            uint64_t legal = b.h[me];
+            if (b.nt > 0) {
+                uint64_t f = legal & (0x3FFull << (10 * (b.trick[0] / 10)));
+                if (f) legal = f;
+            }
+            if (!(legal >> c & 1)) {
+                CHECK(vals[c] == -1, "illegal card %d has a value", c);
+                continue;
+            }
+            bpos q = b;
+            q.h[me] &= ~(1ull << c);
+            q.trick[q.nt++] = c;
+            int gain = 0;
+            if (q.nt == 3) {
+                int w = 0;
+                for (int i = 1; i < 3; i++)
+                    if (q.trick[i] / 10 == q.trick[w] / 10 && q.trick[i] > q.trick[w]) w = i;
+                int ws = (q.leader + w) % 3;
+                int pts = PTS[q.trick[0] % 10] + PTS[q.trick[1] % 10] + PTS[q.trick[2] % 10];
+                if (!(q.h[0] | q.h[1] | q.h[2])) pts += q.bonus;
+                if (ws == q.sol) gain = pts;
+                q.nt = 0;
+                q.leader = ws;
+            }
+            int want = gain + bf_value(&q);
+            CHECK(vals[c] == want, "ending %d card %d: %d vs %d", it, c, vals[c], want);
+        }
+        /* The line replays to the value. */
+        uint8_t line[CS_MAX_LINE];
+        int n = cs_line(sv[(it + 1) % 6], &p, line);
+        int ok;
+        int got = replay(&p, line, n, &ok);
+        CHECK(ok && got == bf, "line of ending %d: ok %d, %d vs %d", it, ok, got, bf);
+        cs_analysis an;
+        int av = cs_analyse(sv[(it + 2) % 6], &p, &an);
+        got = replay(&p, an.line, an.nline, &ok);
+        CHECK(av == bf && ok && got == bf, "analyse of ending %d", it);
+        /* Boolean targets around the value. */
+        CHECK(cs_reaches(sv[it % 6], &p, bf) == 1, "reaches value");
+        CHECK(cs_reaches(sv[it % 6], &p, bf + 1) == 0, "not value + 1");
+    }
+    for (int k = 0; k < 6; k++) cs_solver_free(sv[k]);
+}
+
+/* Full deals: every configuration agrees, value = max/min of card values,
+ * the line replays to the value. */
+static void test_full_deals(int count) {
+    cs_solver *sv[5] = {
+        make_solver(16, 1, 1, 1, 1), make_solver(16, 1, 0, 1, 1), make_solver(16, 1, 1, 0, 1),
+        make_solver(16, 1, 1, 1, 0), make_solver(1, 1, 1, 1, 1),
+    };
+    for (int it = 0; it < count; it++) {
+        cs_position p;
+        bpos b;
+        random_position(12, 0, &p, &b);
+        int v0 = cs_value(sv[0], &p);
+        for (int k = 1; k < 5; k++) {
+            int v = cs_value(sv[k], &p);
+            CHECK(v == v0, "full deal %d solver %d: %d vs %d", it, k, v, v0);
+        }
+        int8_t vals[40];
+        int cv = cs_card_values(sv[0], &p, vals);
+        int mx = -1, mn = 1000;
+        for (int c = 0; c < 40; c++) {
+            if (vals[c] < 0) continue;
+            if (vals[c] > mx) mx = vals[c];
+            if (vals[c] < mn) mn = vals[c];
+        }
+        int want = p.leader == p.soloist ? mx : mn;
+        CHECK(cv == v0 && want == v0, "full deal %d card values %d/%d vs %d", it, cv, want, v0);
+        uint8_t line[CS_MAX_LINE];
+        int n = cs_line(sv[0], &p, line);
+        int ok;
+        int got = replay(&p, line, n, &ok);
+        CHECK(ok && got == v0 && n == 36, "full deal %d line %d (%d cards) vs %d", it, got, n, v0);
+    }
+    for (int k = 0; k < 5; k++) cs_solver_free(sv[k]);
+}
+
+int main(int argc, char **argv) {
+    int endings = argc > 1 ? atoi(argv[1]) : 500;
+    int deals = argc > 2 ? atoi(argv[2]) : 6;
+    test_hand_made();
+    test_random_endings(endings);
+    test_full_deals(deals);
+    printf("%d checks, %d failures\n", checks, failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,71 @@
+# cython: language_level=3
+# Declarations of csrc/calasolve.h, mirrored 1:1 (keep them in step).
+
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+
+
+cdef extern from "calasolve.h" nogil:
+    enum:
+        CS_NUM_CARDS
+        CS_NUM_SEATS
+        CS_MAX_BONUS
+        CS_MAX_VALUE
+        CS_MAX_LINE
+
+    enum:
+        CS_OK
+        CS_EINVAL
+        CS_ENOMEM
+
+    ctypedef struct cs_position:
+        uint64_t hands[3]
+        uint8_t trick[2]
+        uint8_t ntrick
+        uint8_t leader
+        uint8_t soloist
+        uint8_t last_bonus
+
+    ctypedef struct cs_config:
+        size_t tt_mb
+        int use_tt
+        int use_equivalence
+        int use_canonical_suits
+        int use_ordering
+
+    ctypedef struct cs_stats:
+        uint64_t nodes
+        uint64_t total_nodes
+        uint64_t searches
+        uint64_t tt_probes
+        uint64_t tt_hits
+        uint64_t tt_cutoffs
+        uint64_t tt_stores
+        uint64_t tt_replaced
+        uint64_t bound_cutoffs
+        uint64_t tt_entries
+        uint64_t tt_used
+        uint32_t generation
+        uint32_t stats_enabled
+
+    ctypedef struct cs_analysis:
+        int value
+        int8_t card_value[40]
+        int nline
+        uint8_t line[120]
+
+    ctypedef struct cs_solver:
+        pass
+
+    void cs_config_default(cs_config *cfg)
+    int cs_solver_new(const cs_config *cfg, cs_solver **out)
+    void cs_solver_free(cs_solver *s)
+    void cs_solver_clear(cs_solver *s)
+    void cs_solver_config(const cs_solver *s, cs_config *cfg)
+
+    int cs_value(cs_solver *s, const cs_position *pos)
+    int cs_reaches(cs_solver *s, const cs_position *pos, int target)
+    int cs_card_values(cs_solver *s, const cs_position *pos, int8_t *values)
+    int cs_line(cs_solver *s, const cs_position *pos, uint8_t *line)
+    int cs_analyse(cs_solver *s, const cs_position *pos, cs_analysis *out)
+
+    void cs_get_stats(const cs_solver *s, cs_stats *out)

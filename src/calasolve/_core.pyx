@@ -1,0 +1,303 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The C double-dummy core (csrc/), wrapped.
+
+A :class:`Solver` owns one transposition table and is reused across
+solves.  Every method takes a position as
+
+* ``hands``: 3 ints, the cards still held by seats 0, 1, 2 (bit masks, bit
+  ``card`` for card id ``0..39``);
+* ``trick``: the 0, 1 or 2 cards already played to the current trick, in
+  order;
+* ``leader``: the seat that led the current trick (player to move is
+  ``(leader + len(trick)) % 3``);
+* ``soloist``: the soloist's seat;
+* ``last_bonus``: thirds for the last trick (3 + the monte's thirds), 0..15;
+
+and answers in thirds the soloist captures FROM HERE ON (the current
+trick included).
+
+>>> s = Solver(tt_mb=1)
+>>> hands = (1 << 9, 1 << 7, 1 << 20)     # 3B / AB / 4C, one trick left
+>>> s.value(hands, (), 0, 0, 3)            # the 3 takes the Ace: 1 + 3 + 3
+7
+>>> s.reaches(hands, (), 0, 0, 3, 8)
+False
+>>> s.card_values(hands, (), 0, 0, 3)
+{9: 7}
+>>> s.line(hands, (), 0, 0, 3)
+[9, 7, 20]
+"""
+
+from libc.stdint cimport int8_t, uint8_t, uint64_t
+
+from calasolve._ccore cimport (
+    CS_EINVAL, CS_ENOMEM, CS_MAX_LINE, CS_OK,
+    cs_analyse, cs_analysis, cs_card_values, cs_config, cs_config_default,
+    cs_get_stats, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
+    cs_solver_free, cs_solver_new, cs_stats, cs_value,
+)
+
+cdef uint64_t _DECK = (<uint64_t>1 << 40) - 1
+_MAX_TT_MB = 1 << 44
+
+#: Largest possible value of a position, in thirds.
+MAX_VALUE = 35
+#: Largest last-trick bonus (3 + all of a 4-card monte's thirds fits easily).
+MAX_BONUS = 15
+
+
+cdef inline uint64_t _suit_mask(int suit):
+    return (<uint64_t>0x3FF) << (10 * suit)
+
+
+cdef int _popcount(uint64_t x) noexcept:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef void _load(cs_position *pos, object hands, object trick, object leader,
+                object soloist, object last_bonus) except *:
+    """Checks a position and fills ``pos``; raises ValueError / TypeError."""
+    cdef int i, n, seat, c, m
+    cdef uint64_t h, seen = 0
+    hs = tuple(hands)
+    if len(hs) != 3:
+        raise ValueError(f"hands must be 3 masks, got {len(hs)}")
+    for i in range(3):
+        v = hs[i]
+        if not isinstance(v, int):
+            raise TypeError(f"hand {i} must be an int mask, not {type(v).__name__}")
+        if v < 0 or v > _DECK:
+            raise ValueError(f"hand {i} is not a mask of cards 0..39: {v!r}")
+        h = <uint64_t>v
+        if h & seen:
+            raise ValueError(f"hand {i} shares cards with another hand")
+        seen |= h
+        pos.hands[i] = h
+    tr = tuple(trick)
+    n = len(tr)
+    if n > 2:
+        raise ValueError(f"the current trick holds 0..2 cards before the player to move, got {n}")
+    for i in range(n):
+        v = tr[i]
+        if not isinstance(v, int):
+            raise TypeError(f"trick card must be an int, not {type(v).__name__}")
+        if v < 0 or v >= 40:
+            raise ValueError(f"trick card {v!r} is not a card id 0..39")
+        c = v
+        if (seen >> c) & 1:
+            raise ValueError(f"trick card {c} is also in a hand or played twice")
+        seen |= (<uint64_t>1) << c
+        pos.trick[i] = <uint8_t>c
+    for name, v in (("leader", leader), ("soloist", soloist)):
+        if not isinstance(v, int):
+            raise TypeError(f"{name} must be an int seat")
+        if not 0 <= v <= 2:
+            raise ValueError(f"{name} must be a seat 0..2, got {v!r}")
+    if not isinstance(last_bonus, int):
+        raise TypeError("last_bonus must be an int")
+    if not 0 <= last_bonus <= MAX_BONUS:
+        raise ValueError(f"last_bonus must be 0..{MAX_BONUS}, got {last_bonus!r}")
+    pos.ntrick = <uint8_t>n
+    pos.leader = <uint8_t>leader
+    pos.soloist = <uint8_t>soloist
+    pos.last_bonus = <uint8_t>last_bonus
+    # Hand sizes: the seats that already played to this trick hold one card
+    # fewer than the others.
+    m = _popcount(pos.hands[(pos.leader + n) % 3])
+    for i in range(3):
+        seat = (pos.leader + i) % 3
+        if _popcount(pos.hands[seat]) != (m - 1 if i < n else m):
+            raise ValueError("inconsistent hand sizes for the current trick")
+    if n > 0 and m == 0:
+        raise ValueError("the player to move holds no card")
+    # The second card may leave the suit led only if its player is void in it.
+    if n == 2 and tr[1] // 10 != tr[0] // 10:
+        if pos.hands[(pos.leader + 1) % 3] & _suit_mask(tr[0] // 10):
+            raise ValueError("the second card of the trick did not follow suit")
+
+
+cdef class Solver:
+    """A double-dummy solver owning its transposition table.
+
+    ``Solver(tt_mb=64, *, tt=True, equivalence=True, canonical_suits=True,
+    ordering=True)``: ``tt_mb`` is the table size in MiB; the keyword flags
+    switch techniques off for ablation (answers never change, only speed).
+    Raises MemoryError when the table cannot be allocated.
+
+    One solver must not be used by two threads at once (it raises
+    RuntimeError if that is tried); distinct solvers are independent and
+    release the GIL while solving.
+    """
+
+    cdef cs_solver *_s
+    cdef bint _busy
+    cdef readonly object config
+
+    def __cinit__(self, tt_mb=64, *, tt=True, equivalence=True, canonical_suits=True,
+                  ordering=True):
+        cdef cs_config cfg
+        cdef int rc
+        self._s = NULL
+        if not isinstance(tt_mb, int) or isinstance(tt_mb, bool):
+            raise TypeError("tt_mb must be an int number of MiB")
+        if not 1 <= tt_mb <= _MAX_TT_MB:
+            raise ValueError(f"tt_mb must be 1..{_MAX_TT_MB}, got {tt_mb!r}")
+        cs_config_default(&cfg)
+        cfg.tt_mb = <size_t>tt_mb
+        cfg.use_tt = 1 if tt else 0
+        cfg.use_equivalence = 1 if equivalence else 0
+        cfg.use_canonical_suits = 1 if canonical_suits else 0
+        cfg.use_ordering = 1 if ordering else 0
+        rc = cs_solver_new(&cfg, &self._s)
+        if rc == CS_ENOMEM:
+            raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
+        if rc != CS_OK:
+            raise ValueError("bad solver configuration")
+        self.config = {"tt_mb": tt_mb, "tt": bool(tt), "equivalence": bool(equivalence),
+                       "canonical_suits": bool(canonical_suits), "ordering": bool(ordering)}
+
+    def __dealloc__(self):
+        if self._s is not NULL:
+            cs_solver_free(self._s)
+            self._s = NULL
+
+    def __repr__(self):
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.config.items())
+        return f"Solver({opts})"
+
+    cdef _enter(self):
+        if self._busy:
+            raise RuntimeError("this Solver is already solving (one thread at a time)")
+        self._busy = True
+
+    def value(self, hands, trick, leader, soloist, last_bonus):
+        """Exact value: the thirds the soloist wins from here with best play."""
+        cdef cs_position pos
+        cdef int r
+        _load(&pos, hands, trick, leader, soloist, last_bonus)
+        self._enter()
+        try:
+            with nogil:
+                r = cs_value(self._s, &pos)
+        finally:
+            self._busy = False
+        if r < 0:
+            raise ValueError("invalid position")
+        return r
+
+    def reaches(self, hands, trick, leader, soloist, last_bonus, target):
+        """True if the soloist can win at least ``target`` thirds from here."""
+        cdef cs_position pos
+        cdef int r, t
+        _load(&pos, hands, trick, leader, soloist, last_bonus)
+        if not isinstance(target, int):
+            raise TypeError("target must be an int")
+        if target <= 0:
+            return True
+        if target > 127:
+            return False
+        t = target
+        self._enter()
+        try:
+            with nogil:
+                r = cs_reaches(self._s, &pos, t)
+        finally:
+            self._busy = False
+        if r < 0:
+            raise ValueError("invalid position")
+        return r == 1
+
+    def card_values(self, hands, trick, leader, soloist, last_bonus):
+        """``{card: value}`` for every legal card of the player to move: the
+        soloist's thirds from here if that card is played now and both sides
+        then play optimally."""
+        cdef cs_position pos
+        cdef int8_t vals[40]
+        cdef int r, c
+        _load(&pos, hands, trick, leader, soloist, last_bonus)
+        self._enter()
+        try:
+            with nogil:
+                r = cs_card_values(self._s, &pos, vals)
+        finally:
+            self._busy = False
+        if r < 0:
+            raise ValueError("invalid position")
+        return {c: vals[c] for c in range(40) if vals[c] >= 0}
+
+    def line(self, hands, trick, leader, soloist, last_bonus):
+        """One optimal line of play from here to the end (card ids in play
+        order); replaying it gives the soloist exactly ``value(...)``."""
+        cdef cs_position pos
+        cdef uint8_t buf[CS_MAX_LINE]
+        cdef int n, i
+        _load(&pos, hands, trick, leader, soloist, last_bonus)
+        self._enter()
+        try:
+            with nogil:
+                n = cs_line(self._s, &pos, buf)
+        finally:
+            self._busy = False
+        if n < 0:
+            raise ValueError("invalid position")
+        return [buf[i] for i in range(n)]
+
+    def analyse(self, hands, trick, leader, soloist, last_bonus):
+        """``(value, card_values, line)`` in one call (cheaper than three)."""
+        cdef cs_position pos
+        cdef cs_analysis an
+        cdef int r, c, i
+        _load(&pos, hands, trick, leader, soloist, last_bonus)
+        self._enter()
+        try:
+            with nogil:
+                r = cs_analyse(self._s, &pos, &an)
+        finally:
+            self._busy = False
+        if r < 0:
+            raise ValueError("invalid position")
+        return (r, {c: an.card_value[c] for c in range(40) if an.card_value[c] >= 0},
+                [an.line[i] for i in range(an.nline)])
+
+    @property
+    def nodes(self):
+        """Search nodes visited by the last call."""
+        cdef cs_stats st
+        cs_get_stats(self._s, &st)
+        return st.nodes
+
+    def clear(self):
+        """Drops every table entry (the table stays allocated)."""
+        self._enter()
+        try:
+            cs_solver_clear(self._s)
+        finally:
+            self._busy = False
+
+    def stats(self):
+        """Counters: ``nodes`` and ``searches`` of the last call,
+        ``total_nodes``, table capacity/occupancy (``tt_entries``,
+        ``tt_used``), ``generation``; the detailed ``tt_*`` and
+        ``bound_cutoffs`` counters are non-zero only in a build with
+        CS_STATS (``stats_enabled``)."""
+        cdef cs_stats st
+        cs_get_stats(self._s, &st)
+        return {
+            "nodes": st.nodes,
+            "total_nodes": st.total_nodes,
+            "searches": st.searches,
+            "tt_probes": st.tt_probes,
+            "tt_hits": st.tt_hits,
+            "tt_cutoffs": st.tt_cutoffs,
+            "tt_stores": st.tt_stores,
+            "tt_replaced": st.tt_replaced,
+            "bound_cutoffs": st.bound_cutoffs,
+            "tt_entries": st.tt_entries,
+            "tt_used": st.tt_used,
+            "generation": st.generation,
+            "stats_enabled": bool(st.stats_enabled),
+        }
