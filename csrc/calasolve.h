@@ -124,6 +124,36 @@ int cs_analyse(cs_solver *s, const cs_position *pos, cs_analysis *out);
 
 void cs_get_stats(const cs_solver *s, cs_stats *out);
 
+/* ---- Goal search (goal.c): payoff-aware solving ------------------------
+ *
+ * Game points depend on three facts about the finished deal: S, the
+ * soloist's final thirds (what was captured before the position included);
+ * L, whether the soloist won the last trick; and T, whether the soloist won
+ * no trick, some, or every trick of the deal.  A goal is the table of the
+ * outcomes the soloist wants, goal[(S * 2 + L) * 3 + T] = 1; the search
+ * decides whether the soloist can force one of them.  */
+#define CS_GOAL_SIZE (36 * 2 * 3)
+enum { CS_GOAL_NONE = 0, CS_GOAL_SOME = 1, CS_GOAL_SWEEP = 2 };
+
+/* What the deal already holds when the position is reached. */
+typedef struct {
+    uint8_t captured;          /* soloist's thirds so far (0..35) */
+    uint8_t soloist_has_trick; /* the soloist has won a trick */
+    uint8_t defence_has_trick; /* a defender has won a trick */
+} cs_goal_state;
+
+typedef struct cs_goal cs_goal;
+
+/* A goal searcher with a memo of `mb` MiB (0 = no memo).  CS_OK, CS_EINVAL
+ * or CS_ENOMEM; on error *out is NULL. */
+int cs_goal_new(size_t mb, cs_goal **out);
+void cs_goal_free(cs_goal *g);
+/* 1 if the soloist can force an outcome of `goal`, 0 if not, or CS_EINVAL. */
+int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st,
+                    const uint8_t goal[CS_GOAL_SIZE]);
+/* Search nodes of the last cs_goal_reaches. */
+uint64_t cs_goal_nodes(const cs_goal *g);
+
 #ifdef __cplusplus
 }
 #endif

@@ -69,3 +69,22 @@ cdef extern from "calasolve.h" nogil:
     int cs_analyse(cs_solver *s, const cs_position *pos, cs_analysis *out)
 
     void cs_get_stats(const cs_solver *s, cs_stats *out)
+
+    # goal search (goal.c): payoff-aware solving
+    int CS_GOAL_SIZE
+    int CS_GOAL_NONE
+    int CS_GOAL_SOME
+    int CS_GOAL_SWEEP
+
+    ctypedef struct cs_goal_state:
+        uint8_t captured
+        uint8_t soloist_has_trick
+        uint8_t defence_has_trick
+
+    ctypedef struct cs_goal:
+        pass
+
+    int cs_goal_new(size_t mb, cs_goal **out)
+    void cs_goal_free(cs_goal *g)
+    int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st, const uint8_t *goal)
+    uint64_t cs_goal_nodes(const cs_goal *g)

@@ -35,6 +35,7 @@ from calasolve._ccore cimport (
     cs_analyse, cs_analysis, cs_card_values, cs_config, cs_config_default,
     cs_get_stats, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
     cs_solver_free, cs_solver_new, cs_stats, cs_value,
+    CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_state,
 )
 
 cdef uint64_t _DECK = (<uint64_t>1 << 40) - 1
@@ -301,3 +302,70 @@ cdef class Solver:
             "generation": st.generation,
             "stats_enabled": bool(st.stats_enabled),
         }
+
+
+cdef class GoalSearch:
+    """Decides whether the soloist can force an outcome of a *goal* (payoff-aware solving).
+
+    A goal is a ``bytes`` of 216 flags, ``goal[(S * 2 + L) * 3 + T]``, over
+    the finished deal's outcomes: S the soloist's final thirds, L whether they
+    won the last trick, T = 0 / 1 / 2 for no trick / some / every trick (see
+    :mod:`calasolve.payoff`).  ``GoalSearch(memo_mb=8)`` keeps its own memo.
+
+    >>> g = GoalSearch(1)
+    >>> hands = (1 << 9, 1 << 7, 1 << 20)             # 3B / AB / 4C, one trick left
+    >>> wins_7 = bytes(1 if (i // 6) == 7 else 0 for i in range(216))
+    >>> g.reaches(hands, (), 0, 0, 3, 0, False, False, wins_7)
+    True
+    """
+
+    cdef cs_goal *_g
+    cdef bint _busy
+
+    def __cinit__(self, memo_mb=8):
+        self._g = NULL
+        if not isinstance(memo_mb, int) or not 0 <= memo_mb <= 65536:
+            raise ValueError(f"memo_mb must be 0..65536, got {memo_mb!r}")
+        rc = cs_goal_new(<size_t>memo_mb, &self._g)
+        if rc == CS_ENOMEM:
+            raise MemoryError(f"cannot allocate a {memo_mb} MiB goal memo")
+        if rc != CS_OK:
+            raise RuntimeError(f"cs_goal_new failed ({rc})")
+
+    def __dealloc__(self):
+        cs_goal_free(self._g)
+        self._g = NULL
+
+    @property
+    def nodes(self):
+        """Search nodes of the last call."""
+        return cs_goal_nodes(self._g)
+
+    def reaches(self, hands, trick, leader, soloist, last_bonus, captured, soloist_has_trick,
+                defence_has_trick, goal):
+        """True if the soloist can force an outcome whose flag in ``goal`` is set."""
+        cdef cs_position pos
+        cdef cs_goal_state st
+        cdef const uint8_t[:] flags
+        cdef int rc
+        _load(&pos, hands, trick, leader, soloist, last_bonus)
+        if not isinstance(captured, int) or not 0 <= captured <= MAX_VALUE:
+            raise ValueError(f"captured must be 0..{MAX_VALUE} thirds, got {captured!r}")
+        if not isinstance(goal, (bytes, bytearray)) or len(goal) != CS_GOAL_SIZE:
+            raise ValueError(f"goal must be {CS_GOAL_SIZE} bytes")
+        st.captured = <uint8_t>captured
+        st.soloist_has_trick = 1 if soloist_has_trick else 0
+        st.defence_has_trick = 1 if defence_has_trick else 0
+        data = bytes(goal)
+        flags = data
+        if self._busy:
+            raise RuntimeError("this GoalSearch is already searching in another thread")
+        self._busy = True
+        try:
+            with nogil:
+                rc = cs_goal_reaches(self._g, &pos, &st, &flags[0])
+        finally:
+            self._busy = False
+        if rc < 0:
+            raise ValueError("invalid position")
+        return rc == 1

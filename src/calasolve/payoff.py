@@ -35,10 +35,10 @@ the tests.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Sequence
 
 from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of
-from .game import TRICKS, legal_cards, multiplier, payments, trick_winner
+from .game import CONTRACT_VALUE, TRICKS, PlayState, legal_cards, multiplier, payments, trick_winner
 from .rules import STANDARD, Rules
 
 #: Trick classes of a finished deal, from the soloist's side.
@@ -160,3 +160,165 @@ def reference_payoff(
         c: child(h0, tuple(trick), leader, captured, soloist_tricks, defence_tricks, c)
         for c in cards_of(legal_cards(h0[seat], tuple(trick)))
     }
+
+
+# -- payoff-aware solving with the C goal search ---------------------------------------
+
+_GOALS: Any = None
+
+
+def goal_search() -> Any:
+    """The process-wide C goal searcher (made on first use)."""
+    global _GOALS
+    if _GOALS is None:
+        from ._core import GoalSearch
+
+        _GOALS = GoalSearch(8)
+    return _GOALS
+
+
+def _flags(state: PlayState) -> tuple[int, bool, bool]:
+    s = state.soloist
+    won = state.tricks_won
+    return state.captured[s], won[s] > 0, sum(won) - won[s] > 0
+
+
+def finished_payoff(state: PlayState, contract: str, rules: Rules = STANDARD) -> int:
+    """The soloist's payoff (the objective) of a finished deal."""
+    captured, sol_any, def_any = _flags(state)
+    won_last = state.last_winner == state.soloist
+    return outcome_payoff(contract, captured, won_last, trick_class_of(sol_any, def_any), rules)
+
+
+def trick_class_of(sol_any: bool, def_any: bool) -> int:
+    if not sol_any:
+        return NONE
+    return SOME if def_any else SWEEP
+
+
+def payoff_reaches(state: PlayState, contract: str, level: int, rules: Rules = STANDARD, goals: Any = None) -> bool:
+    """Can the soloist force a payoff of at least ``level`` from ``state``?"""
+    if state.is_over:
+        return finished_payoff(state, contract, rules) >= level
+    from .solving import core_position
+
+    captured, sol_any, def_any = _flags(state)
+    goals = goals or goal_search()
+    return bool(goals.reaches(*core_position(state), captured, sol_any, def_any, goal_table(contract, level, rules)))
+
+
+def payoff_value(
+    state: PlayState, contract: str, rules: Rules = STANDARD, goals: Any = None, *, thirds: int | None = None
+) -> int:
+    """The soloist's payoff under payoff-optimal play by both sides.
+
+    ``thirds``, the soloist's final thirds under thirds-optimal play
+    (captured included), settles most levels without a search: the soloist
+    can force S >= thirds and the defenders S <= thirds, so a level whose
+    winning outcomes all have S > thirds is out of reach, and one that every
+    outcome with S >= thirds reaches is sure.  Only the rest are searched.
+    """
+    if state.is_over:
+        return finished_payoff(state, contract, rules)
+    levels = payoff_levels(contract, rules)
+    lo, hi = 0, len(levels) - 1  # levels[lo] is always reachable
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _reaches(state, contract, levels[mid], rules, goals, thirds):
+            lo = mid
+        else:
+            hi = mid - 1
+    return levels[lo]
+
+
+@lru_cache(maxsize=None)
+def _settled(contract: str, level: int, rules: Rules, thirds: int) -> bool | None:
+    """What ``thirds`` alone says of reaching ``level``: False, True, or None (search)."""
+    table = goal_table(contract, level, rules)
+    wins = [s for s in range(36) for i in range(6) if table[s * 6 + i]]
+    if not wins or min(wins) > thirds:
+        return False  # the defenders can hold S to `thirds`
+    if all(table[s * 6 + i] for s in range(thirds, 36) for i in range(6)):
+        return True  # the soloist can force S >= `thirds`
+    return None
+
+
+def _reaches(state: PlayState, contract: str, level: int, rules: Rules, goals: Any, thirds: int | None) -> bool:
+    if thirds is not None:
+        known = _settled(contract, level, rules, thirds)
+        if known is not None:
+            return known
+    return payoff_reaches(state, contract, level, rules, goals)
+
+
+def multiplier_of(payoff: int, contract: str, rules: Rules = STANDARD) -> int:
+    """The multiplier m behind a payoff (the objective is ±2·v·m, or ±v·m under ``payment=plus``).
+
+    >>> multiplier_of(-12, "solo"), multiplier_of(4, "solo", Rules(payment="plus"))
+    (3, 2)
+    """
+    unit = CONTRACT_VALUE[contract] * (2 if rules.payment == "zerosum" else 1)
+    return abs(payoff) // unit
+
+
+def payoff_card_values(
+    state: PlayState,
+    contract: str,
+    rules: Rules = STANDARD,
+    goals: Any = None,
+    thirds: dict[Card, int] | None = None,
+) -> dict[Card, int]:
+    """Each legal card's payoff (the soloist's game points under payoff-optimal play after it).
+
+    ``thirds`` (each card's final thirds from a thirds solve) lets
+    :func:`payoff_value` skip the levels it settles.
+    """
+    out = {}
+    for card in cards_of(state.legal()):
+        child = state.copy()
+        child.play(card)
+        out[card] = payoff_value(child, contract, rules, goals, thirds=None if thirds is None else thirds[card])
+    return out
+
+
+def payoff_line(
+    state: PlayState, contract: str, value: int, rules: Rules = STANDARD, goals: Any = None, solver: Any = None
+) -> list[Card]:
+    """One payoff-optimal line from ``state`` (whose payoff is ``value``) to the end.
+
+    With a thirds ``solver``, each candidate card's thirds settle most tests
+    without a goal search.
+    """
+    from .solving import core_position
+
+    levels = payoff_levels(contract, rules)
+    above = [p for p in levels if p > value]
+    state = state.copy()
+    line = []
+    while not state.is_over:
+        soloist_moves = state.to_move == state.soloist
+        chosen = None
+        for card in cards_of(state.legal()):
+            child = state.copy()
+            child.play(card)
+            thirds = None
+            if solver is not None and not child.is_over:
+                thirds = solver.value(*core_position(child)) + child.captured[child.soloist]
+            if soloist_moves:
+                ok = _reaches(child, contract, value, rules, goals, thirds)
+            else:
+                ok = not above or not _reaches(child, contract, above[0], rules, goals, thirds)
+            if ok:
+                chosen = card
+                break
+        assert chosen is not None, "no card keeps the payoff: the goal search disagrees with itself"
+        state.play(chosen)
+        line.append(chosen)
+    return line
+
+
+def best_payoff(state: PlayState, contract: str, rules: Rules, solver: Any = None, *, thirds: int | None = None) -> tuple[int, int]:
+    """(payoff, multiplier) under payoff-optimal play; ``thirds`` (the final thirds of a
+    thirds solve, captured included) tells which side of make/fail to search."""
+    value = payoff_value(state, contract, rules, thirds=thirds)
+    return value, multiplier_of(value, contract, rules)

@@ -155,6 +155,9 @@ def _state_of(obj: Any) -> tuple[PlayState, dict[str, Any]]:
     return state, {"contract": obj.contract, "name": obj.name, "record": getattr(obj, "index", None)}
 
 
+OBJECTIVES = ("thirds", "payoff")
+
+
 def solve(
     position: Any,
     *,
@@ -162,14 +165,30 @@ def solve(
     all_cards: bool = True,
     solver: CoreSolver | None = None,
     line: bool = True,
+    objective: str = "thirds",
+    contract: str | None = None,
+    rules: Any = None,
 ) -> SolveResult:
     """Solve a record (at its ``played`` point) or a :class:`PlayState` double-dummy.
 
     ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
     ``all_cards=False`` skips the per-card values; ``line=False`` skips the line.
+    ``objective="payoff"`` plays for game points instead of thirds (see
+    :func:`solve_payoff`); ``contract`` and ``rules`` are needed then for a
+    bare :class:`PlayState` (a record brings its own).
     """
+    if objective not in OBJECTIVES:
+        raise CalasolveError(f"unknown objective {objective!r} (use thirds or payoff)")
     state, labels = _state_of(position)
     solver = solver or default_solver()
+    if objective == "payoff":
+        if target is not None:
+            raise CalasolveError("--target asks about thirds; it does not go with the payoff objective")
+        contract = contract or labels.get("contract")
+        if contract is None:
+            raise CalasolveError("the payoff objective needs the contract")
+        rules = rules or getattr(position, "rules", None)
+        return solve_payoff(state, contract, rules, solver=solver, all_cards=all_cards, labels=labels)
     if target is not None and not 0 <= target <= 35:
         raise CalasolveError(f"target {target}: must be a number of thirds from 0 to 35")
     captured = state.captured[state.soloist]
@@ -227,6 +246,58 @@ def solve(
         target=target,
         reaches=reaches,
         **labels,
+    )
+
+
+def solve_payoff(
+    state: PlayState,
+    contract: str,
+    rules: Any = None,
+    *,
+    solver: CoreSolver | None = None,
+    all_cards: bool = True,
+    labels: dict[str, Any] | None = None,
+) -> SolveResult:
+    """Solve for the soloist's game points (RULES.md §8) instead of thirds.
+
+    The soloist maximises and the defenders minimise the soloist's payoff,
+    cappotto and stramazzo included (:mod:`calasolve.payoff`).  ``cards``
+    maps each legal card to its payoff; ``line`` is one payoff-optimal line
+    and ``soloist_thirds`` the thirds the soloist ends with along it.
+    ``extra`` holds ``payoff``, ``multiplier`` and ``objective``.
+    """
+    from .payoff import multiplier_of, payoff_card_values, payoff_line, payoff_value
+    from .rules import STANDARD
+
+    rules = rules or STANDARD
+    solver = solver or default_solver()
+    start = time.perf_counter()
+    captured = state.captured[state.soloist]
+    thirds = None
+    card_thirds: dict[Card, int] = {}
+    if not state.is_over:
+        card_thirds = {c: v + captured for c, v in solver.card_values(*core_position(state)).items()}
+        pick = max if state.to_move == state.soloist else min
+        thirds = pick(card_thirds.values())
+    value = payoff_value(state, contract, rules, thirds=thirds)
+    cards = payoff_card_values(state, contract, rules, thirds=card_thirds) if all_cards and not state.is_over else {}
+    best_line = payoff_line(state, contract, value, rules, solver=solver) if not state.is_over else []
+    replay = state.copy()
+    for card in best_line:
+        replay.play(card)
+    extra = {"objective": "payoff", "payoff": value, "multiplier": multiplier_of(value, contract, rules)}
+    return SolveResult(
+        soloist=state.soloist,
+        to_move=None if state.is_over else state.to_move,
+        captured=captured,
+        soloist_thirds=replay.captured[replay.soloist],
+        cards=cards,
+        line=tuple(best_line),
+        tricks=_tricks_of(state, best_line),
+        nodes=0,
+        seconds=time.perf_counter() - start,
+        extra=extra,
+        **(labels or {}),
     )
 
 

@@ -1,0 +1,224 @@
+/* goal.c -- boolean search for a goal on the finished deal (payoff-aware solving).
+ *
+ * The thirds search (search.c) asks "does the soloist win >= T thirds from
+ * here?", a question about one additive number.  Game points are not
+ * additive: cappotto (all or no tricks) pays x2 but stramazzo (the losing
+ * side under 3 card thirds) pays x3, so leaving the defenders one pointless
+ * trick can be worth more than sweeping.  The final payoff depends only on
+ *   S  the soloist's final thirds (0..35, what was captured before included),
+ *   L  whether the soloist won the last trick, and
+ *   T  whether the soloist won no trick, some, or every trick,
+ * so a goal is a table of the (S, L, T) outcomes the soloist wants.  This
+ * file searches AND/OR trees for such a goal: the soloist needs one move
+ * reaching it, the defenders one move refuting it.
+ *
+ * It keeps its own small memo (exact keys, so no collision can lie) at trick
+ * boundaries, cleared by a generation stamp per goal, and prunes a node as
+ * soon as every outcome still possible from it is a win, or every one a
+ * loss -- which for the usual threshold-like goals ends most lines early.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "movegen.h"
+#include "position.h"
+
+#define GOAL_SLOTS 8
+
+/* A memo entry.  Layout (40 bytes): hand[3] 24 bytes, acc 4 (S 6 bits |
+ * leader 2 bits << 6 | flags 2 bits << 8), gen 4, result 1, pad 7. */
+typedef struct {
+    uint64_t hand[3];
+    uint32_t acc;
+    uint32_t gen; /* 0 = empty */
+    uint8_t result;
+} goal_entry;
+
+struct cs_goal {
+    goal_entry *table;
+    size_t mask; /* entries - 1 (a power of two) */
+    uint32_t gen; /* last stamp handed out */
+    uint32_t cur; /* the stamp of the goal under search */
+    const uint8_t *goal; /* CS_GOAL_SIZE bytes, for the search under way */
+    /* The memo answers several goals at once: each recent goal owns a
+     * generation stamp, and an entry is valid only under its goal's stamp. */
+    uint8_t slot_goal[GOAL_SLOTS][CS_GOAL_SIZE];
+    uint32_t slot_gen[GOAL_SLOTS]; /* 0 = unused */
+    uint32_t slot_used[GOAL_SLOTS]; /* last use, for LRU */
+    uint32_t clock;
+    /* wins[l][t][v] = goal outcomes (S < v, L = l, T = t) that win, so a range of S
+     * is all wins or all losses in O(1). */
+    int16_t wins[2][3][CS_MAX_VALUE + 2];
+    uint64_t nodes;
+    unsigned mg_flags;
+};
+
+static inline int goal_at(const uint8_t *goal, int s, int l, int t) { return goal[(s * 2 + l) * 3 + t]; }
+
+/* The trick class T at the end from the two "has won a trick" flags. */
+static inline int trick_class(int sol_any, int def_any) {
+    if (!sol_any) return CS_GOAL_NONE;
+    return def_any ? CS_GOAL_SOME : CS_GOAL_SWEEP;
+}
+
+/* 1: every outcome still possible wins; 0: every one loses; -1: undecided.
+ * S ends in [s, s + rem]; L and T are whatever is still possible. */
+static int decided(const cs_goal *g, int s, int rem, int sol_any, int def_any) {
+    int hi = s + rem > CS_MAX_VALUE ? CS_MAX_VALUE : s + rem;
+    int wins = 0, total = 0;
+    for (int l = 0; l < 2; l++) {
+        for (int t = 0; t < 3; t++) {
+            /* T only changes towards SOME: NONE needs no soloist trick, SWEEP no defence trick. */
+            if (t == CS_GOAL_NONE && sol_any) continue;
+            if (t == CS_GOAL_SWEEP && def_any) continue;
+            wins += g->wins[l][t][hi + 1] - g->wins[l][t][s];
+            total += hi + 1 - s;
+        }
+    }
+    if (wins == 0) return 0;
+    return wins == total ? 1 : -1;
+}
+
+static size_t slot_of(const pos_t *p, uint32_t acc) {
+    uint64_t h = p->hand[0] * UINT64_C(0x9E3779B97F4A7C15);
+    h ^= (p->hand[1] + (h >> 29)) * UINT64_C(0xC2B2AE3D27D4EB4F);
+    h ^= (p->hand[2] + (h >> 31)) * UINT64_C(0x165667B19E3779F9);
+    h ^= (uint64_t)acc * UINT64_C(0xD6E8FEB86659FD93);
+    return (size_t)(h ^ (h >> 32));
+}
+
+static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any);
+
+/* Play every move of the player to move; OR for the soloist, AND for the defence. */
+static int goal_moves(cs_goal *g, pos_t *p, int s, int sol_any, int def_any) {
+    cs_move mv[CS_MAX_MOVES];
+    int n = mg_generate(p, g->mg_flags, mv);
+    if (n == 0) return 0; /* inconsistent position: treat as a loss, never read past */
+    int soloist_moves = pos_to_move(p) == p->soloist;
+    for (int i = 0; i < n; i++) {
+        undo_t u;
+        int gained = pos_make(p, mv[i].card, &u);
+        int ns = s + gained, na = sol_any, nd = def_any;
+        if (u.completed) {
+            if (p->leader == p->soloist)
+                na = 1;
+            else
+                nd = 1;
+        }
+        int r = goal_node(g, p, ns, na, nd);
+        pos_unmake(p, &u);
+        if (soloist_moves && r) return 1;
+        if (!soloist_moves && !r) return 0;
+    }
+    return soloist_moves ? 0 : 1;
+}
+
+static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any) {
+    g->nodes++;
+    uint64_t all = pos_all(p);
+    if (p->ntrick == 0 && all == 0) {
+        /* The deal is over: the last trick's winner leads "next". */
+        int l = p->leader == p->soloist;
+        int v = s > CS_MAX_VALUE ? CS_MAX_VALUE : s;
+        return goal_at(g->goal, v, l, trick_class(sol_any, def_any));
+    }
+    int rem = cs_mask_points(all) + p->bonus;
+    for (int i = 0; i < p->ntrick; i++) rem += cs_card_points[p->trick[i]];
+    int d = decided(g, s, rem, sol_any, def_any);
+    if (d >= 0) return d;
+    if (p->ntrick != 0 || !g->table) return goal_moves(g, p, s, sol_any, def_any);
+
+    uint32_t acc = (uint32_t)s | (uint32_t)p->leader << 6 | (uint32_t)(sol_any | def_any << 1) << 8;
+    size_t i = slot_of(p, acc) & g->mask;
+    goal_entry *e = &g->table[i];
+    if (e->gen == g->cur && e->acc == acc && e->hand[0] == p->hand[0] && e->hand[1] == p->hand[1] &&
+        e->hand[2] == p->hand[2])
+        return e->result;
+    int r = goal_moves(g, p, s, sol_any, def_any);
+    /* Always replace: the newest entry is the one most likely to be asked again
+     * (and it is the current goal's, which the other goals' entries yield to). */
+    e = &g->table[i];
+    e->hand[0] = p->hand[0];
+    e->hand[1] = p->hand[1];
+    e->hand[2] = p->hand[2];
+    e->acc = acc;
+    e->gen = g->cur;
+    e->result = (uint8_t)r;
+    return r;
+}
+
+int cs_goal_new(size_t mb, cs_goal **out) {
+    if (!out) return CS_EINVAL;
+    *out = NULL;
+    cs_tables_init();
+    cs_goal *g = calloc(1, sizeof *g);
+    if (!g) return CS_ENOMEM;
+    g->mg_flags = MG_EQUIV | MG_ORDER;
+    if (mb > 0) {
+        size_t want = mb * (size_t)1048576 / sizeof(goal_entry), n = 1;
+        while (n * 2 <= want) n *= 2;
+        g->table = calloc(n, sizeof(goal_entry));
+        if (!g->table) {
+            free(g);
+            return CS_ENOMEM;
+        }
+        g->mask = n - 1;
+    }
+    *out = g;
+    return CS_OK;
+}
+
+void cs_goal_free(cs_goal *g) {
+    if (!g) return;
+    free(g->table);
+    free(g);
+}
+
+int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st,
+                    const uint8_t goal[CS_GOAL_SIZE]) {
+    if (!g || !pos || !st || !goal) return CS_EINVAL;
+    if (pos->ntrick > 2 || pos->leader > 2 || pos->soloist > 2 || pos->last_bonus > CS_MAX_BONUS)
+        return CS_EINVAL;
+    for (int i = 0; i < pos->ntrick; i++)
+        if (pos->trick[i] >= CS_NUM_CARDS) return CS_EINVAL;
+    if (st->captured > CS_MAX_VALUE) return CS_EINVAL;
+    pos_t p;
+    pos_load(&p, pos);
+    g->goal = goal;
+    g->nodes = 0;
+    /* Find the goal's stamp: entries are exact answers for one goal, so they
+     * stay valid while the goal is asked again (stepping through a line asks
+     * the same few goals over and over). */
+    int slot = -1, lru = 0;
+    for (int i = 0; i < GOAL_SLOTS; i++) {
+        if (g->slot_gen[i] && memcmp(g->slot_goal[i], goal, CS_GOAL_SIZE) == 0) {
+            slot = i;
+            break;
+        }
+        if (g->slot_used[i] < g->slot_used[lru]) lru = i;
+    }
+    if (slot < 0) {
+        slot = lru;
+        if (++g->gen == 0) {
+            /* The stamp wrapped: forget everything once in 2^32 goals. */
+            if (g->table) memset(g->table, 0, (g->mask + 1) * sizeof(goal_entry));
+            memset(g->slot_gen, 0, sizeof g->slot_gen);
+            g->gen = 1;
+        }
+        memcpy(g->slot_goal[slot], goal, CS_GOAL_SIZE);
+        g->slot_gen[slot] = g->gen;
+    }
+    g->slot_used[slot] = ++g->clock;
+    g->cur = g->slot_gen[slot];
+    for (int l = 0; l < 2; l++)
+        for (int t = 0; t < 3; t++) {
+            g->wins[l][t][0] = 0;
+            for (int v = 0; v <= CS_MAX_VALUE; v++)
+                g->wins[l][t][v + 1] = (int16_t)(g->wins[l][t][v] + goal_at(goal, v, l, t));
+        }
+    int r = goal_node(g, &p, st->captured, st->soloist_has_trick ? 1 : 0, st->defence_has_trick ? 1 : 0);
+    g->goal = NULL;
+    return r;
+}
+
+uint64_t cs_goal_nodes(const cs_goal *g) { return g ? g->nodes : 0; }

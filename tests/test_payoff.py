@@ -1,0 +1,146 @@
+"""Payoff-aware solving: the C goal search against the brute-force payoff reference."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from calasolve._core import GoalSearch
+from calasolve.cards import MAKE_THIRDS, cards_of, mask_of, mask_thirds, parse_hand
+from calasolve.game import CONTRACTS, PlayState, legal_cards
+from calasolve.payoff import (
+    NONE,
+    SOME,
+    SWEEP,
+    goal_table,
+    multiplier_of,
+    outcome_payoff,
+    payoff_card_values,
+    payoff_levels,
+    payoff_line,
+    payoff_value,
+    reference_payoff,
+)
+from calasolve.reference import _after
+from calasolve.rules import Rules
+
+RULESETS = [Rules(), Rules(stramazzo="off"), Rules(payment="plus")]
+
+
+def c_payoff(goals: GoalSearch, hands, trick, leader, soloist, bonus, captured, sol_any, def_any, contract, rules) -> int:  # type: ignore[no-untyped-def]
+    """Highest level the C search says the soloist can force (linear, to test every level)."""
+    best = None
+    for level in payoff_levels(contract, rules):
+        if goals.reaches(hands, trick, leader, soloist, bonus, captured, sol_any, def_any, goal_table(contract, level, rules)):
+            best = level
+    assert best is not None
+    return best
+
+
+def random_ending(rng: random.Random):  # type: ignore[no-untyped-def]
+    k = rng.randint(1, 4)
+    deck = list(range(40))
+    rng.shuffle(deck)
+    hands = [mask_of(deck[i * k:(i + 1) * k]) for i in range(3)]
+    leader, soloist = rng.randrange(3), rng.randrange(3)
+    trick: tuple[int, ...] = ()
+    for _ in range(rng.choice((0, 0, 1, 2))):
+        seat = (leader + len(trick)) % 3
+        card = rng.choice(list(cards_of(legal_cards(hands[seat], trick))))
+        hands[seat] &= ~(1 << card)
+        trick += (card,)
+    bonus = rng.randint(3, 9)
+    in_play = mask_thirds(hands[0] | hands[1] | hands[2] | mask_of(trick)) + bonus
+    # what was captured before, consistent with 35 thirds in all
+    captured = rng.randint(0, 35 - in_play)
+    sol_any = rng.random() < 0.8 or captured > 0
+    def_any = rng.random() < 0.5 or captured + in_play < 35
+    if captured == 0 and rng.random() < 0.5:
+        sol_any = False
+    return tuple(hands), trick, leader, soloist, bonus, captured, sol_any, def_any
+
+
+def test_goal_search_matches_reference_on_endings() -> None:
+    rng = random.Random(99)
+    goals = GoalSearch(1)
+    for i in range(300):
+        hands, trick, leader, soloist, bonus, captured, sol_any, def_any = random_ending(rng)
+        contract = rng.choice(CONTRACTS)
+        rules = rng.choice(RULESETS)
+        ref = reference_payoff(
+            hands, trick, leader, soloist, bonus, contract=contract, captured=captured,
+            soloist_tricks=int(sol_any), defence_tricks=int(def_any), rules=rules,
+        )
+        seat = (leader + len(trick)) % 3
+        expected = max(ref.values()) if seat == soloist else min(ref.values())
+        assert c_payoff(goals, hands, trick, leader, soloist, bonus, captured, sol_any, def_any, contract, rules) == expected, i
+        for card, value in ref.items():
+            h2, t2, l2, gained, done = _after(hands, trick, leader, card)
+            if not any(h2) and not t2:  # the card ended the deal
+                won_last = l2 == soloist
+                s = captured + (gained + bonus if won_last else 0)
+                cls = SWEEP if won_last and not def_any else (NONE if not won_last and not sol_any else SOME)
+                assert outcome_payoff(contract, s, won_last, cls, rules) == value
+                continue
+            s = captured + (gained if done and l2 == soloist else 0)
+            na = sol_any or (done and l2 == soloist)
+            nd = def_any or (done and l2 != soloist)
+            got = c_payoff(goals, h2, t2, l2, soloist, bonus, s, na, nd, contract, rules)
+            assert got == value, (i, card)
+
+
+def sweep_or_stramazzo() -> PlayState:
+    """Two tricks left; the soloist (seat 0) has won all ten so far, 31 thirds (the
+    monte holds none, so 1 card third is still out: the 3B).
+
+    Leading the 3B first then the 4B sweeps (x2, cappotto).  Leading the 4B
+    first gives the defence one trick of no points: seat 1 must win it with
+    the 5B, then leads its 6S and the soloist discards the 3B.  The
+    soloist, still making the contract, leaves the defence with fewer than 3
+    card thirds: stramazzo, x3, worth more than the sweep.
+    """
+    state = PlayState([parse_hand("3654.-.-.-"), parse_hand("-.6.-.-"), parse_hand("-.-.-.-")], 0, soloist=0, leader=0)
+    # Build the position directly: the hands of the last two tricks and what was captured.
+    state.hands = [parse_hand("34.-.-.-"), parse_hand("5.6.-.-"), parse_hand("-.74.-.-")]
+    state.total_tricks = 12
+    state.tricks = [None] * 10  # type: ignore[list-item]
+    state.captured = [31, 0, 0]
+    state.card_thirds = [31, 0, 0]
+    state.tricks_won = [10, 0, 0]
+    return state
+
+
+def test_payoff_line_gives_up_a_trick_for_stramazzo() -> None:
+    state = sweep_or_stramazzo()
+    values = payoff_card_values(state, "solo")
+    three, four = 9, 0  # 3B and 4B
+    # thirds: the sweep is worth more (35 against 31), but in game points
+    # cappotto x2 = +8 and stramazzo x3 = +12 (solo, v = 2)
+    assert values[three] == 8 and values[four] == 12
+    assert payoff_value(state, "solo") == 12
+    line = payoff_line(state, "solo", 12)
+    assert line[0] == four
+    # with stramazzo off the sweep is best again
+    off = Rules(stramazzo="off")
+    assert payoff_value(state, "solo", off) == 8
+    assert payoff_card_values(state, "solo", off) == {three: 8, four: 4}
+
+
+def test_multiplier_of_levels() -> None:
+    for contract in CONTRACTS:
+        for rules in RULESETS:
+            for level in payoff_levels(contract, rules):
+                assert multiplier_of(level, contract, rules) in (1, 2, 3)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_failing_soloist_fights_for_a_smaller_multiplier(rules: Rules) -> None:
+    # the soloist cannot make it (S <= 17 whatever happens) but avoids stramazzo
+    # by keeping at least 3 card thirds: the goal search sees the difference
+    goals = GoalSearch(1)
+    hands = (parse_hand("A.-.-.-"), parse_hand("3.-.-.-"), parse_hand("-.4.-.-"))
+    # soloist leads the A, seat 1 wins with the 3: soloist captures nothing more
+    value = c_payoff(goals, hands, (), 0, 0, 3, 0, True, True, "solo", rules)
+    assert value == outcome_payoff("solo", 0, False, SOME, rules)
+    assert value < 0 and MAKE_THIRDS > 0
