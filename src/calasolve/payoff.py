@@ -89,6 +89,7 @@ def payoff_levels(contract: str, rules: Rules = STANDARD) -> tuple[int, ...]:
     }))
 
 
+@lru_cache(maxsize=None)
 def goal_table(contract: str, level: int, rules: Rules = STANDARD) -> bytes:
     """The outcomes where the soloist's payoff is at least ``level``.
 
