@@ -1,0 +1,561 @@
+"""The bid advisor: Monte Carlo estimates of every contract's chances for a 12-card hand.
+
+For each contract, :func:`advise` deals the 28 unseen cards at random
+(12, 12 and 4; cards pinned with ``known`` stay where they are), carries out
+the contract's exchange under a named policy, solves the deal double dummy
+and aggregates: P(make) with a 95% Wilson interval, the mean final thirds
+with its standard error, the expected game points for the soloist (payoff-
+optimal play, cappotto and stramazzo included) and how often each
+multiplier comes up.  The recommendation is the contract with the highest
+expected game points, or pass when none is positive.
+
+Sample ``i`` is dealt from a generator seeded by ``(seed, i)`` alone, and the
+same deal is used for every contract (common random numbers: the contracts
+are compared on the same cards), so results are identical for any ``jobs``.
+
+**Exchange policies** (reported in the output):
+
+* soloist (solo, chiamo):
+
+  - ``sampled`` (default): the soloist decides with what they know.  The
+    call (chiamo) is the highest card missing from the soloist's best suit.
+    Then, having seen the monte (and, in chiamo, who handed the called card
+    over), the soloist considers the ``candidates`` best return-and-discard
+    choices by a static estimate and keeps the one with the best average
+    double-dummy result over ``redeals`` re-deals of the cards they cannot
+    see (consistent with who held the called card).  The re-deals come
+    from their own generator; the real hidden cards are never looked at.
+  - ``dd``: the double-dummy-best exchange of the sample itself
+    (:func:`calasolve.exchange_search.best_exchange`): the soloist sees
+    every card, an optimistic upper bound.
+
+* defenders (dividete, scegliete):
+
+  - ``dd`` (default): the defenders choose with every card in view (for
+    dividete the two-and-two draw of the monte is random, the discards are
+    the defenders' double-dummy best): conservative for the soloist.
+  - ``heuristic``: cheaper.  Scegliete: each monte card goes to the
+    defender with more cards of its suit (ties: the first defender).
+    Discards: each defender throws their lowest cards of no point value,
+    shortest suit first (then the lowest point cards).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .cards import (
+    FULL_DECK,
+    MAKE_THIRDS,
+    RANK_THIRDS,
+    SUIT_MASKS,
+    Card,
+    Mask,
+    card_name,
+    cards_of,
+    hand_name,
+    mask_of,
+    mask_thirds,
+    parse_cards_or_hand,
+    popcount,
+)
+from .errors import CalasolveError
+from .exchange import Exchange
+from .game import CONTRACT_VALUE, CONTRACTS, defender_seats, first_leader
+from .rules import STANDARD, Rules
+from .sampling import MONTE, check_known, deal_rest, rng_for
+from .stats import mean_se, wilson
+
+SOLOIST_POLICIES = ("sampled", "dd")
+DEFENDER_POLICIES = ("dd", "heuristic")
+DEFAULT_SAMPLES = 400
+
+
+def parse_advice_hand(text: str) -> Mask:
+    """A 12-card hand in hand notation or as card tokens.
+
+    >>> hand_name(parse_advice_hand("3B 2B AB 7B RS CS 5S FC 6C 4C AD RD"))
+    '32A7.RC5.F64.AR'
+    """
+    mask = parse_cards_or_hand(text)
+    if popcount(mask) != 12:
+        raise CalasolveError(f"hand {text!r}: has {popcount(mask)} cards, a hand has 12")
+    return mask
+
+
+# -- results -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Outcome:
+    """One sample of one contract, double dummy."""
+
+    thirds: int           # soloist's final thirds (thirds-optimal play)
+    payoff: int           # soloist's game points (payoff-optimal play)
+    multiplier: int       # 1, 2 (cappotto) or 3 (stramazzo) of that payoff
+
+
+@dataclass(frozen=True)
+class ContractEstimate:
+    """The aggregate of one contract's samples."""
+
+    contract: str
+    samples: int
+    makes: int
+    mean_thirds: float
+    se_thirds: float
+    mean_payoff: float
+    se_payoff: float
+    multipliers: dict[int, float]
+    policy: str
+    seconds: float
+
+    @property
+    def p_make(self) -> float:
+        return self.makes / self.samples if self.samples else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.makes, self.samples)
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval
+        return {
+            "contract": self.contract,
+            "samples": self.samples,
+            "p_make": self.p_make,
+            "p_make_95": [lo, hi],
+            "mean_thirds": self.mean_thirds,
+            "se_thirds": self.se_thirds,
+            "expected_points": self.mean_payoff,
+            "se_points": self.se_payoff,
+            "multipliers": {str(k): v for k, v in sorted(self.multipliers.items())},
+            "policy": self.policy,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What :func:`advise` returns."""
+
+    hand: Mask
+    seat: int
+    samples: int
+    seed: int
+    rules: Rules
+    soloist_policy: str
+    defender_policy: str
+    estimates: tuple[ContractEstimate, ...]
+    recommendation: str
+    reason: str
+    seconds: float
+    known: dict[str, str] = field(default_factory=dict)
+
+    def ranked(self) -> list[ContractEstimate]:
+        """The estimates, best expected game points first."""
+        return sorted(self.estimates, key=lambda e: (-e.mean_payoff, CONTRACTS.index(e.contract)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand": hand_name(self.hand),
+            "seat": self.seat,
+            "samples": self.samples,
+            "seed": self.seed,
+            "rules": self.rules.changes(),
+            "known": self.known,
+            "soloist_policy": self.soloist_policy,
+            "defender_policy": self.defender_policy,
+            "contracts": [e.to_dict() for e in self.ranked()],
+            "recommendation": self.recommendation,
+            "reason": self.reason,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+# -- the soloist's exchange under `sampled` -------------------------------------------
+
+def best_suit_call(hand: Mask) -> Card:
+    """The chiamo call of the ``sampled`` policy: the highest card missing from the
+    soloist's best suit (most thirds, then most cards, then the lower suit index).
+
+    >>> card_name(best_suit_call(parse_cards_or_hand("3A7.RC5.F64.ARC")))
+    '2B'
+    """
+    def suit_key(s: int) -> tuple[int, int, int]:
+        held = hand & SUIT_MASKS[s]
+        return (mask_thirds(held), popcount(held), -s)
+
+    for suit in sorted(range(4), key=suit_key, reverse=True):
+        for rank in range(9, -1, -1):
+            card = suit * 10 + rank
+            if not hand >> card & 1:
+                return card
+    raise CalasolveError("the hand holds every card")  # unreachable with 12 cards
+
+
+def keep_score(card: Card, mine: Mask) -> float:
+    """How much the soloist wants to keep ``card`` (higher = keep): its rank, its
+    thirds, and whether it heads a run of top cards in its suit (a sure trick)."""
+    suit = card // 10
+    rank = card % 10
+    sure = all(mine >> (suit * 10 + r) & 1 for r in range(rank, 10))
+    return rank + 4 * RANK_THIRDS[rank] + (20 if sure else 0)
+
+
+def discard_candidates(mine: Mask, n_discards: int, count: int, *, forbidden: Mask = 0) -> list[Mask]:
+    """The ``count`` most promising discard sets by a static estimate: keep high and
+    sure cards, throw low cards, favour emptying a short suit."""
+    cards = [c for c in cards_of(mine) if not forbidden >> c & 1]
+    scored = []
+    for combo in combinations(cards, n_discards):
+        gone = mask_of(combo)
+        left = mine & ~gone
+        voids = sum(1 for s in range(4) if mine & SUIT_MASKS[s] and not left & SUIT_MASKS[s])
+        score = sum(keep_score(c, mine) for c in combo) - 3 * voids
+        scored.append((score, gone))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [gone for _, gone in scored[:count]]
+
+
+def sampled_soloist_exchange(
+    hands: Sequence[Mask],
+    monte: Mask,
+    contract: str,
+    soloist: int,
+    rules: Rules,
+    solver: Any,
+    rng: np.random.Generator,
+    *,
+    candidates: int = 4,
+    redeals: int = 4,
+) -> Exchange:
+    """The soloist's exchange under the ``sampled`` policy (see the module doc).
+
+    Only what the soloist knows is read: their hand, the monte they take, the
+    called card's holder (which chiamo reveals).  The defenders' other cards
+    are re-dealt from ``rng``.
+    """
+    leader = first_leader(contract, soloist, rules)
+    mine = hands[soloist] | monte
+    call = returned_to = None
+    if contract == "chiamo":
+        call = best_suit_call(hands[soloist])
+        holder = next((s for s in range(3) if s != soloist and hands[s] >> call & 1), None)
+        mine |= 1 << call
+        returned_to = holder
+    # Worlds: the cards the soloist cannot see, re-dealt to the defenders.  In
+    # chiamo the holder of the called card has 11 unknown cards (+ the return).
+    unknown = FULL_DECK & ~mine
+    defenders = defender_seats(soloist)
+    worlds = []
+    for _ in range(redeals):
+        pool = rng.permutation(np.array(list(cards_of(unknown)), dtype=np.int64))
+        world = [0, 0, 0]
+        i = 0
+        for seat in defenders:
+            need = 11 if seat == returned_to else 12
+            world[seat] = mask_of(int(c) for c in pool[i : i + need])
+            i += need
+        worlds.append(world)
+    # Choices: (returned card or None, discards), best few by the static estimate.
+    choices: list[tuple[Card | None, Mask]] = []
+    if returned_to is None:
+        choices = [(None, d) for d in discard_candidates(mine, 4, candidates)]
+    else:
+        # the return is one more card leaving the hand: take the estimate over 5 cards,
+        # returning the lowest of them, never the called card
+        for five in discard_candidates(mine, 5, candidates, forbidden=1 << call if call is not None else 0):
+            low = min(cards_of(five), key=lambda c: (keep_score(c, mine), c))
+            choices.append((low, five & ~(1 << low)))
+    best: tuple[float, int] | None = None
+    for index, (ret, discards) in enumerate(choices):
+        kept = mine & ~discards & ~((1 << ret) if ret is not None else 0)
+        bonus = 3 + mask_thirds(discards)
+        total = 0
+        for world in worlds:
+            h = list(world)
+            h[soloist] = kept
+            if ret is not None and returned_to is not None:
+                h[returned_to] |= 1 << ret
+            total += solver.value((h[0], h[1], h[2]), (), leader, soloist, bonus)
+        if best is None or total > best[0]:
+            best = (total, index)
+    assert best is not None
+    ret, discards = choices[best[1]]
+    d = [0, 0, 0]
+    d[soloist] = discards
+    return Exchange(call=call, returned=ret if returned_to is not None else None, discards=(d[0], d[1], d[2]))
+
+
+# -- the defenders' exchange --------------------------------------------------------
+
+def heuristic_discards(hand: Mask, n: int) -> Mask:
+    """The ``heuristic`` defenders' discards: lowest pointless cards, shortest suit first.
+
+    >>> hand_name(heuristic_discards(parse_cards_or_hand("3A7.RC5.F64.ARC"), 2))
+    '7.5.-.-'
+    """
+    def key(c: Card) -> tuple[int, int, int]:
+        return (RANK_THIRDS[c % 10], popcount(hand & SUIT_MASKS[c // 10]), c % 10)
+
+    return mask_of(sorted(cards_of(hand), key=key)[:n])
+
+
+def heuristic_split(hands: Sequence[Mask], monte: Mask, soloist: int) -> tuple[Mask, Mask, Mask]:
+    """The ``heuristic`` scegliete split: each card to the defender longer in its suit."""
+    a, b = defender_seats(soloist)
+    takes = [0, 0, 0]
+    for c in cards_of(monte):
+        suit = SUIT_MASKS[c // 10]
+        seat = a if popcount(hands[a] & suit) >= popcount(hands[b] & suit) else b
+        takes[seat] |= 1 << c
+    return takes[0], takes[1], takes[2]
+
+
+def random_draw(monte: Mask, soloist: int, rng: np.random.Generator) -> tuple[Mask, Mask, Mask]:
+    """Dividete: two monte cards to each defender, blind (uniformly at random)."""
+    cards = [int(c) for c in rng.permutation(np.array(list(cards_of(monte)), dtype=np.int64))]
+    a, b = defender_seats(soloist)
+    takes = [0, 0, 0]
+    takes[a] = mask_of(cards[:2])
+    takes[b] = mask_of(cards[2:])
+    return takes[0], takes[1], takes[2]
+
+
+# -- one sample -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a worker needs to evaluate samples (picklable)."""
+
+    hand: Mask
+    seat: int
+    seed: int
+    contracts: tuple[str, ...]
+    known: tuple[tuple[object, Mask], ...]
+    rules: Rules
+    soloist_policy: str
+    defender_policy: str
+    candidates: int
+    redeals: int
+    tt_mb: int
+
+
+def exchange_for(
+    contract: str,
+    hands: tuple[Mask, Mask, Mask],
+    monte: Mask,
+    settings: Settings,
+    solver: Any,
+    rng: np.random.Generator,
+) -> Exchange:
+    """The exchange of one sample under the settings' policies."""
+    from .dealfile import Record
+    from .exchange_search import best_exchange
+
+    seat, rules = settings.seat, settings.rules
+    if contract == "solissimo":
+        return Exchange()
+    if contract in ("solo", "chiamo"):
+        if settings.soloist_policy == "sampled":
+            return sampled_soloist_exchange(
+                hands, monte, contract, seat, rules, solver, rng,
+                candidates=settings.candidates, redeals=settings.redeals,
+            )
+        record = Record(hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules)
+        return best_exchange(record, solver=solver, top=1).exchange
+    takes = random_draw(monte, seat, rng) if contract == "dividete" else None
+    if settings.defender_policy == "heuristic":
+        if takes is None:
+            takes = heuristic_split(hands, monte, seat)
+        discards = tuple(heuristic_discards(hands[s] | takes[s], popcount(takes[s])) if s != seat else 0 for s in range(3))
+        return Exchange(takes=takes, discards=(discards[0], discards[1], discards[2]))
+    record = Record(
+        hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules,
+        exchange=Exchange(takes=takes) if takes is not None else Exchange(),
+    )
+    return best_exchange(record, solver=solver, top=1).exchange
+
+
+def evaluate(index: int, contract: str, settings: Settings, solver: Any) -> Outcome:
+    """Deal sample ``index``, carry out ``contract``'s exchange, solve it."""
+    from .dealfile import Record
+    from .payoff import best_payoff
+    from .solving import core_position
+
+    known = dict(settings.known)
+    hands, monte = deal_rest(settings.hand, settings.seat, rng_for(settings.seed, index), known)
+    rng = rng_for(settings.seed, index, 1 + CONTRACTS.index(contract))
+    exchange = exchange_for(contract, hands, monte, settings, solver, rng)
+    record = Record(hands=hands, monte=monte, contract=contract, soloist=settings.seat,
+                    rules=settings.rules, exchange=exchange)
+    state = record.start_state()
+    thirds = solver.value(*core_position(state))
+    payoff, m = best_payoff(state, contract, settings.rules, solver, thirds=thirds)
+    return Outcome(thirds=thirds, payoff=payoff, multiplier=m)
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _work(job: tuple[Settings, Sequence[tuple[int, str]]]) -> list[tuple[int, str, Outcome, float]]:
+    """Evaluate a chunk of (sample, contract) pairs with this process's solver."""
+    from .solving import make_solver
+
+    settings, pairs = job
+    solver = _WORKER.get("solver")
+    if solver is None or _WORKER.get("tt_mb") != settings.tt_mb:
+        solver = _WORKER["solver"] = make_solver(settings.tt_mb)
+        _WORKER["tt_mb"] = settings.tt_mb
+    out = []
+    for index, contract in pairs:
+        start = time.perf_counter()
+        outcome = evaluate(index, contract, settings, solver)
+        out.append((index, contract, outcome, time.perf_counter() - start))
+    return out
+
+
+def advise(
+    hand: Mask | str,
+    *,
+    seat: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    jobs: int | None = None,
+    policy: str = "sampled",
+    defender_policy: str = "dd",
+    contracts: Iterable[str] = CONTRACTS,
+    known: Mapping[object, Mask] | None = None,
+    rules: Rules = STANDARD,
+    candidates: int = 4,
+    redeals: int = 4,
+    tt_mb: int = 64,
+    progress: Callable[[int], None] | None = None,
+) -> Advice:
+    """Estimate every contract's chances for ``hand`` held by ``seat`` (see the module doc).
+
+    ``policy`` is the soloist's exchange policy, ``defender_policy`` the
+    defenders'; ``progress`` is called with the number of sample-contract
+    evaluations finished since the last call.
+    """
+    mask = parse_advice_hand(hand) if isinstance(hand, str) else hand
+    if popcount(mask) != 12:
+        raise CalasolveError(f"hand {hand_name(mask)}: has {popcount(mask)} cards, a hand has 12")
+    if seat not in (0, 1, 2):
+        raise CalasolveError(f"seat {seat}: must be 0, 1 or 2")
+    if samples < 1:
+        raise CalasolveError(f"samples {samples}: must be at least 1")
+    if policy not in SOLOIST_POLICIES:
+        raise CalasolveError(f"unknown soloist policy {policy!r} (use {', '.join(SOLOIST_POLICIES)})")
+    if defender_policy not in DEFENDER_POLICIES:
+        raise CalasolveError(f"unknown defender policy {defender_policy!r} (use {', '.join(DEFENDER_POLICIES)})")
+    chosen = tuple(dict.fromkeys(contracts))
+    for c in chosen:
+        if c not in CONTRACTS:
+            raise CalasolveError(f"unknown contract {c!r} (use {', '.join(CONTRACTS)})")
+    if not chosen:
+        raise CalasolveError("no contract to estimate")
+    known = dict(known or {})
+    check_known(mask, seat, known)
+    settings = Settings(
+        hand=mask, seat=seat, seed=seed, contracts=chosen, known=tuple(known.items()), rules=rules,
+        soloist_policy=policy, defender_policy=defender_policy, candidates=candidates, redeals=redeals, tt_mb=tt_mb,
+    )
+    pairs = [(i, c) for c in chosen for i in range(samples)]
+    jobs = jobs or os.cpu_count() or 1
+    # Small chunks keep the progress bar moving and the two cores busy to the end.
+    size = max(1, min(25, len(pairs) // (jobs * 8) or 1))
+    chunks = [(settings, pairs[k : k + size]) for k in range(0, len(pairs), size)]
+    start = time.perf_counter()
+    results: list[tuple[int, str, Outcome, float]] = []
+    if jobs == 1:
+        for chunk in chunks:
+            results += _work(chunk)
+            if progress:
+                progress(len(chunk[1]))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for part in pool.map(_work, chunks):
+                results += part
+                if progress:
+                    progress(len(part))
+    estimates = tuple(_aggregate(c, [r for r in results if r[1] == c], settings) for c in chosen)
+    recommendation, reason = _recommend(estimates)
+    return Advice(
+        hand=mask, seat=seat, samples=samples, seed=seed, rules=rules,
+        soloist_policy=policy, defender_policy=defender_policy,
+        estimates=estimates, recommendation=recommendation, reason=reason,
+        seconds=time.perf_counter() - start,
+        known={str(k): hand_name(v) for k, v in known.items()},
+    )
+
+
+def _aggregate(contract: str, rows: list[tuple[int, str, Outcome, float]], settings: Settings) -> ContractEstimate:
+    rows.sort(key=lambda r: r[0])
+    outcomes = [r[2] for r in rows]
+    n = len(outcomes)
+    thirds_mean, thirds_se = mean_se([o.thirds for o in outcomes])
+    pay_mean, pay_se = mean_se([o.payoff for o in outcomes])
+    counts: dict[int, int] = {}
+    for o in outcomes:
+        counts[o.multiplier] = counts.get(o.multiplier, 0) + 1
+    mults = {m: k / n for m, k in counts.items()}
+    if contract in ("solo", "chiamo"):
+        policy = f"soloist:{settings.soloist_policy}"
+    elif contract in ("dividete", "scegliete"):
+        policy = f"defenders:{settings.defender_policy}"
+    else:
+        policy = "none"
+    return ContractEstimate(
+        contract=contract,
+        samples=n,
+        makes=sum(1 for o in outcomes if o.thirds >= MAKE_THIRDS),
+        mean_thirds=thirds_mean,
+        se_thirds=thirds_se,
+        mean_payoff=pay_mean,
+        se_payoff=pay_se,
+        multipliers=mults,
+        policy=policy,
+        seconds=sum(r[3] for r in rows),
+    )
+
+
+def _recommend(estimates: Sequence[ContractEstimate]) -> tuple[str, str]:
+    best = max(estimates, key=lambda e: (e.mean_payoff, -CONTRACTS.index(e.contract)))
+    if best.mean_payoff <= 0:
+        return "pass", (
+            f"no contract has positive expected game points (best: {best.contract} "
+            f"{best.mean_payoff:+.2f}, makes {best.p_make:.0%})"
+        )
+    return best.contract, (
+        f"{best.contract} has the highest expected game points: {best.mean_payoff:+.2f} "
+        f"± {best.se_payoff:.2f}, makes {best.p_make:.0%} (value {CONTRACT_VALUE[best.contract]} per defender)"
+    )
+
+
+def format_advice(advice: Advice) -> list[str]:
+    """The readable table of ``calasolve advise``, best first."""
+    lines = [
+        f"hand {hand_name(advice.hand)} in seat {advice.seat}: {advice.samples} samples per contract, seed {advice.seed}",
+        f"exchange policies: soloist {advice.soloist_policy}, defenders {advice.defender_policy}"
+        + (f"; rules {advice.rules.describe()}" if advice.rules.changes() else ""),
+        "",
+        f"  {'contract':<10} {'P(make)':>8} {'95% interval':>15} {'thirds':>13} {'game points':>15}  multipliers",
+    ]
+    for e in advice.ranked():
+        lo, hi = e.interval
+        mult = " ".join(f"x{k} {v:.0%}" for k, v in sorted(e.multipliers.items()))
+        lines.append(
+            f"  {e.contract:<10} {e.p_make:>8.1%} {f'{lo:.1%}-{hi:.1%}':>15} "
+            f"{f'{e.mean_thirds:.1f} ± {e.se_thirds:.1f}':>13} {f'{e.mean_payoff:+.2f} ± {e.se_payoff:.2f}':>15}  {mult}"
+        )
+    lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
+    return lines

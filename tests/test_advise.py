@@ -1,0 +1,138 @@
+"""The bid advisor: reproducibility, uniform sampling, extreme hands, policies that don't peek."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calasolve.advise import (
+    advise,
+    best_suit_call,
+    parse_advice_hand,
+    sampled_soloist_exchange,
+)
+from calasolve.cards import MAKE_THIRDS, cards_of, parse_hand, popcount
+from calasolve.errors import CalasolveError
+from calasolve.exchange import apply_exchange
+from calasolve.game import first_leader
+from calasolve.rules import Rules
+from calasolve.sampling import MONTE, deal_rest, parse_known, rng_for
+from calasolve.solving import make_solver
+
+STRONG = "32AR.32A.3A.2A5"
+
+
+@pytest.fixture(scope="module")
+def solver():  # type: ignore[no-untyped-def]
+    return make_solver(16)
+
+
+def test_same_seed_same_answer_for_any_jobs() -> None:
+    kwargs = dict(seat=1, samples=12, seed=42, contracts=["solissimo", "scegliete"], defender_policy="heuristic")
+    one = advise(STRONG, jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
+    two = advise(STRONG, jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]
+    for d in (one, two):
+        d.pop("seconds")
+        for c in d["contracts"]:
+            c.pop("seconds")
+    assert one == two
+    other = advise(STRONG, jobs=1, **{**kwargs, "seed": 43}).to_dict()  # type: ignore[arg-type]
+    assert [c["mean_thirds"] for c in other["contracts"]] != [c["mean_thirds"] for c in one["contracts"]]
+
+
+def test_sampling_is_uniform_chi_square() -> None:
+    hand = parse_advice_hand(STRONG)
+    unseen = [c for c in range(40) if not hand >> c & 1]
+    counts = {c: np.zeros(3) for c in unseen}  # seat 1, seat 2, monte
+    n = 2000
+    for i in range(n):
+        hands, monte = deal_rest(hand, 0, rng_for(7, i))
+        assert hands[0] == hand and popcount(hands[1]) == popcount(hands[2]) == 12 and popcount(monte) == 4
+        for c in unseen:
+            where = 0 if hands[1] >> c & 1 else 1 if hands[2] >> c & 1 else 2
+            counts[c][where] += 1
+    expected = np.array([12, 12, 4]) / 28 * n
+    chi2 = sum(float(((counts[c] - expected) ** 2 / expected).sum()) for c in unseen)
+    # 28 cards x 2 free cells = 56 degrees of freedom (the cards are not independent,
+    # but each card's margins are exact multinomials); the 99.9% point of chi2(56) is 97.0
+    assert chi2 < 97.0, chi2
+
+
+def test_known_cards_stay_put() -> None:
+    hand = parse_advice_hand(STRONG)
+    known = parse_known(["1=7S 6S", "monte=4D"])
+    for i in range(50):
+        hands, monte = deal_rest(hand, 0, rng_for(3, i), known)
+        assert hands[1] & known[1] == known[1] and monte & known[MONTE] == known[MONTE]
+
+
+def test_known_card_errors() -> None:
+    with pytest.raises(CalasolveError, match="placed twice"):
+        advise(STRONG, samples=1, known=parse_known(["1=7S", "2=7S"]))
+    with pytest.raises(CalasolveError, match="not a seat"):
+        parse_known(["4=7S"])
+    with pytest.raises(CalasolveError, match="has 11 cards"):
+        advise("32AR.32A.3A.2A", samples=1)
+
+
+def test_unbeatable_and_hopeless_hands() -> None:
+    sure = advise("32A.32A.32A.32A", samples=30, seed=5, jobs=1, contracts=["solissimo"])
+    est = sure.estimates[0]
+    assert est.p_make == 1.0 and est.mean_thirds == 35 and est.multipliers == {2: 1.0}
+    assert sure.recommendation == "solissimo"
+    hopeless = advise("7654.7654.765.7", samples=4, seed=5, jobs=1, contracts=["solissimo"])
+    assert hopeless.estimates[0].p_make == 0.0
+    assert hopeless.recommendation == "pass" and "no contract" in hopeless.reason
+
+
+def test_solissimo_agrees_with_a_direct_loop(solver) -> None:  # type: ignore[no-untyped-def]
+    hand = parse_advice_hand(STRONG)
+    seat, n, seed = 2, 25, 11
+    got = advise(hand, seat=seat, samples=n, seed=seed, jobs=1, contracts=["solissimo"]).estimates[0]
+    makes = 0
+    for i in range(n):
+        hands, monte = deal_rest(hand, seat, rng_for(seed, i))
+        bonus = 3 + sum((0, 0, 0, 0, 1, 1, 1, 3, 1, 1)[c % 10] for c in cards_of(monte))
+        v = solver.value(hands, (), first_leader("solissimo", seat), seat, bonus)
+        makes += v >= MAKE_THIRDS
+    assert got.makes == makes and got.samples == n
+
+
+def test_sampled_policy_never_reads_the_hidden_cards(solver) -> None:  # type: ignore[no-untyped-def]
+    hand = parse_advice_hand(STRONG)
+    for i in range(6):
+        hands, monte = deal_rest(hand, 0, rng_for(21, i))
+        # the same knowledge for the soloist, the defenders' cards swapped about
+        d1, d2 = list(cards_of(hands[1])), list(cards_of(hands[2]))
+        swapped = [hands[0], 0, 0]
+        for a, b in zip(d1, d2):
+            swapped[1] |= 1 << b
+            swapped[2] |= 1 << a
+        for contract in ("solo", "chiamo"):
+            call = best_suit_call(hand)
+            if contract == "chiamo":
+                # chiamo reveals who holds the called card: keep that holder fixed
+                holder = 1 if hands[1] >> call & 1 else 2 if hands[2] >> call & 1 else None
+                if holder is not None and not swapped[holder] >> call & 1:
+                    continue
+            a = sampled_soloist_exchange(hands, monte, contract, 0, Rules(), solver, rng_for(9, i))
+            b = sampled_soloist_exchange(tuple(swapped), monte, contract, 0, Rules(), solver, rng_for(9, i))
+            assert a == b
+            # and it is a legal exchange
+            new_hands, new_monte = apply_exchange(hands, monte, contract, 0, a)
+            assert [popcount(h) for h in new_hands] == [12, 12, 12] and popcount(new_monte) == 4
+
+
+def test_bad_policy_and_contract() -> None:
+    with pytest.raises(CalasolveError, match="policy"):
+        advise(STRONG, samples=1, policy="magic")
+    with pytest.raises(CalasolveError, match="unknown contract"):
+        advise(STRONG, samples=1, contracts=["grand"])
+
+
+def test_json_shape() -> None:
+    d = advise(parse_hand("32A.32A.32A.32A"), samples=3, jobs=1, contracts=["solissimo"]).to_dict()
+    c = d["contracts"][0]
+    for key in ("contract", "samples", "p_make", "p_make_95", "mean_thirds", "se_thirds", "expected_points", "se_points", "multipliers", "policy"):
+        assert key in c
+    assert d["recommendation"] == "solissimo"
