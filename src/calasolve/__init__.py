@@ -29,6 +29,7 @@ __all__ = [
     "SolveResult",
     "Solver",
     "analyse",
+    "best_exchange",
     "card_name",
     "cards_name",
     "hand_name",
@@ -56,6 +57,10 @@ def __getattr__(name: str) -> Any:
         from .analysis import analyse
 
         return analyse
+    if name == "best_exchange":
+        from .exchange_search import best_exchange
+
+        return best_exchange
     if name == "read_deal_file":
         from .dealfile import read_deal_file
 

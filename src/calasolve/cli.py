@@ -244,6 +244,14 @@ def format_solve(record: Any, result: Any) -> list[str]:
 
 
 def format_exchange(ex: dict[str, Any]) -> list[str]:
+    """The exchange search's lines (``ExchangeResult.to_dict()``): the best exchange,
+    the alternatives and, for dividete, every draw and the mean."""
+    if ex.get("draws"):
+        out = [f"  dividete draws (chance; the defenders' best discards), mean {ex['mean']:.2f} thirds:"]
+        for draw in ex["draws"]:
+            out.append(f"    {draw['text']} -> {draw['soloist_thirds']}")
+        out.append(f"  worst draw for the soloist (played below): {ex['best']['text']} -> {ex['best']['soloist_thirds']} thirds")
+        return out
     out = [f"  best exchange: {ex['best']['text']} -> {ex['best']['soloist_thirds']} thirds"]
     for alt in ex.get("alternatives", [])[1:]:
         out.append(f"    also: {alt['text']} -> {alt['soloist_thirds']}")
