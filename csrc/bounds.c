@@ -12,10 +12,21 @@ static inline int min_points(uint32_t x, int t) {
     return o + ((x & CS_RANKS_ACE) ? 3 : 0);
 }
 
+/* Smallest total thirds of t cards out of a whole hand. */
+static inline int cheapest(uint64_t h, int t) {
+    uint64_t z = h & ((uint64_t)CS_RANKS_ZERO * UINT64_C(0x40100401));
+    uint64_t o = h & ((uint64_t)CS_RANKS_ONE * UINT64_C(0x40100401));
+    int nz = cs_popcount(z), no = cs_popcount(o);
+    if (t <= nz) return 0;
+    t -= nz;
+    if (t <= no) return t;
+    return no + 3 * (t - no);
+}
+
 int bd_cash(const pos_t *p, int *tricks_out) {
     int L = p->leader;
     int A = cs_next_seat[L], B = cs_next_seat[A];
-    int pts = 0, tricks = 0;
+    int pts = 0, tricks = 0, fa = 0, fb = 0;
     for (int s = 0; s < 4; s++) {
         uint32_t l = cs_suit_of_mask(p->hand[L], s);
         if (!l) continue;
@@ -39,8 +50,17 @@ int bd_cash(const pos_t *p, int *tricks_out) {
         }
         tricks += t;
         /* The leader's cards, and at least the cheapest cards the others
-         * must follow with (their discards count 0). */
-        pts += cs_suit_points[played] + min_points(a, t) + min_points(b, t);
+         * must follow with (their discards counted below). */
+        pts += cs_suit_points[played];
+        fa += min_points(a, t);
+        fb += min_points(b, t);
+    }
+    /* Each of the others gives one card to each of these tricks: at least
+     * the cheapest cards they must follow with, and at least their
+     * `tricks` cheapest cards whatever the suits. */
+    if (tricks) {
+        int ga = cheapest(p->hand[A], tricks), gb = cheapest(p->hand[B], tricks);
+        pts += (fa > ga ? fa : ga) + (fb > gb ? fb : gb);
     }
     *tricks_out = tricks;
     return pts;

@@ -10,11 +10,7 @@
 
 /* Thirds still to be won: the cards in the hands, the current trick and
  * the last-trick bonus. */
-static inline int bd_remaining(const pos_t *p) {
-    int r = cs_mask_points(pos_all(p)) + p->bonus;
-    for (int i = 0; i < p->ntrick; i++) r += cs_card_points[p->trick[i]];
-    return r;
-}
+static inline int bd_remaining(const pos_t *p) { return pos_remaining(p); }
 
 /* Bounds on the soloist's thirds from a trick-boundary position (ntrick
  * 0) whose remaining thirds are `rem`: *lb <= value <= *ub. */

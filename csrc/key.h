@@ -1,6 +1,19 @@
 /*
  * key.h -- the normalised transposition-table key of a trick-boundary
- * position (internal).  The layout is documented in tt.h.
+ * position (internal).  How the table uses it: tt.h.
+ *
+ * Per suit, over the remaining cards in rank order (lowest first):
+ *   structure signature (17 bits): the owner sequence (owner = seat
+ *     relative to the soloist, 0..2) as a bijective base-3 number,
+ *     (3^n - 1) / 2 + sum(owner_i * 3^i) for n cards (< 88573);
+ *   shape (7 bits): ((n0 * 4 + n1) * 2 + a) * 3 + n2 with n0 = cards left
+ *     among 4 5 6 7 (0 thirds), n1 among F C R (1), a = the Ace left (3),
+ *     n2 among 2 3 (1): since a rank's point class is fixed, the shape
+ *     gives the class of every card of the sequence (0..119).
+ * Structure (70 bits): s0 = sig[0] | sig[1] << 17 | sig[2] << 34 |
+ *   (sig[3] & 0x1FFF) << 51; s1 = sig[3] >> 13 | leader_rel << 4, with
+ *   leader_rel = (leader - soloist) mod 3.  With canonical suits the suits
+ *   are sorted by (signature, shape) first; shapes follow their suit.
  */
 #ifndef CS_KEY_H
 #define CS_KEY_H
@@ -11,35 +24,18 @@
 /* Fills the lookup tables (after cs_tables_init; idempotent). */
 void key_tables_init(void);
 
-/* Key of `p` (ntrick must be 0).  With `canonical`, the four suit
- * signatures are sorted so suit permutations share the key; perm[i] is
- * then the real suit at canonical position i (the identity otherwise). */
-void key_of(const pos_t *p, int canonical, tt_key *out, uint8_t perm[4]);
+/* Key of `p` (ntrick must be 0). */
+void key_of(const pos_t *p, int canonical, tt_key *out);
 
-/* A move stored in the table (6 bits): canonical suit position * 16 + the
- * card's index from the top among the suit's remaining cards.  Suits with
- * equal signatures are interchangeable, so the encoding is well defined. */
-static inline int key_encode_move(const pos_t *p, const uint8_t perm[4], int card) {
-    int s = card / 10, r = card % 10;
-    int j = 0;
-    while (j < 3 && perm[j] != s) j++;
-    uint32_t all = cs_suit_of_mask(pos_all(p), s);
-    return j * 16 + cs_popcount10[(all >> (r + 1)) & CS_SUIT_ALL];
-}
+/* Structure signature and shape of one suit: u = remaining cards of the
+ * suit (10 bits), h1 / h2 = those held by the seats 1 and 2 after the
+ * soloist. */
+uint32_t key_suit_structure(uint32_t u, uint32_t h1, uint32_t h2);
+uint32_t key_suit_shape(uint32_t u);
 
-/* The card a stored move stands for in `p`, or -1 if none. */
-static inline int key_decode_move(const pos_t *p, const uint8_t perm[4], int code) {
-    int j = code >> 4, idx = code & 15;
-    if (j > 3) return -1;
-    int s = perm[j];
-    uint32_t all = cs_suit_of_mask(pos_all(p), s);
-    for (int k = 0; k < idx && all; k++) all &= ~(1u << cs_msb32(all));
-    if (!all) return -1;
-    return s * 10 + cs_msb32(all);
-}
-
-/* Signature of one suit (see tt.h): u = remaining cards of the suit
- * (10 bits), h1 / h2 = those held by the seats 1 and 2 after the soloist. */
-uint32_t key_suit_signature(uint32_t u, uint32_t h1, uint32_t h2);
+/* Thirds of the i-th lowest card of a suit of this shape (i < count). */
+int key_shape_points(uint32_t shape, int i);
+/* Number of cards of a suit of this shape. */
+int key_shape_count(uint32_t shape);
 
 #endif /* CS_KEY_H */

@@ -9,10 +9,40 @@
  *  - in 2nd/3rd seat, win as cheaply as possible when you can win, play low
  *    (few thirds, low rank) when you can't, and pile points on a trick your
  *    side is sure to win. */
-static int score_move(const pos_t *p, int me, uint64_t others, int card) {
+typedef struct {
+    const pos_t *p;
+    int me, sol;
+    uint64_t others;
+    /* following (ntrick > 0) */
+    int led, wcard, partner_winning, last, w_safe, next_is_partner;
+    uint32_t nsuit; /* the next player's cards of the suit led (2nd seat) */
+} score_ctx;
+
+static void score_init(score_ctx *c, const pos_t *p, int me, uint64_t others) {
+    *c = (score_ctx){0};
+    c->p = p;
+    c->me = me;
+    c->sol = p->soloist;
+    c->others = others;
+    if (p->ntrick == 0) return;
+    c->led = p->trick[0] / 10;
+    int wi = pos_trick_winner_index(p, p->ntrick);
+    c->wcard = p->trick[wi];
+    int wseat = cs_seat_mod3[p->leader + wi];
+    c->partner_winning = (wseat != c->sol) && (me != c->sol);
+    c->last = p->ntrick == 2;
+    int next = cs_next_seat[me];
+    c->nsuit = cs_suit_of_mask(p->hand[next], c->led);
+    /* Can the player after me (2nd seat only) still beat the current winner? */
+    c->w_safe = c->last || c->nsuit == 0 || cs_msb32(c->nsuit) + c->led * 10 < c->wcard;
+    c->next_is_partner = (me != c->sol) && (next != c->sol);
+}
+
+static int score_move(const score_ctx *c, int card) {
+    const pos_t *p = c->p;
     int s = card / 10, r = card % 10, pts = cs_card_points[card];
-    int sol = p->soloist;
-    uint32_t o = cs_suit_of_mask(others, s);
+    int me = c->me, sol = c->sol;
+    uint32_t o = cs_suit_of_mask(c->others, s);
 
     if (p->ntrick == 0) {
         /* Leading. */
@@ -29,53 +59,36 @@ static int score_move(const pos_t *p, int me, uint64_t others, int card) {
                 /* Partner wins the suit: lead low to them. */
                 return 150 - 10 * pts - r;
             }
+            return 100 - 12 * pts - r;
         }
-        uint32_t mine = cs_suit_of_mask(p->hand[me], s);
-        if (me == sol) {
-            /* Measured: the soloist's non-winning leads that work are most
-             * often point cards (getting them out of the way) and leads
-             * from short suits. */
-            return 100 + 20 * pts - r - 5 * cs_popcount10[mine];
-        }
-        return 100 - 12 * pts - r;
+        /* Measured: the soloist's non-winning leads that work are most
+         * often point cards (getting them out of the way) and leads from
+         * short suits. */
+        return 100 + 20 * pts - r - 5 * cs_popcount10[cs_suit_of_mask(p->hand[me], s)];
     }
 
-    int led = p->trick[0] / 10;
-    int wi = pos_trick_winner_index(p, p->ntrick);
-    int wcard = p->trick[wi];
-    int wseat = cs_seat_mod3[p->leader + wi];
-    int partner_winning = (wseat != sol) && (me != sol);
-    int last = p->ntrick == 2;
-    /* Can the player after me (2nd seat only) still beat the current winner? */
-    int next = cs_next_seat[me];
-    uint32_t nsuit = cs_suit_of_mask(p->hand[next], led);
-    int w_safe;
-    if (last)
-        w_safe = 1;
-    else
-        w_safe = nsuit == 0 || cs_msb32(nsuit) + led * 10 < wcard;
-
-    if (s == led) {
-        int beats = card > wcard;
-        if (last) {
-            if (partner_winning) return 150 + 10 * pts;
+    if (s == c->led) {
+        int beats = card > c->wcard;
+        if (c->last) {
+            if (c->partner_winning) return 150 + 10 * pts;
             if (beats) return 200 + 3 * pts - r;
             return 100 - 12 * pts - r;
         }
         /* 2nd seat. */
-        int next_is_partner = (me != sol) && (next != sol);
-        if (partner_winning && w_safe) return 150 + 10 * pts;
+        if (c->partner_winning && c->w_safe) return 150 + 10 * pts;
         if (beats) {
-            int sure = nsuit == 0 || cs_msb32(nsuit) < r;
+            int sure = c->nsuit == 0 || cs_msb32(c->nsuit) < r;
             if (sure) return 200 + 3 * pts - r;
-            if (next_is_partner) return 100 - 12 * pts - r;
+            if (c->next_is_partner) return 100 - 12 * pts - r;
             return 120 - 6 * pts - r;
         }
         return 100 - 12 * pts - r;
     }
-    /* Discarding. */
-    if (partner_winning && w_safe) return 150 + 10 * pts - r;
-    return 100 - 12 * pts - r;
+    /* Discarding: pile points on a trick the partner surely wins (but keep
+     * the suit's top card), else throw the cheapest card. */
+    int top = (o >> (r + 1)) == 0;
+    if (c->partner_winning && c->w_safe) return 150 + 10 * pts - r - 30 * top;
+    return 100 - 12 * pts - r - 30 * top;
 }
 
 int mg_generate(const pos_t *p, unsigned flags, cs_move *out) {
@@ -116,7 +129,9 @@ int mg_generate(const pos_t *p, unsigned flags, cs_move *out) {
     }
 
     if ((flags & MG_ORDER) && n > 1) {
-        for (int i = 0; i < n; i++) out[i].score = (int16_t)score_move(p, me, others, out[i].card);
+        score_ctx ctx;
+        score_init(&ctx, p, me, others);
+        for (int i = 0; i < n; i++) out[i].score = (int16_t)score_move(&ctx, out[i].card);
         /* Insertion sort, descending, stable. */
         for (int i = 1; i < n; i++) {
             cs_move t = out[i];

@@ -26,6 +26,7 @@ void cs_tables_init(void) {
         cs_popcount10[m] = (uint8_t)n;
     }
     key_tables_init();
+    tt_tables_init();
 }
 
 void pos_load(pos_t *p, const cs_position *in) {
@@ -36,4 +37,6 @@ void pos_load(pos_t *p, const cs_position *in) {
     p->leader = in->leader;
     p->soloist = in->soloist;
     p->bonus = in->last_bonus;
+    p->hand_pts = (uint8_t)cs_mask_points(p->hand[0] | p->hand[1] | p->hand[2]);
+    for (int i = 0; i < p->ntrick; i++) p->trick_pts = (uint8_t)(p->trick_pts + cs_card_points[p->trick[i]]);
 }

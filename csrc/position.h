@@ -50,17 +50,19 @@ static inline int cs_mask_points(uint64_t m) {
 static const uint8_t cs_next_seat[6] = {1, 2, 0, 1, 2, 0};
 static const uint8_t cs_seat_mod3[6] = {0, 1, 2, 0, 1, 2};
 
-/* The search position: the public position plus the third trick slot.
- * Layout (32 bytes): hand[3] 24 bytes, trick[3], ntrick, leader, soloist,
- * bonus, pad. */
+/* The search position: the public position plus the third trick slot and
+ * running point totals.  Layout: hand[3] (24 bytes), then nine one-byte
+ * fields: trick[3], ntrick, leader, soloist, bonus, hand_pts, trick_pts
+ * (40 bytes with padding). */
 typedef struct {
     uint64_t hand[3];
-    uint8_t trick[3]; /* trick[0] was led; entries >= ntrick are stale */
-    uint8_t ntrick;   /* 0..2 between moves */
+    uint8_t trick[3];  /* trick[0] was led; entries >= ntrick are stale */
+    uint8_t ntrick;    /* 0..2 between moves */
     uint8_t leader;
     uint8_t soloist;
     uint8_t bonus;
-    uint8_t pad;
+    uint8_t hand_pts;  /* thirds of the cards in the hands */
+    uint8_t trick_pts; /* thirds of the cards of the current trick */
 } pos_t;
 
 /* What pos_make needs to undo a card. */
@@ -69,6 +71,7 @@ typedef struct {
     uint8_t leader;    /* leader before the card */
     uint8_t completed; /* the card completed a trick */
     uint8_t t0, t1;    /* the trick's first two cards (deeper plays overwrite them) */
+    uint8_t trick_pts; /* trick_pts before the card */
 } undo_t;
 
 static inline int pos_to_move(const pos_t *p) { return cs_seat_mod3[p->leader + p->ntrick]; }
@@ -96,22 +99,27 @@ static inline int pos_trick_winner_index(const pos_t *p, int n) {
  * bonus if it was the last trick), 0 otherwise. */
 static inline int pos_make(pos_t *p, int card, undo_t *u) {
     int player = pos_to_move(p);
+    int cp = cs_card_points[card];
     u->card = (uint8_t)card;
     u->leader = p->leader;
     u->t0 = p->trick[0];
     u->t1 = p->trick[1];
+    u->trick_pts = p->trick_pts;
     p->hand[player] &= ~(UINT64_C(1) << card);
+    p->hand_pts = (uint8_t)(p->hand_pts - cp);
     p->trick[p->ntrick++] = (uint8_t)card;
     if (p->ntrick < 3) {
+        p->trick_pts = (uint8_t)(p->trick_pts + cp);
         u->completed = 0;
         return 0;
     }
     u->completed = 1;
     int w = cs_seat_mod3[p->leader + pos_trick_winner_index(p, 3)];
+    int pts = p->trick_pts + cp;
+    p->trick_pts = 0;
     p->ntrick = 0;
     p->leader = (uint8_t)w;
     if (w != p->soloist) return 0;
-    int pts = cs_card_points[p->trick[0]] + cs_card_points[p->trick[1]] + cs_card_points[p->trick[2]];
     if (pos_all(p) == 0) pts += p->bonus;
     return pts;
 }
@@ -124,8 +132,13 @@ static inline void pos_unmake(pos_t *p, const undo_t *u) {
         p->trick[1] = u->t1;
     }
     p->ntrick--;
+    p->trick_pts = u->trick_pts;
+    p->hand_pts = (uint8_t)(p->hand_pts + cs_card_points[u->card]);
     p->hand[pos_to_move(p)] |= UINT64_C(1) << u->card;
 }
+
+/* Thirds still to be won: hands, current trick and the bonus. */
+static inline int pos_remaining(const pos_t *p) { return p->hand_pts + p->trick_pts + p->bonus; }
 
 /* Legal cards of the player to move. */
 static inline uint64_t pos_legal(const pos_t *p) {

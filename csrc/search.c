@@ -25,15 +25,27 @@ static int ab(search_t *S, int target);
  *   v >= target  meaning  value >= v   (the soloist reaches the target), or
  *   v <  target  meaning  value <= v   (they don't).
  * The bounds it returns are what the table stores, and let the drivers
- * jump past several targets at once. */
+ * jump past several targets at once.
+ *
+ * Move ordering at trick boundaries: the killer (the last lead that cut
+ * off at the same depth for the same side) first, then the static order
+ * of movegen.c.  Measured on the strong suite: -25% nodes.  History
+ * tables and a best move kept in the table did not help (the first hurt
+ * the boolean searches); killers at mid-trick nodes doubled the nodes. */
 
 /* Node at a trick boundary (no card of the current trick played yet). */
 static int ab_boundary(search_t *S, int target) {
     pos_t *p = &S->pos;
-    if (target <= 0) return 0;
-    uint64_t all = pos_all(p);
-    int rem = cs_mask_points(all) + p->bonus;
-    if (target > rem) return rem;
+    int rem = p->hand_pts + p->bonus;
+    if (target <= 0 || target > rem) {
+        /* Decided already; still return the cheap bounds (not just 0 or
+         * rem): the wider a stored bound's margin, the more positions of
+         * the same structure it answers for (tt.h). */
+        if (!pos_all(p)) return target <= 0 ? 0 : rem;
+        int qlb, qub;
+        bd_quick(p, rem, &qlb, &qub);
+        return target <= 0 ? qlb : qub;
+    }
     uint64_t hl = p->hand[p->leader];
     if (!hl) return 0; /* inconsistent position: nothing to lead */
     if (!(hl & (hl - 1))) {
@@ -49,68 +61,51 @@ static int ab_boundary(search_t *S, int target) {
         return lb >= target ? lb : ub;
     }
     tt_key key;
-    uint8_t perm[4];
     const tt_entry *slot = NULL;
     int use_tt = S->tt != NULL;
     if (use_tt) {
-        key_of(p, S->canonical, &key, perm);
+        key_of(p, S->canonical, &key);
         slot = tt_prefetch(S->tt, &key);
     }
     /* Generate while the table line is on its way. */
     cs_move mv[CS_MAX_MOVES];
     int n = mg_generate(p, S->mg_flags, mv);
     if (use_tt) {
-        int tlb, tub, tmove;
-        if (tt_probe_at(S->tt, slot, &key, &tlb, &tub, &tmove)) {
+        int tlb, tub;
+        if (tt_probe_at(S->tt, slot, &key, &tlb, &tub)) {
             if (tlb > lb) lb = tlb;
             if (tub < ub) ub = tub;
             if (lb >= target || ub < target) {
                 CS_STAT_INC(S, tt_cutoffs);
                 return lb >= target ? lb : ub;
             }
-            if (tmove != TT_NO_MOVE && (S->mg_flags & MG_ORDER)) {
-                int hash_card = key_decode_move(p, perm, tmove);
-                if (hash_card >= 0) mg_to_front(mv, n, hash_card);
-            }
         }
     }
 
     int maximize = p->leader == p->soloist;
+    int depth = cs_popcount(hl); /* tricks left */
+    int8_t *killer = &S->killer[maximize][depth];
+    if (*killer >= 0 && (S->mg_flags & MG_ORDER)) mg_to_front(mv, n, *killer);
     int best = maximize ? -1 : 1000;
-    int result = 0, cut_card = -1;
     for (int i = 0; i < n; i++) {
         undo_t u;
         pos_make(p, mv[i].card, &u);
         int v = ab(S, target);
         pos_unmake(p, &u);
-        if (maximize) {
-            if (v > best) best = v;
-            if (v >= target) {
-                cut_card = mv[i].card;
-                break;
-            }
-        } else {
-            if (v < best) best = v;
-            if (v < target) {
-                cut_card = mv[i].card;
-                break;
-            }
+        if (maximize ? v > best : v < best) best = v;
+        if ((v >= target) == maximize) {
+            *killer = (int8_t)mv[i].card;
+            break;
         }
     }
     /* Combine with what was known before searching. */
     if (best >= target) {
         if (best < lb) best = lb;
-        result = best;
     } else {
         if (best > ub) best = ub;
-        result = best;
     }
-    if (use_tt) {
-        int depth = cs_popcount(hl);
-        tt_store(S->tt, &key, depth, result, result >= target ? TT_LOWER : TT_UPPER,
-                 cut_card >= 0 ? key_encode_move(p, perm, cut_card) : TT_NO_MOVE);
-    }
-    return result;
+    if (use_tt) tt_store(S->tt, &key, depth, best, best >= target ? TT_LOWER : TT_UPPER);
+    return best;
 }
 
 static int ab(search_t *S, int target) {
@@ -131,13 +126,8 @@ static int ab(search_t *S, int target) {
         int g = pos_make(p, mv[i].card, &u);
         int v = g + ab(S, target - g);
         pos_unmake(p, &u);
-        if (maximize) {
-            if (v > best) best = v;
-            if (v >= target) return v;
-        } else {
-            if (v < best) best = v;
-            if (v < target) return v;
-        }
+        if (maximize ? v > best : v < best) best = v;
+        if ((v >= target) == maximize) return v;
     }
     if (best > rem) best = rem;
     return best;

@@ -19,6 +19,8 @@ typedef struct {
     int canonical;     /* canonical suit order in table keys */
     uint64_t nodes;    /* always counted */
     uint64_t searches; /* null-window searches started */
+    int8_t killer[2][CS_NUM_CARDS + 1]; /* last cutting lead by [soloist leads][tricks left]; -1 none */
+    int hist[2][CS_NUM_CARDS];
     CS_STAT_FIELDS     /* detailed counters (CS_STATS builds only) */
 } search_t;
 

@@ -77,6 +77,7 @@ static int valid_position(const cs_position *pos) {
 
 static void begin(cs_solver *s, search_t *S, const cs_position *pos) {
     memset(S, 0, sizeof *S);
+    memset(S->killer, -1, sizeof S->killer);
     pos_load(&S->pos, pos);
     S->tt = s->has_tt ? &s->tt : NULL;
     S->mg_flags = (s->cfg.use_equivalence ? MG_EQUIV : 0u) | (s->cfg.use_ordering ? MG_ORDER : 0u);

@@ -1,16 +1,47 @@
 /* tt.c -- transposition table: allocation, probe, store, replacement. */
 #include "tt.h"
 
+#include "key.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#define F_LB_SHIFT 34
-#define F_UB_SHIFT 40
-#define F_GEN_SHIFT 46
-#define F_DEPTH_SHIFT 52
-#define F_MOVE_SHIFT 56
+#define F_SHAPES_SHIFT 6
+#define F_BONUS_SHIFT 34
+#define F_LB_SHIFT 38
+#define F_UB_SHIFT 44
+#define F_GEN_SHIFT 50
+#define F_DEPTH_SHIFT 58
 #define F_VALID (UINT64_C(1) << 63)
 #define F6 UINT64_C(0x3F)
+#define F_STRUCT_HI UINT64_C(0x3F)                  /* k1 bits 0..5 */
+#define F_POSITION (UINT64_C(0x3FFFFFFFFF) | F_VALID) /* k1 bits 0..37: structure, shapes, bonus */
+
+/* shape_delta[a][b]: for suits of shapes a (stored) and b (probed) with the
+ * same number of cards, the sums of the positive (plus) and negative
+ * (minus) per-card differences of thirds, b - a. */
+typedef struct {
+    int8_t plus, minus;
+} delta_t;
+static delta_t shape_delta[120][120];
+
+void tt_tables_init(void) {
+    for (uint32_t a = 0; a < 120; a++)
+        for (uint32_t b = 0; b < 120; b++) {
+            delta_t d = {0, 0};
+            if (key_shape_count(a) != key_shape_count(b)) {
+                d.plus = 63; /* never compared: structures differ */
+                d.minus = -63;
+            } else {
+                for (int i = 0; i < key_shape_count(a); i++) {
+                    int x = key_shape_points(b, i) - key_shape_points(a, i);
+                    if (x > 0) d.plus = (int8_t)(d.plus + x);
+                    if (x < 0) d.minus = (int8_t)(d.minus + x);
+                }
+            }
+            shape_delta[a][b] = d;
+        }
+}
 
 /* The raw allocation lives just before the aligned table pointer. */
 static tt_cluster *alloc_clusters(size_t n) {
@@ -59,8 +90,8 @@ void tt_clear(tt_t *tt) {
 }
 
 static inline uint64_t tt_hash(const tt_key *k) {
-    uint64_t h = k->k0 * UINT64_C(0x9E3779B97F4A7C15);
-    h ^= (k->k1 + UINT64_C(0x632BE59BD9B4E019)) * UINT64_C(0xC2B2AE3D27D4EB4F);
+    uint64_t h = k->s0 * UINT64_C(0x9E3779B97F4A7C15);
+    h ^= ((uint64_t)k->s1 + UINT64_C(0x632BE59BD9B4E019)) * UINT64_C(0xC2B2AE3D27D4EB4F);
     h ^= h >> 29;
     h *= UINT64_C(0xBF58476D1CE4E5B9);
     h ^= h >> 32;
@@ -72,8 +103,13 @@ static inline tt_cluster *tt_cluster_of(const tt_t *tt, const tt_key *k) {
     return &tt->table[(size_t)(((unsigned __int128)h * tt->nclusters) >> 64)];
 }
 
-static inline int same_key(const tt_entry *e, const tt_key *k) {
-    return e->k0 == k->k0 && (e->k1 & (TT_KEY_BITS_HI | F_VALID)) == (k->k1 | F_VALID);
+/* The k1 bits naming the exact position (structure high bits, shapes, bonus). */
+static inline uint64_t k1_position(const tt_key *k) {
+    return (uint64_t)k->s1 | (uint64_t)k->shapes << F_SHAPES_SHIFT | (uint64_t)k->bonus << F_BONUS_SHIFT | F_VALID;
+}
+
+static inline int same_structure(const tt_entry *e, const tt_key *k) {
+    return e->k0 == k->s0 && (e->k1 & (F_STRUCT_HI | F_VALID)) == ((uint64_t)k->s1 | F_VALID);
 }
 
 const tt_entry *tt_prefetch(const tt_t *tt, const tt_key *key) {
@@ -82,35 +118,57 @@ const tt_entry *tt_prefetch(const tt_t *tt, const tt_key *key) {
     return c->e;
 }
 
-int tt_probe(tt_t *tt, const tt_key *key, int *lb, int *ub, int *move) {
-    return tt_probe_at(tt, tt_cluster_of(tt, key)->e, key, lb, ub, move);
+int tt_probe(tt_t *tt, const tt_key *key, int *lb, int *ub) {
+    return tt_probe_at(tt, tt_cluster_of(tt, key)->e, key, lb, ub);
 }
 
-int tt_probe_at(tt_t *tt, const tt_entry *cluster, const tt_key *key, int *lb, int *ub, int *move) {
+int tt_probe_at(tt_t *tt, const tt_entry *cluster, const tt_key *key, int *lb, int *ub) {
     const tt_cluster *c = (const tt_cluster *)cluster;
     (void)tt;
 #ifdef CS_STATS
     tt->probes++;
 #endif
+    int found = 0, best_lb = 0, best_ub = 63;
+    uint64_t pos = k1_position(key);
     for (int i = 0; i < TT_CLUSTER; i++) {
         const tt_entry *e = &c->e[i];
-        if (same_key(e, key)) {
-            *lb = (int)(e->k1 >> F_LB_SHIFT & F6);
-            *ub = (int)(e->k1 >> F_UB_SHIFT & F6);
-            *move = (int)(e->k1 >> F_MOVE_SHIFT & F6);
-#ifdef CS_STATS
-            tt->hits++;
-#endif
-            return 1;
+        if (!same_structure(e, key)) continue;
+        int elb = (int)(e->k1 >> F_LB_SHIFT & F6);
+        int eub = (int)(e->k1 >> F_UB_SHIFT & F6);
+        if ((e->k1 & F_POSITION) != pos) {
+            /* Same structure, other thirds: widen by the differences. */
+            uint64_t es = e->k1 >> F_SHAPES_SHIFT, ks = key->shapes;
+            int plus = 0, minus = 0;
+            for (int s = 0; s < 4; s++, es >>= 7, ks >>= 7) {
+                delta_t d = shape_delta[es & 0x7F][ks & 0x7F];
+                plus += d.plus;
+                minus += d.minus;
+            }
+            int db = (int)key->bonus - (int)(e->k1 >> F_BONUS_SHIFT & 0xF);
+            if (db > 0) plus += db;
+            else minus += db;
+            elb += minus;
+            eub += plus;
         }
+        if (elb > best_lb) best_lb = elb;
+        if (eub < best_ub) best_ub = eub;
+        found = 1;
     }
-    return 0;
+    if (found) {
+        *lb = best_lb;
+        *ub = best_ub;
+#ifdef CS_STATS
+        tt->hits++;
+#endif
+    }
+    return found;
 }
 
-void tt_store(tt_t *tt, const tt_key *key, int depth, int value, tt_bound bound, int move) {
+void tt_store(tt_t *tt, const tt_key *key, int depth, int value, tt_bound bound) {
     tt_cluster *c = tt_cluster_of(tt, key);
     tt_entry *victim = NULL;
-    int lb = 0, ub = (int)F6, old_move = TT_NO_MOVE;
+    int lb = 0, ub = (int)F6;
+    uint64_t pos = k1_position(key);
     if (value < 0) value = 0;
     if (value > (int)F6) value = (int)F6;
     if (depth > 15) depth = 15;
@@ -120,11 +178,10 @@ void tt_store(tt_t *tt, const tt_key *key, int depth, int value, tt_bound bound,
 #endif
     for (int i = 0; i < TT_CLUSTER; i++) {
         tt_entry *e = &c->e[i];
-        if (same_key(e, key)) {
+        if (e->k0 == key->s0 && (e->k1 & F_POSITION) == pos) {
             victim = e;
             lb = (int)(e->k1 >> F_LB_SHIFT & F6);
             ub = (int)(e->k1 >> F_UB_SHIFT & F6);
-            old_move = (int)(e->k1 >> F_MOVE_SHIFT & F6);
             break;
         }
     }
@@ -136,7 +193,7 @@ void tt_store(tt_t *tt, const tt_key *key, int depth, int value, tt_bound bound,
                 victim = e;
                 break;
             }
-            int age = (tt->generation - (int)(e->k1 >> F_GEN_SHIFT)) & 63;
+            int age = (uint8_t)(tt->generation - (uint8_t)(e->k1 >> F_GEN_SHIFT));
             int d = (int)(e->k1 >> F_DEPTH_SHIFT & 0xF);
             int worth = d - 2 * age;
             if (worth < best) {
@@ -150,12 +207,9 @@ void tt_store(tt_t *tt, const tt_key *key, int depth, int value, tt_bound bound,
     }
     if (bound & TT_LOWER && value > lb) lb = value;
     if (bound & TT_UPPER && value < ub) ub = value;
-    if (move < 0 || move > TT_NO_MOVE) move = TT_NO_MOVE;
-    if (move == TT_NO_MOVE) move = old_move;
-    victim->k0 = key->k0;
-    victim->k1 = key->k1 | (uint64_t)lb << F_LB_SHIFT | (uint64_t)ub << F_UB_SHIFT |
-                 (uint64_t)(tt->generation & 63) << F_GEN_SHIFT | (uint64_t)depth << F_DEPTH_SHIFT |
-                 (uint64_t)move << F_MOVE_SHIFT | F_VALID;
+    victim->k0 = key->s0;
+    victim->k1 = pos | (uint64_t)lb << F_LB_SHIFT | (uint64_t)ub << F_UB_SHIFT |
+                 (uint64_t)tt->generation << F_GEN_SHIFT | (uint64_t)depth << F_DEPTH_SHIFT;
 }
 
 size_t tt_count_used(const tt_t *tt) {
