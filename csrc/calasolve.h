@@ -122,7 +122,11 @@ int cs_line(cs_solver *s, const cs_position *pos, uint8_t line[CS_MAX_LINE]);
  * or CS_EINVAL. */
 int cs_analyse(cs_solver *s, const cs_position *pos, cs_analysis *out);
 
+/* All counters; `tt_used` is counted by scanning the table (a few ms for
+ * 64 MiB), so ask for it only when needed. */
 void cs_get_stats(const cs_solver *s, cs_stats *out);
+/* Search nodes of the last API call (cheap). */
+uint64_t cs_last_nodes(const cs_solver *s);
 
 /* ---- Goal search (goal.c): payoff-aware solving ------------------------
  *

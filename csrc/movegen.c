@@ -132,6 +132,7 @@ int mg_generate(const pos_t *p, unsigned flags, cs_move *out) {
         score_ctx ctx;
         score_init(&ctx, p, me, others);
         for (int i = 0; i < n; i++) out[i].score = (int16_t)score_move(&ctx, out[i].card);
+        if (flags & MG_LAZY) return n;
         /* Insertion sort, descending, stable. */
         for (int i = 1; i < n; i++) {
             cs_move t = out[i];

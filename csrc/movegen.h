@@ -14,7 +14,8 @@
 /* Generation flags. */
 enum {
     MG_EQUIV = 1u, /* merge equivalent cards into one move */
-    MG_ORDER = 2u  /* sort the moves by the ordering heuristic */
+    MG_ORDER = 2u, /* order the moves by the ordering heuristic */
+    MG_LAZY = 4u   /* with MG_ORDER: only score; the caller picks with mg_pick */
 };
 
 /* One move: a representative card standing for its equivalence class.
@@ -30,6 +31,29 @@ typedef struct {
  * same suit and point value and no live card of another hand (the cards of
  * the current trick count as live) lies between them in rank. */
 int mg_generate(const pos_t *p, unsigned flags, cs_move *out);
+
+/* Lazy ordering (MG_LAZY): swaps the best-scored of mv[i..n) into mv[i].
+ * Most nodes cut off after the first move, so sorting all is wasted. */
+static inline void mg_pick(cs_move *mv, int n, int i) {
+    int b = i;
+    for (int j = i + 1; j < n; j++)
+        if (mv[j].score > mv[b].score) b = j;
+    if (b != i) {
+        cs_move t = mv[i];
+        mv[i] = mv[b];
+        mv[b] = t;
+    }
+}
+
+/* Gives the move whose class holds `card` the top score (lazy ordering). */
+static inline void mg_boost(cs_move *mv, int n, int card) {
+    uint64_t b = UINT64_C(1) << card;
+    for (int i = 0; i < n; i++)
+        if (mv[i].members & b) {
+            mv[i].score = INT16_MAX;
+            return;
+        }
+}
 
 /* Moves the move whose class holds `card` to the front (if any). */
 static inline void mg_to_front(cs_move *mv, int n, int card) {

@@ -69,7 +69,7 @@ static int ab_boundary(search_t *S, int target) {
     }
     /* Generate while the table line is on its way. */
     cs_move mv[CS_MAX_MOVES];
-    int n = mg_generate(p, S->mg_flags, mv);
+    int n = mg_generate(p, S->mg_flags | MG_LAZY, mv);
     if (use_tt) {
         int tlb, tub;
         if (tt_probe_at(S->tt, slot, &key, &tlb, &tub)) {
@@ -85,10 +85,17 @@ static int ab_boundary(search_t *S, int target) {
     int maximize = p->leader == p->soloist;
     int depth = cs_popcount(hl); /* tricks left */
     int8_t *killer = &S->killer[maximize][depth];
-    if (*killer >= 0 && (S->mg_flags & MG_ORDER)) mg_to_front(mv, n, *killer);
+    int lazy = (S->mg_flags & MG_ORDER) != 0;
+    if (*killer >= 0 && (S->mg_flags & MG_ORDER)) {
+        if (lazy)
+            mg_boost(mv, n, *killer);
+        else
+            mg_to_front(mv, n, *killer);
+    }
     int best = maximize ? -1 : 1000;
     for (int i = 0; i < n; i++) {
         undo_t u;
+        if (lazy) mg_pick(mv, n, i);
         pos_make(p, mv[i].card, &u);
         int v = ab(S, target);
         pos_unmake(p, &u);
@@ -117,12 +124,14 @@ static int ab(search_t *S, int target) {
     if (target > rem) return rem;
 
     cs_move mv[CS_MAX_MOVES];
-    int n = mg_generate(p, S->mg_flags, mv);
+    int n = mg_generate(p, S->mg_flags | MG_LAZY, mv);
     if (n == 0) return 0; /* inconsistent position: the mover has no card */
     int maximize = pos_to_move(p) == p->soloist;
+    int lazy = (S->mg_flags & MG_ORDER) != 0;
     int best = maximize ? -1 : 1000;
     for (int i = 0; i < n; i++) {
         undo_t u;
+        if (lazy) mg_pick(mv, n, i);
         int g = pos_make(p, mv[i].card, &u);
         int v = g + ab(S, target - g);
         pos_unmake(p, &u);

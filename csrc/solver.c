@@ -127,21 +127,26 @@ int cs_reaches(cs_solver *s, const cs_position *pos, int target) {
     return r;
 }
 
-/* Exact value of S->pos when it is probably `guess` (the value of a
- * sibling, which most cards share): probes at guess and guess + 1 pin it
- * in the common case, then bisection. */
+/* Exact value of S->pos when it is probably near `guess` (the best value
+ * of the siblings so far): up to four probes stepping from the guess
+ * (MTD(f)-like: each next probe sits at the fail-soft bound just
+ * returned, usually the value itself), then bisection.  Measured against
+ * "guess, guess + 1, then bisection": -3% nodes. */
 static int exact_near(search_t *S, int guess) {
     int lo, hi;
     search_bracket(S, &lo, &hi);
-    int order[2] = {guess, guess + 1};
-    for (int k = 0; k < 2 && lo < hi; k++) {
-        int t = order[k];
-        if (t <= lo || t > hi) continue;
+    int t = guess;
+    for (int k = 0; k < 4 && lo < hi; k++) {
+        if (t <= lo) t = lo + 1;
+        if (t > hi) t = hi;
         int v = search_bound(S, t);
-        if (v >= t)
+        if (v >= t) {
             lo = v < hi ? v : hi;
-        else
+            t = lo + 1;
+        } else {
             hi = v > lo ? v : lo;
+            t = hi;
+        }
     }
     return search_exact(S, lo, hi, -1);
 }
@@ -237,6 +242,8 @@ int cs_analyse(cs_solver *s, const cs_position *pos, cs_analysis *out) {
     end(s, &S);
     return v;
 }
+
+uint64_t cs_last_nodes(const cs_solver *s) { return s ? s->nodes : 0; }
 
 void cs_get_stats(const cs_solver *s, cs_stats *out) {
     if (!out) return;

@@ -69,6 +69,7 @@ cdef extern from "calasolve.h" nogil:
     int cs_analyse(cs_solver *s, const cs_position *pos, cs_analysis *out)
 
     void cs_get_stats(const cs_solver *s, cs_stats *out)
+    uint64_t cs_last_nodes(const cs_solver *s)
 
     # goal search (goal.c): payoff-aware solving
     int CS_GOAL_SIZE

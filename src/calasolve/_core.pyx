@@ -33,7 +33,7 @@ from libc.stdint cimport int8_t, uint8_t, uint64_t
 from calasolve._ccore cimport (
     CS_EINVAL, CS_ENOMEM, CS_MAX_LINE, CS_OK,
     cs_analyse, cs_analysis, cs_card_values, cs_config, cs_config_default,
-    cs_get_stats, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
+    cs_get_stats, cs_last_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
     cs_solver_free, cs_solver_new, cs_stats, cs_value,
     CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_state,
 )
@@ -267,9 +267,7 @@ cdef class Solver:
     @property
     def nodes(self):
         """Search nodes visited by the last call."""
-        cdef cs_stats st
-        cs_get_stats(self._s, &st)
-        return st.nodes
+        return cs_last_nodes(self._s)
 
     def clear(self):
         """Drops every table entry (the table stays allocated)."""
@@ -282,9 +280,10 @@ cdef class Solver:
     def stats(self):
         """Counters: ``nodes`` and ``searches`` of the last call,
         ``total_nodes``, table capacity/occupancy (``tt_entries``,
-        ``tt_used``), ``generation``; the detailed ``tt_*`` and
-        ``bound_cutoffs`` counters are non-zero only in a build with
-        CS_STATS (``stats_enabled``)."""
+        ``tt_used``: counted by a scan of the table, a few ms),
+        ``generation``; the detailed ``tt_*`` and ``bound_cutoffs``
+        counters are non-zero only in a build with CS_STATS
+        (``stats_enabled``; ``CALASOLVE_STATS=1`` at build time)."""
         cdef cs_stats st
         cs_get_stats(self._s, &st)
         return {
