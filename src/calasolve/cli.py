@@ -18,6 +18,7 @@ import click
 from . import __version__
 from .cards import card_name, card_symbol, hand_name
 from .errors import CalasolveError
+from .game import CONTRACTS
 from .rules import RULE_HELP, VARIANTS, Rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -194,11 +195,18 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
     record, opts = job
     solver = _worker_solver(opts["tt_mb"])
     try:
+        objective = opts.get("objective", "thirds")
         if record.needs_exchange:
-            from .exchange_search import solve_with_exchange
+            from .exchange_search import best_exchange, solve_with_exchange
 
-            return solve_with_exchange(record, solver=solver, top=opts["top"], target=opts["target"])
-        return solve(record, target=opts["target"], solver=solver)
+            if objective == "thirds":
+                return solve_with_exchange(record, solver=solver, top=opts["top"], target=opts["target"])
+            # the exchange is chosen for thirds (RULES.md §9), the play for game points
+            found = best_exchange(record, solver=solver, top=opts["top"])
+            result = solve(record.with_(exchange=found.exchange), solver=solver, objective=objective)
+            result.extra["exchange"] = found.to_dict()
+            return result
+        return solve(record, target=opts["target"], solver=solver, objective=objective)
     except CalasolveError as exc:
         return Failure(f"{record_label(record)}: {exc}")
 
@@ -221,7 +229,15 @@ def format_solve(record: Any, result: Any) -> list[str]:
     lines = describe_record(record)
     if result.extra.get("exchange"):
         lines += format_exchange(result.extra["exchange"])
-    if result.target is None:
+    if result.extra.get("objective") == "payoff":
+        pay = result.extra["payoff"]
+        verdict = "makes" if pay > 0 else "fails"
+        mult = {1: "", 2: ", x2 cappotto", 3: ", x3 stramazzo"}[result.extra["multiplier"]]
+        lines.append(
+            f"  double dummy for game points: soloist {pay:+d} ({verdict}{mult}); "
+            f"the line below ends with {result.soloist_thirds} thirds"
+        )
+    elif result.target is None:
         verdict = "makes" if result.makes else "fails"
         lines.append(
             f"  double dummy: soloist {result.soloist_thirds} thirds = {result.soloist_points} points, {verdict}"
@@ -231,7 +247,7 @@ def format_solve(record: Any, result: Any) -> list[str]:
         lines.append(f"  double dummy: soloist {'reaches' if result.reaches else 'does not reach'} {result.target} thirds")
     if result.to_move is not None and result.cards:
         role = "soloist" if result.to_move == result.soloist else "defender"
-        shown = "  ".join(f"{card_symbol(c)} {v if not isinstance(v, bool) else ('yes' if v else 'no')}" for c, v in result.best_cards())
+        shown = "  ".join(f"{card_symbol(c)} {_card_value_text(v)}" for c, v in result.best_cards())
         lines.append(f"  cards for seat {result.to_move} ({role}) to play: {shown}")
     if result.tricks:
         lines.append("  optimal line:")
@@ -241,6 +257,12 @@ def format_solve(record: Any, result: Any) -> list[str]:
             side = "soloist" if trick.winner == result.soloist else "defence"
             lines.append(f"    {i:2d}. seat {trick.leader} leads: {cards}  -> seat {trick.winner} ({side}) +{trick.thirds}")
     return lines
+
+
+def _card_value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def format_exchange(ex: dict[str, Any]) -> list[str]:
@@ -266,6 +288,8 @@ def format_exchange(ex: dict[str, Any]) -> list[str]:
 @tt_option
 @click.option("--target", type=click.IntRange(0, 35), default=None, help="Only decide whether the soloist reaches T thirds (18 = makes).")
 @click.option("--top", type=click.IntRange(1, 1000), default=10, show_default=True, help="Exchange alternatives shown when the record gives no exchange.")
+@click.option("--objective", type=click.Choice(["thirds", "payoff"]), default="thirds", show_default=True,
+              help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
 def solve_cmd(
     files: Sequence[str],
     as_json: bool,
@@ -274,6 +298,7 @@ def solve_cmd(
     tt_mb: int,
     target: int | None,
     top: int,
+    objective: str,
 ) -> None:
     """Solve deal records double-dummy: the value, every card's value, the best line.
 
@@ -288,7 +313,9 @@ def solve_cmd(
       calasolve solve --target 18 examples/example.deal
     """
     records = load_records(files, rule_items)
-    opts = {"tt_mb": tt_mb, "target": target, "top": top}
+    if objective == "payoff" and target is not None:
+        raise CalasolveError("--target asks about thirds; it does not go with --objective payoff")
+    opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective}
     results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
     for i, (record, result) in enumerate(zip(records, results)):
         if isinstance(result, Failure):
@@ -344,6 +371,81 @@ def analyse_cmd(files: Sequence[str], as_json: bool, rule_items: Sequence[str], 
             if i:
                 click.echo()
             click.echo("\n".join(describe_record(record) + format_analysis(result)))
+
+
+@cli.command("advise")
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="The hand's seat (who leads depends on it).")
+@click.option("--samples", type=click.IntRange(1, 1_000_000), default=400, show_default=True, help="Deals sampled per contract.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Random seed: same seed, same answer.")
+@click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate.")
+@click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
+@click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True, help="The soloist's exchange policy (solo, chiamo).")
+@click.option("--defender-policy", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True, help="The defenders' exchange policy (dividete, scegliete).")
+@json_option
+@rule_option
+@jobs_option
+@tt_option
+def advise_cmd(
+    hand: Sequence[str],
+    seat: int,
+    samples: int,
+    seed: int,
+    contracts: str,
+    known: Sequence[str],
+    policy: str,
+    defender_policy: str,
+    as_json: bool,
+    rule_items: Sequence[str],
+    jobs: int | None,
+    tt_mb: int,
+) -> None:
+    """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo.
+
+    HAND is hand notation (32A7.RC5.F64.AR) or 12 card tokens.  For each
+    contract the unseen cards are dealt at random, the exchange is made by
+    the chosen policy and the deal is solved double dummy: P(make) with a
+    95% interval, mean thirds ± standard error, expected game points and the
+    multipliers' chances.  The recommendation is the contract with the
+    highest expected game points, or pass.
+
+    \b
+    Examples:
+      calasolve advise 32AR.32A.3A.2A5
+      calasolve advise --seat 2 --samples 1000 --seed 7 3B 2B AB RB 3S 2S AS 3C AC 2D AD 5D
+      calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
+    """
+    from .advise import advise, format_advice, parse_advice_hand
+    from .sampling import parse_known
+
+    rules_ = Rules.parse(rule_items)
+    mask = parse_advice_hand(" ".join(hand))
+    chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
+    total = samples * len(chosen)
+    show = sys.stderr.isatty() and not as_json
+    with click.progressbar(length=total, label="sampling", file=sys.stderr) if show else _NoBar() as bar:
+        result = advise(
+            mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
+            defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
+            rules=rules_, tt_mb=tt_mb, progress=bar.update,
+        )
+    if as_json:
+        emit_json(result.to_dict())
+    else:
+        click.echo("\n".join(format_advice(result)))
+
+
+class _NoBar:
+    """The progress bar when stderr is not a terminal: silent."""
+
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        pass
 
 
 # -- entry point -------------------------------------------------------------
