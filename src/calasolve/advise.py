@@ -186,8 +186,8 @@ def best_suit_call(hand: Mask) -> Card:
     """The chiamo call of the ``sampled`` policy: the highest card missing from the
     soloist's best suit (most thirds, then most cards, then the lower suit index).
 
-    >>> card_name(best_suit_call(parse_cards_or_hand("3A7.RC5.F64.ARC")))
-    '2B'
+    >>> card_name(best_suit_call(parse_cards_or_hand("3A7.RC5.F64.ARC")))   # Denari: 5 thirds
+    '3D'
     """
     def suit_key(s: int) -> tuple[int, int, int]:
         held = hand & SUIT_MASKS[s]
@@ -301,7 +301,7 @@ def heuristic_discards(hand: Mask, n: int) -> Mask:
     """The ``heuristic`` defenders' discards: lowest pointless cards, shortest suit first.
 
     >>> hand_name(heuristic_discards(parse_cards_or_hand("3A7.RC5.F64.ARC"), 2))
-    '7.5.-.-'
+    '-.5.4.-'
     """
     def key(c: Card) -> tuple[int, int, int]:
         return (RANK_THIRDS[c % 10], popcount(hand & SUIT_MASKS[c // 10]), c % 10)
