@@ -15,7 +15,7 @@ import os
 from calasolve.advise import DEFAULT_SAMPLES, advise
 
 SAMPLES = int(os.environ.get("BENCH_ADVISE_SAMPLES", str(DEFAULT_SAMPLES)))
-HAND = os.environ.get("BENCH_ADVISE_HAND", "32AR.3A7.2AF.A54")
+HAND = os.environ.get("BENCH_ADVISE_HAND", "32AR.3A7.2AF.A5")
 
 
 def test_advise_all_contracts(benchmark) -> None:  # type: ignore[no-untyped-def]
