@@ -92,7 +92,7 @@ class Row(NamedTuple):
         return sum(self.nodes) / max(sum(self.times), 1e-9)
 
 
-def run(config: Config, n: int, tt_mb: int = 64) -> Row:
+def run(config: Config, n: int, tt_mb: int = 32) -> Row:
     flags = dict(config.flags)
     mb = flags.pop("tt_mb", tt_mb)
     solver = Solver(mb, **flags)
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", type=int, default=200, help="deals per suite (default 200)")
     ap.add_argument("--only", nargs="*", help="configuration names to run")
     ap.add_argument("--list", action="store_true", help="list the configurations")
-    ap.add_argument("--tt-mb", type=int, default=64, help="table size of the solvers (default 64)")
+    ap.add_argument("--tt-mb", type=int, default=32, help="table size of the solvers (default 32, the Solver default)")
     args = ap.parse_args(argv)
     if args.list:
         for c in CONFIGS:

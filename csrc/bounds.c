@@ -32,22 +32,23 @@ int bd_cash(const pos_t *p, int *tricks_out) {
         if (!l) continue;
         uint32_t a = cs_suit_of_mask(p->hand[A], s);
         uint32_t b = cs_suit_of_mask(p->hand[B], s);
-        uint32_t ab = a | b;
-        /* The leader's cards above every card of the two others. */
-        uint32_t run = ab ? l & ~((2u << cs_msb32(ab)) - 1) : l;
-        int k = cs_popcount10[run];
-        if (!k) continue;
-        int na = cs_popcount10[a], nb = cs_popcount10[b];
-        int t;
-        uint32_t played;
-        if (k >= na && k >= nb) {
-            /* After k rounds the others are void: every card of the suit wins. */
-            played = l;
-            t = cs_popcount10[l];
-        } else {
-            played = run;
-            t = k;
+        /* Round by round: the leader plays his highest card, which wins
+         * if it is above every card the others still hold in the suit;
+         * they follow with their lowest cards (keeping the high ones is
+         * what stops the leader soonest), so short holdings fall. */
+        int t = 0;
+        uint32_t played = 0, ra = a, rb = b;
+        while (l) {
+            int top = cs_msb32(l);
+            uint32_t rest = ra | rb;
+            if (rest && cs_msb32(rest) > top) break;
+            t++;
+            played |= 1u << top;
+            l ^= 1u << top;
+            ra &= ra - 1;
+            rb &= rb - 1;
         }
+        if (!t) continue;
         tricks += t;
         /* The leader's cards, and at least the cheapest cards the others
          * must follow with (their discards counted below). */

@@ -11,9 +11,14 @@ const uint8_t cs_card_points[CS_NUM_CARDS] = {PTS_SUIT, PTS_SUIT, PTS_SUIT, PTS_
 uint8_t cs_suit_points[1 << CS_SUIT_BITS];
 uint8_t cs_popcount10[1 << CS_SUIT_BITS];
 
+static int tables_ready = 0;
+
+/* Run once when the library is loaded (GCC/Clang), before any thread can
+ * use the tables; cs_solver_new calls it again, which is then a no-op. */
+__attribute__((constructor)) static void tables_at_load(void) { cs_tables_init(); }
+
 void cs_tables_init(void) {
-    /* Writing the same values from several threads is benign but we keep
-     * it simple: compute into locals, then store. */
+    if (tables_ready) return;
     for (unsigned m = 0; m < (1u << CS_SUIT_BITS); m++) {
         unsigned pts = 0, n = 0;
         for (int r = 0; r < CS_SUIT_BITS; r++) {
@@ -27,6 +32,7 @@ void cs_tables_init(void) {
     }
     key_tables_init();
     tt_tables_init();
+    tables_ready = 1;
 }
 
 void pos_load(pos_t *p, const cs_position *in) {

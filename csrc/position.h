@@ -23,7 +23,8 @@ extern const uint8_t cs_card_points[CS_NUM_CARDS];
 extern uint8_t cs_suit_points[1 << CS_SUIT_BITS]; /* thirds of a 10-bit suit mask */
 extern uint8_t cs_popcount10[1 << CS_SUIT_BITS];
 
-/* Fills the lookup tables (idempotent; called by cs_solver_new). */
+/* Fills the lookup tables: once, at library load (a constructor); later
+ * calls (cs_solver_new makes one) do nothing. */
 void cs_tables_init(void);
 
 /* Portable popcount: no -mpopcnt, so a SWAR count beats the libgcc call. */

@@ -54,12 +54,6 @@ static int ab_boundary(search_t *S, int target) {
         if (h1 && !(h1 & (h1 - 1)) && h2 && !(h2 & (h2 - 1))) return last_trick_value(p, rem);
     }
 
-    int lb, ub;
-    bd_quick(p, rem, &lb, &ub);
-    if (lb >= target || ub < target) {
-        CS_STAT_INC(S, bound_cutoffs);
-        return lb >= target ? lb : ub;
-    }
     tt_key key;
     const tt_entry *slot = NULL;
     int use_tt = S->tt != NULL;
@@ -67,9 +61,13 @@ static int ab_boundary(search_t *S, int target) {
         key_of(p, S->canonical, &key);
         slot = tt_prefetch(S->tt, &key);
     }
-    /* Generate while the table line is on its way. */
-    cs_move mv[CS_MAX_MOVES];
-    int n = mg_generate(p, S->mg_flags | MG_LAZY, mv);
+    /* The cheap bounds while the table line is on its way. */
+    int lb, ub;
+    bd_quick(p, rem, &lb, &ub);
+    if (lb >= target || ub < target) {
+        CS_STAT_INC(S, bound_cutoffs);
+        return lb >= target ? lb : ub;
+    }
     if (use_tt) {
         int tlb, tub;
         if (tt_probe_at(S->tt, slot, &key, &tlb, &tub)) {
@@ -81,17 +79,14 @@ static int ab_boundary(search_t *S, int target) {
             }
         }
     }
+    cs_move mv[CS_MAX_MOVES];
+    int n = mg_generate(p, S->mg_flags | MG_LAZY, mv);
 
     int maximize = p->leader == p->soloist;
     int depth = cs_popcount(hl); /* tricks left */
     int8_t *killer = &S->killer[maximize][depth];
-    int lazy = (S->mg_flags & MG_ORDER) != 0;
-    if (*killer >= 0 && (S->mg_flags & MG_ORDER)) {
-        if (lazy)
-            mg_boost(mv, n, *killer);
-        else
-            mg_to_front(mv, n, *killer);
-    }
+    int lazy = (S->mg_flags & MG_ORDER) != 0; /* else: generation order */
+    if (lazy && *killer >= 0) mg_boost(mv, n, *killer);
     int best = maximize ? -1 : 1000;
     for (int i = 0; i < n; i++) {
         undo_t u;
@@ -150,19 +145,6 @@ int search_reaches(search_t *s, int target) {
 int search_bound(search_t *s, int target) {
     s->searches++;
     return ab(s, target);
-}
-
-int search_playout(const search_t *s) {
-    pos_t p = s->pos;
-    int total = 0;
-    for (;;) {
-        cs_move mv[CS_MAX_MOVES];
-        int n = mg_generate(&p, MG_EQUIV | MG_ORDER, mv);
-        if (n == 0) break;
-        undo_t u;
-        total += pos_make(&p, mv[0].card, &u);
-    }
-    return total;
 }
 
 int search_exact(search_t *s, int lo, int hi, int guess) {

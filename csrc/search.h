@@ -20,7 +20,6 @@ typedef struct {
     uint64_t nodes;    /* always counted */
     uint64_t searches; /* null-window searches started */
     int8_t killer[2][CS_NUM_CARDS + 1]; /* last cutting lead by [soloist leads][tricks left]; -1 none */
-    int hist[2][CS_NUM_CARDS];
     CS_STAT_FIELDS     /* detailed counters (CS_STATS builds only) */
 } search_t;
 
@@ -37,10 +36,6 @@ int search_exact(search_t *s, int lo, int hi, int guess);
 
 /* Cheap bounds [lo, hi] on the value of s->pos. */
 void search_bracket(const search_t *s, int *lo, int *hi);
-
-/* The soloist's thirds when every player plays the first move of the
- * ordering heuristic: a cheap guess of the value. */
-int search_playout(const search_t *s);
 
 /* Exact value of s->pos (guess as in search_exact). */
 int search_value(search_t *s, int guess);

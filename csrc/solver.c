@@ -7,7 +7,7 @@
 #include "calasolve.h"
 #include "search.h"
 
-#define CS_DEFAULT_TT_MB 64
+#define CS_DEFAULT_TT_MB 32
 
 struct cs_solver {
     cs_config cfg;

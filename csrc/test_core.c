@@ -357,11 +357,74 @@ static void test_full_deals(int count) {
     for (int k = 0; k < 5; k++) cs_solver_free(sv[k]);
 }
 
+/* Same rank structure, other point classes: every suit's remaining cards
+ * moved to another random set of ranks of the same size, order kept.  A
+ * solver that saw the original must still answer the variant exactly
+ * (the table transfers bounds between them, tt.h). */
+static void rerank(const bpos *in, bpos *out) {
+    *out = *in;
+    int map[40];
+    for (int s = 0; s < 4; s++) {
+        int old[10], n = 0;
+        uint64_t all = in->h[0] | in->h[1] | in->h[2];
+        for (int i = 0; i < in->nt; i++) all |= 1ull << in->trick[i];
+        for (int r = 0; r < 10; r++)
+            if (all >> (s * 10 + r) & 1) old[n++] = s * 10 + r;
+        /* choose n of the 10 ranks at random, increasing */
+        int pick[10], k = 0;
+        for (int r = 0; r < 10 && k < n; r++) {
+            int left = 10 - r, need = n - k;
+            if (rnd_below(left) < need) pick[k++] = s * 10 + r;
+        }
+        for (int i = 0; i < n; i++) map[old[i]] = pick[i];
+    }
+    for (int p = 0; p < 3; p++) {
+        out->h[p] = 0;
+        for (int c = 0; c < 40; c++)
+            if (in->h[p] >> c & 1) out->h[p] |= 1ull << map[c];
+    }
+    for (int i = 0; i < in->nt; i++) out->trick[i] = map[in->trick[i]];
+}
+
+static void to_pos(const bpos *b, cs_position *p) {
+    memset(p, 0, sizeof *p);
+    for (int s = 0; s < 3; s++) p->hands[s] = b->h[s];
+    p->ntrick = (uint8_t)b->nt;
+    for (int i = 0; i < b->nt; i++) p->trick[i] = (uint8_t)b->trick[i];
+    p->leader = (uint8_t)b->leader;
+    p->soloist = (uint8_t)b->sol;
+    p->last_bonus = (uint8_t)b->bonus;
+}
+
+static void test_quasi_symmetric_variants(int count) {
+    cs_solver *s = make_solver(2, 1, 1, 1, 1);
+    for (int it = 0; it < count; it++) {
+        cs_position p;
+        bpos b;
+        random_position(2 + rnd_below(3), rnd_below(3), &p, &b);
+        int want = bf_value(&b);
+        CHECK(cs_value(s, &p) == want, "variant base %d", it);
+        for (int k = 0; k < 4; k++) {
+            bpos v;
+            rerank(&b, &v);
+            v.bonus = rnd_below(16);
+            cs_position q;
+            to_pos(&v, &q);
+            int w = bf_value(&v);
+            int got = cs_value(s, &q);
+            CHECK(got == w, "variant %d/%d: %d vs %d", it, k, got, w);
+            CHECK(cs_reaches(s, &q, w) && !cs_reaches(s, &q, w + 1), "variant reaches %d/%d", it, k);
+        }
+    }
+    cs_solver_free(s);
+}
+
 int main(int argc, char **argv) {
     int endings = argc > 1 ? atoi(argv[1]) : 500;
     int deals = argc > 2 ? atoi(argv[2]) : 6;
     test_hand_made();
     test_random_endings(endings);
+    test_quasi_symmetric_variants(endings / 2);
     test_full_deals(deals);
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
