@@ -42,7 +42,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "calasolve" in out and "0.1.0" in out
 
 
-@pytest.mark.parametrize("command", ["check", "solve", "analyse", "rules"])
+@pytest.mark.parametrize("command", ["check", "solve", "analyse", "advise", "bench", "rules"])
 def test_help_has_an_example(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run([command, "--help"], capsys)
     assert code == 0
@@ -167,3 +167,35 @@ def test_python_m_entry_point(tmp_path: Path) -> None:
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_bench_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["bench", "--deals", "2", "--json", "--tt-mb", "8"], capsys)
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(lines) == 3
+    summary = lines[-1]["summary"]
+    assert summary["deals"] == 2 and summary["slowest_ms"] >= summary["median_ms"] > 0
+
+
+def test_bench_target_agrees_with_full_solve(capsys: pytest.CaptureFixture[str]) -> None:
+    _, full, _ = run(["bench", "--deals", "3", "--json", "--tt-mb", "8"], capsys)
+    _, boolean, _ = run(["bench", "--deals", "3", "--json", "--target", "18", "--no-canonical"], capsys)
+    values = [json.loads(l)["answer"] for l in full.splitlines()[:-1]]
+    reached = [json.loads(l)["answer"] for l in boolean.splitlines()[:-1]]
+    assert reached == [v >= 18 for v in values]
+
+
+def test_advise_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["advise", "--json", "--samples", "3", "--contracts", "solissimo", "--seed", "4",
+                          "32A.32A.32A.32A"], capsys)
+    obj = json.loads(out)
+    assert code == 0 and err == ""  # no progress bar off a terminal
+    assert obj["recommendation"] == "solissimo" and obj["contracts"][0]["p_make"] == 1.0
+
+
+def test_solve_objective_payoff(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["solve", "--json", "--objective", "payoff", write(tmp_path, SOLISSIMO)], capsys)
+    obj = json.loads(out)
+    assert code == 0 and obj["objective"] == "payoff" and obj["multiplier"] in (1, 2, 3)
+    assert obj["payoff"] == max(obj["cards"].values())
+    assert (obj["payoff"] > 0) == (obj["soloist_thirds"] >= 18)
