@@ -1,8 +1,12 @@
 /*
  * test_core.c -- checks the core on its own (make -C csrc test):
- *   hand-made positions with known values, random endings against a plain
- *   minimax written here, value vs per-card values, the line replaying to
- *   the value, and every ablation flag / table size agreeing.
+ *   hand-made positions with known values, bad arguments, random endings
+ *   against a plain minimax written here (values, per-card values, lines,
+ *   boolean targets), every ablation flag and a tiny table agreeing,
+ *   same-structure variants answered by one reused solver (the table's
+ *   bound transfer), and full deals (value = best card value, the line
+ *   replays to the value, all configurations agree).
+ *   Usage: test_core [endings [deals]]
  */
 #include <stdio.h>
 #include <stdlib.h>
