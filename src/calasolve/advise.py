@@ -437,7 +437,7 @@ def advise(
     rules: Rules = STANDARD,
     candidates: int = 4,
     redeals: int = 4,
-    tt_mb: int = 64,
+    tt_mb: int = 32,
     progress: Callable[[int], None] | None = None,
 ) -> Advice:
     """Estimate every contract's chances for ``hand`` held by ``seat`` (see the module doc).

@@ -56,7 +56,7 @@ def tt_option(f: F) -> F:
     return click.option(
         "--tt-mb",
         type=click.IntRange(1, 65536),
-        default=64,
+        default=32,
         show_default=True,
         help="Transposition table size per solver, in MiB.",
     )(f)

@@ -46,7 +46,7 @@ class CoreSolver(Protocol):
 _default: CoreSolver | None = None
 
 
-def make_solver(tt_mb: int = 64, **switches: bool) -> CoreSolver:
+def make_solver(tt_mb: int = 32, **switches: bool) -> CoreSolver:
     """A new C solver with a table of ``tt_mb`` MiB; ``switches`` are the ablation flags."""
     from ._core import Solver
 
@@ -54,7 +54,7 @@ def make_solver(tt_mb: int = 64, **switches: bool) -> CoreSolver:
 
 
 def default_solver() -> CoreSolver:
-    """The process-wide solver (64 MiB table), made on first use."""
+    """The process-wide solver (32 MiB table), made on first use."""
     global _default
     if _default is None:
         _default = make_solver()
