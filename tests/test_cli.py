@@ -199,3 +199,21 @@ def test_solve_objective_payoff(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert code == 0 and obj["objective"] == "payoff" and obj["multiplier"] in (1, 2, 3)
     assert obj["payoff"] == max(obj["cards"].values())
     assert (obj["payoff"] > 0) == (obj["soloist_thirds"] >= 18)
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_check_rejects_each_malformation_with_file_line(index: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_dealfile import MALFORMED
+
+    text, line, fragment = MALFORMED[index]
+    path = write(tmp_path, text)
+    code, out, err = run(["check", path], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"calasolve: error: {path}:{line}: ") and fragment in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_check_accepts_every_example(capsys: pytest.CaptureFixture[str]) -> None:
+    examples = sorted(str(p) for p in (ROOT / "examples").glob("*.deal"))
+    code, _, err = run(["check", *examples], capsys)
+    assert code == 0 and err == "" and len(examples) >= 2
