@@ -131,6 +131,21 @@ def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -
         yield from pool.map(fn, items, chunksize=1)
 
 
+def print_results(
+    records: Sequence[Any], results: Iterator[Any], as_json: bool, format_text: Callable[[Any, Any], list[str]]
+) -> None:
+    """Print each record's result as it arrives, in the file's order; stop at the first failure."""
+    for i, (record, result) in enumerate(zip(records, results)):
+        if isinstance(result, Failure):
+            raise CalasolveError(result.message)
+        if as_json:
+            emit_json(result.to_dict())
+        else:
+            if i:
+                click.echo()
+            click.echo("\n".join(format_text(record, result)))
+
+
 class Failure:
     """A record that could not be processed: carries its one-line message back from a worker."""
 
@@ -317,15 +332,7 @@ def solve_cmd(
         raise CalasolveError("--target asks about thirds; it does not go with --objective payoff")
     opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective}
     results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
-    for i, (record, result) in enumerate(zip(records, results)):
-        if isinstance(result, Failure):
-            raise CalasolveError(result.message)
-        if as_json:
-            emit_json(result.to_dict())
-        else:
-            if i:
-                click.echo()
-            click.echo("\n".join(format_solve(record, result)))
+    print_results(records, results, as_json, format_solve)
 
 
 def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
@@ -362,15 +369,7 @@ def analyse_cmd(files: Sequence[str], as_json: bool, rule_items: Sequence[str], 
 
     records = load_records(files, rule_items)
     results = pool_map(_analyse_one, [(r, {"tt_mb": tt_mb}) for r in records], jobs)
-    for i, (record, result) in enumerate(zip(records, results)):
-        if isinstance(result, Failure):
-            raise CalasolveError(result.message)
-        if as_json:
-            emit_json(result.to_dict())
-        else:
-            if i:
-                click.echo()
-            click.echo("\n".join(describe_record(record) + format_analysis(result)))
+    print_results(records, results, as_json, lambda record, result: describe_record(record) + format_analysis(result))
 
 
 @cli.command("advise")
