@@ -176,6 +176,42 @@ def test_small_deals_match_exact_values_of_the_c_solver(contract: str, solver) -
         check_against_brute_force(solver.value, solver, hands, monte, contract, soloist, leader, top=rng.choice((1, 4, 12)))
 
 
+@pytest.mark.parametrize("contract", ["solo", "chiamo"])
+def test_every_top_n_matches_brute_force(contract: str, solver) -> None:  # type: ignore[no-untyped-def]
+    # many list lengths on the same deals: ties with the best, runners-up a few
+    # thirds down, and lists longer than the number of distinct exchanges
+    rng = random.Random(contract)
+    for _ in range(3):
+        hands, monte = random_small_deal(rng, 5 if contract == "solo" else 3)
+        soloist, leader = rng.randrange(3), rng.randrange(3)
+        for top in (1, 2, 5, 17, 60, 1000):
+            check_against_brute_force(solver.value, solver, hands, monte, contract, soloist, leader, top=top)
+
+
+@pytest.mark.parametrize("maximise", [True, False])
+def test_the_top_n_search_both_ways(maximise: bool, solver) -> None:  # type: ignore[no-untyped-def]
+    # the list search itself, for the side that maximises and the side that minimises
+    from calasolve import exchange_search as es
+
+    rng = random.Random(int(maximise))
+    for _ in range(4):
+        hands, monte = random_small_deal(rng, 3)
+        soloist, leader = rng.randrange(3), rng.randrange(3)
+        splits = es._scegliete_splits(monte, soloist)
+        cands: list = []
+        seen: set = set()
+        for layout in es._defender_layouts(hands, monte, soloist, splits):
+            es._enumerate(layout, soloist, seen, cands)
+        for c in cands:
+            c.estimate = rng.random()
+        exact = sorted((solver.value(c.hands, (), leader, soloist, c.last_bonus) for c in cands), reverse=maximise)
+        for top in (1, 3, 8, 40, 10_000):
+            got = es._best_of(solver, cands, leader, soloist, maximise=maximise, top=top, stats=es._Stats())
+            assert [v for v, _, _ in got] == exact[:top]
+            for v, _, c in got:
+                assert solver.value(c.hands, (), leader, soloist, c.last_bonus) == v
+
+
 def test_equivalent_discards_collapse(solver) -> None:  # type: ignore[no-untyped-def]
     # After the monte seat 0 holds 7654 of Bastoni under its 2: discarding any of them gives the same position.
     hands = (H("765.-.-.-"), H("-.32.3.-"), H("-.-.A.32"))

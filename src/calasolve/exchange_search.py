@@ -359,6 +359,10 @@ class _Stats:
     searches: int = 0
 
 
+#: How far below the best the passes for the runners-up look, in thirds (the last: everything).
+_PASS_DEPTHS = (4, 10, 36)
+
+
 def _best_of(
     solver: CoreSolver,
     cands: Sequence[_Candidate],
@@ -370,27 +374,103 @@ def _best_of(
     stats: _Stats,
 ) -> list[tuple[int, int, _Candidate]]:
     """The ``top`` best candidates for the side choosing, as ``(value, index, candidate)``,
-    best first (ties: the first met)."""
+    best first (ties: the first met in the order of the estimate).
+
+    The first candidate is solved exactly.  Every later one gets a null-window
+    test: "strictly better than the threshold?", where the threshold is the
+    ``top``-th best so far, or, while fewer than ``top`` are known, the best so far
+    minus a depth (4 thirds in the first pass).  Only a candidate that passes is
+    valued: a new best exactly, a runner-up by bisecting between the threshold
+    and the best (a few more tests).  If the pass ends with fewer than ``top``
+    candidates, the next one looks deeper (10 thirds, then everything), skipping
+    every candidate already proven too
+    weak (so once ``top`` candidates tie with the best, the rest cost nothing).
+    With ``top`` = 1 this is one test per candidate against the best so far.  A
+    last sweep checks that no candidate left out can beat the list.
+    """
     order = sorted(range(len(cands)), key=lambda i: (-cands[i].estimate if maximise else cands[i].estimate, i))
-    kept: list[tuple[int, int, _Candidate]] = []
-    for i in order:
-        c = cands[i]
-        if len(kept) >= top:
-            bound = kept[-1][0]
-            # A candidate enters only if strictly better than the top-th best so far.
-            if maximise:
-                beats = solver.reaches(c.hands, (), leader, soloist, c.last_bonus, bound + 1)
-            else:
-                beats = not solver.reaches(c.hands, (), leader, soloist, c.last_bonus, bound)
-            stats.searches += 1
-            if not beats:
-                continue
-        v = solver.value(c.hands, (), leader, soloist, c.last_bonus)
+    position = {i: k for k, i in enumerate(order)}
+    step = 1 if maximise else -1
+
+    def args(i: int) -> tuple[Hands, tuple[()], int, int, int]:
+        return cands[i].hands, (), leader, soloist, cands[i].last_bonus
+
+    def better(a: int, b: int) -> bool:
+        return a > b if maximise else a < b
+
+    def beats(i: int, b: int) -> bool:
+        """Is candidate ``i`` strictly better than ``b`` for the side choosing?"""
         stats.searches += 1
-        kept.append((v, i, c))
-        kept.sort(key=lambda t: ((-t[0] if maximise else t[0]), t[1]))
+        if maximise:
+            return bool(solver.reaches(*args(i), b + 1))
+        return not solver.reaches(*args(i), b)
+
+    def exact(i: int) -> int:
+        stats.searches += 1
+        return int(solver.value(*args(i)))
+
+    best_i = order[0]
+    best_v = exact(best_i)
+    known = {best_i: best_v}  # exact values
+    bound: dict[int, int] = {}  # proven: candidate i is no better than bound[i]
+    kept = [(best_v, best_i)]
+    in_kept = {best_i}
+
+    def sort_key(t: tuple[int, int]) -> tuple[int, int]:
+        return (-t[0] if maximise else t[0]), position[t[1]]
+
+    def consider(i: int, theta: int) -> None:
+        """Value candidate ``i`` if it beats ``theta`` (and keep it if it makes the list)."""
+        nonlocal best_i, best_v
+        if i in known:
+            v = known[i]
+            if not better(v, theta):
+                return
+        else:
+            hi = bound.get(i)
+            if hi is not None and not better(hi, theta):
+                return
+            if not beats(i, theta):
+                bound[i] = theta
+                return
+            if not better(best_v, theta) or ((hi is None or better(hi, best_v)) and beats(i, best_v)):
+                v = exact(i)  # a new best
+                best_i, best_v = i, v
+            else:  # theta < value <= best_v (or its bound): bisect
+                v = theta + step  # proven: the value is at least as good as v ...
+                last = best_v if hi is None or better(hi, best_v) else hi  # ... and no better than last
+                while v != last:
+                    mid = (v + last + 1) // 2 if maximise else (v + last) // 2
+                    if beats(i, mid - step):
+                        v = mid
+                    else:
+                        last = mid - step
+            known[i] = v
+        kept.append((v, i))
+        in_kept.add(i)
+        kept.sort(key=sort_key)
+        for _, j in kept[top:]:
+            in_kept.discard(j)
         del kept[top:]
-    return kept
+
+    def threshold(depth: int) -> int:
+        theta = best_v - step * (depth + 1)
+        if len(kept) >= top and not better(theta, kept[-1][0]):
+            theta = kept[-1][0]
+        return theta
+
+    for depth in _PASS_DEPTHS:
+        for i in order:
+            if i not in in_kept:
+                consider(i, threshold(depth))
+        if len(kept) >= top:
+            break
+    # Every candidate left out must be proven no better than the list's last
+    # (after the passes this costs nothing unless the best moved late in a pass).
+    for i in order:
+        if i not in in_kept:
+            consider(i, kept[-1][0] if len(kept) >= top else best_v - step * 99)
+    return [(v, i, cands[i]) for v, i in kept]
 
 
 # -- contracts ---------------------------------------------------------------------------
