@@ -78,6 +78,11 @@ def main() -> None:
     ap.add_argument("--json", dest="json_path", help="write the per-deal rows to this file")
     ap.add_argument("-q", "--quiet", action="store_true", help="only the summary lines")
     args = ap.parse_args()
+    import calasolve._core as core
+
+    built = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(Path(core.__file__).stat().st_mtime))
+    print(f"exchange search, strong suite deals 0..{args.deals - 1}, top {args.top}, "
+          f"{args.tt_mb} MiB table; C core built {built} UTC", flush=True)
     results = {}
     for contract in args.contracts.split(","):
         results[contract] = run(contract, args.deals, args.top, args.tt_mb, not args.quiet)

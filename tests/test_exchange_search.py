@@ -384,11 +384,11 @@ def _random_exchange(rng: random.Random, record: Any) -> Exchange:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("contract", ["solo", "dividete", "scegliete", "chiamo"])
-def test_whole_deal_best_is_a_plain_solve_and_unbeaten(contract: str) -> None:
+@pytest.mark.parametrize("contract, deal", [("solo", 7), ("dividete", 4), ("scegliete", 4), ("chiamo", 0)])
+def test_whole_deal_best_is_a_plain_solve_and_unbeaten(contract: str, deal: int) -> None:
     solver = make_solver(64)
     rng = random.Random(contract)
-    record = _strong_record(4, contract)  # a quick deal of the strong suite
+    record = _strong_record(deal, contract)  # quick deals of the strong suite
     res = best_exchange(record, solver=solver, top=3)
     assert solve(record.with_(exchange=res.exchange), solver=solver).soloist_thirds == res.value
     for ex, v in res.alternatives:
@@ -404,3 +404,12 @@ def test_whole_deal_best_is_a_plain_solve_and_unbeaten(contract: str) -> None:
             draw = next(d for d in res.draws if d.takes == ex.takes)
             assert v >= draw.value
     apply_exchange(record.hands, record.monte, contract, record.soloist, res.exchange)  # legal
+
+
+@pytest.mark.slow
+def test_scegliete_is_at_most_the_worst_dividete_draw() -> None:
+    # the 2-2 splits of scegliete include every dividete draw, so the defenders do at least as well
+    solver = make_solver(64)
+    div = best_exchange(_strong_record(4, "dividete"), solver=solver)
+    sce = best_exchange(_strong_record(4, "scegliete"), solver=solver)
+    assert sce.value <= min(d.value for d in div.draws) == div.value
