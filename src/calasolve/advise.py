@@ -20,10 +20,11 @@ are compared on the same cards), so results are identical for any ``jobs``.
   - ``sampled`` (default): the soloist decides with what they know.  The
     call (chiamo) is the highest card missing from the soloist's best suit.
     Then, having seen the monte (and, in chiamo, who handed the called card
-    over), the soloist considers the ``candidates`` best return-and-discard
-    choices by a static estimate and keeps the one with the best average
-    double-dummy result over ``redeals`` re-deals of the cards they cannot
-    see (consistent with who held the called card).  The re-deals come
+    over), the soloist considers the ``candidates`` (6) best return-and-discard
+    choices by a static estimate and keeps the one that makes the contract
+    (18 thirds, double dummy) in the most of ``redeals`` (6) re-deals of the
+    cards they cannot see (consistent with who held the called card); ties
+    go to the better static estimate.  The re-deals come
     from their own generator; the real hidden cards are never looked at.
   - ``dd``: the double-dummy-best exchange of the sample itself
     (:func:`calasolve.exchange_search.best_exchange`): the soloist sees
@@ -234,8 +235,8 @@ def sampled_soloist_exchange(
     solver: Any,
     rng: np.random.Generator,
     *,
-    candidates: int = 4,
-    redeals: int = 4,
+    candidates: int = 6,
+    redeals: int = 6,
 ) -> Exchange:
     """The soloist's exchange under the ``sampled`` policy (see the module doc).
 
@@ -275,19 +276,24 @@ def sampled_soloist_exchange(
         for five in discard_candidates(mine, 5, candidates, forbidden=1 << call if call is not None else 0):
             low = min(cards_of(five), key=lambda c: (keep_score(c, mine), c))
             choices.append((low, five & ~(1 << low)))
-    best: tuple[float, int] | None = None
+    # The result that matters to a bidder is making the contract: each choice
+    # scores the re-deals it makes (a null-window search for 18 thirds, several
+    # times cheaper than an exact value); ties go to the better static estimate.
+    best: tuple[int, int] | None = None
     for index, (ret, discards) in enumerate(choices):
         kept = mine & ~discards & ~((1 << ret) if ret is not None else 0)
         bonus = 3 + mask_thirds(discards)
-        total = 0
-        for world in worlds:
+        makes = 0
+        for k, world in enumerate(worlds):
+            if best is not None and makes + len(worlds) - k <= best[0]:
+                break  # cannot beat the best choice any more
             h = list(world)
             h[soloist] = kept
             if ret is not None and returned_to is not None:
                 h[returned_to] |= 1 << ret
-            total += solver.value((h[0], h[1], h[2]), (), leader, soloist, bonus)
-        if best is None or total > best[0]:
-            best = (total, index)
+            makes += solver.reaches((h[0], h[1], h[2]), (), leader, soloist, bonus, MAKE_THIRDS)
+        if best is None or makes > best[0]:
+            best = (makes, index)
     assert best is not None
     ret, discards = choices[best[1]]
     d = [0, 0, 0]
@@ -435,8 +441,8 @@ def advise(
     contracts: Iterable[str] = CONTRACTS,
     known: Mapping[object, Mask] | None = None,
     rules: Rules = STANDARD,
-    candidates: int = 4,
-    redeals: int = 4,
+    candidates: int = 6,
+    redeals: int = 6,
     tt_mb: int = 32,
     progress: Callable[[int], None] | None = None,
 ) -> Advice:
