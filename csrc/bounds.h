@@ -8,6 +8,10 @@
 
 #include "position.h"
 
+/* Internal: not exported from the shared object (direct calls and
+ * data access, no PLT/GOT). */
+#pragma GCC visibility push(hidden)
+
 /* Thirds still to be won: the cards in the hands, the current trick and
  * the last-trick bonus. */
 static inline int bd_remaining(const pos_t *p) { return pos_remaining(p); }
@@ -20,5 +24,7 @@ void bd_quick(const pos_t *p, int rem, int *lb, int *ub);
  * their sure winners (top cards, and the low cards of a suit the others
  * will be void in); *tricks receives the number of such tricks. */
 int bd_cash(const pos_t *p, int *tricks);
+
+#pragma GCC visibility pop
 
 #endif /* CS_BOUNDS_H */

@@ -21,6 +21,10 @@
 #include "position.h"
 #include "tt.h"
 
+/* Internal: not exported from the shared object (direct calls and
+ * data access, no PLT/GOT). */
+#pragma GCC visibility push(hidden)
+
 /* Fills the lookup tables (after cs_tables_init; idempotent). */
 void key_tables_init(void);
 
@@ -37,5 +41,7 @@ uint32_t key_suit_shape(uint32_t u);
 int key_shape_points(uint32_t shape, int i);
 /* Number of cards of a suit of this shape. */
 int key_shape_count(uint32_t shape);
+
+#pragma GCC visibility pop
 
 #endif /* CS_KEY_H */

@@ -9,6 +9,10 @@
 
 #include "position.h"
 
+/* Internal: not exported from the shared object (direct calls and
+ * data access, no PLT/GOT). */
+#pragma GCC visibility push(hidden)
+
 #define CS_MAX_MOVES CS_NUM_CARDS
 
 /* Generation flags. */
@@ -67,5 +71,7 @@ static inline void mg_to_front(cs_move *mv, int n, int card) {
         }
     }
 }
+
+#pragma GCC visibility pop
 
 #endif /* CS_MOVEGEN_H */

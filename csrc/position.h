@@ -9,6 +9,10 @@
 
 #include "calasolve.h"
 
+/* Internal: not exported from the shared object (direct calls and
+ * data access, no PLT/GOT). */
+#pragma GCC visibility push(hidden)
+
 #define CS_DECK ((UINT64_C(1) << CS_NUM_CARDS) - 1)
 #define CS_SUIT_BITS 10
 #define CS_SUIT_ALL 0x3FFu /* the 10 ranks of one suit */
@@ -151,5 +155,7 @@ static inline uint64_t pos_legal(const pos_t *p) {
 
 /* Loads a public position (already range-checked). */
 void pos_load(pos_t *p, const cs_position *in);
+
+#pragma GCC visibility pop
 
 #endif /* CS_POSITION_H */

@@ -12,6 +12,10 @@
 #include "stats.h"
 #include "tt.h"
 
+/* Internal: not exported from the shared object (direct calls and
+ * data access, no PLT/GOT). */
+#pragma GCC visibility push(hidden)
+
 typedef struct {
     pos_t pos;         /* the position searched; restored after each search */
     tt_t *tt;          /* NULL = no table */
@@ -39,5 +43,7 @@ void search_bracket(const search_t *s, int *lo, int *hi);
 
 /* Exact value of s->pos (guess as in search_exact). */
 int search_value(search_t *s, int guess);
+
+#pragma GCC visibility pop
 
 #endif /* CS_SEARCH_H */

@@ -55,6 +55,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Internal: not exported from the shared object (direct calls and
+ * data access, no PLT/GOT). */
+#pragma GCC visibility push(hidden)
+
 typedef enum { TT_LOWER = 1, TT_UPPER = 2, TT_EXACT = 3 } tt_bound;
 
 /* A normalised position: the structure (70 bits) plus its point classes. */
@@ -106,5 +110,7 @@ int tt_probe(tt_t *tt, const tt_key *key, int *lb, int *ub);
 void tt_store(tt_t *tt, const tt_key *key, int depth, int value, tt_bound bound);
 
 size_t tt_count_used(const tt_t *tt);
+
+#pragma GCC visibility pop
 
 #endif /* CS_TT_H */
