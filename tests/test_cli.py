@@ -128,6 +128,14 @@ def test_analyse(capsys: pytest.CaptureFixture[str]) -> None:
         assert a["after"] == b["before"]
     partial = objs[-1]
     assert not partial["complete"] and partial["continuation"]
+    # the solo's discards are judged against the best ones
+    solo = objs[1]
+    ex = solo["exchange"]
+    assert ex["chosen_by"] == "soloist" and ex["actual"] == solo["start_value"]
+    assert ex["cost"] == ex["best"] - ex["actual"] >= 0
+    assert "exchange" not in full  # solissimo has none
+    code, out, _ = run(["analyse", "--json", "--no-exchange", PLAYED], capsys)
+    assert all("exchange" not in json.loads(line) for line in out.splitlines())
 
 
 @pytest.mark.parametrize(

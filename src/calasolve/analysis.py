@@ -138,12 +138,52 @@ def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> lis
     return reviews
 
 
-def analyse(record: Any, *, solver: CoreSolver | None = None) -> Analysis:
-    """Analyse a record's ``played:`` cards (its exchange must be complete)."""
+def exchange_review(record: Any, actual: int, solver: CoreSolver) -> dict[str, Any] | None:
+    """The exchange actually made against the double-dummy-best one (RULES.md §9).
+
+    Who chose decides what is searched: the soloist's call, return and
+    discards (chiamo, solo); the defenders' discards after the blind draw
+    (dividete: the draw is chance, so the record's takes are kept); the
+    defenders' split and discards (scegliete).  ``cost`` is what the
+    choosing side gave away, in the soloist's final thirds.
+    """
+    from .exchange import Exchange
+    from .exchange_search import best_exchange
+
+    if record.contract == "solissimo":
+        return None
+    if record.contract == "dividete":
+        open_ = Exchange(takes=record.exchange.takes)
+    else:
+        open_ = Exchange()
+    found = best_exchange(record.with_(exchange=open_, played=()), solver=solver, top=1)
+    soloist_chooses = record.contract in ("chiamo", "solo")
+    cost = found.value - actual if soloist_chooses else actual - found.value
+    return {
+        "chosen_by": "soloist" if soloist_chooses else "defenders",
+        "actual": actual,
+        "best": found.value,
+        "best_exchange": found.text(),
+        "cost": cost,
+    }
+
+
+def analyse(record: Any, *, solver: CoreSolver | None = None, exchange: bool = True) -> Analysis:
+    """Analyse a record's ``played:`` cards (its exchange must be complete).
+
+    With ``exchange`` (the default) an exchange contract's exchange is also
+    judged against the double-dummy-best one (``extra["exchange"]``); that
+    search can take seconds (chiamo the longest).
+    """
     solver = solver or default_solver()
     start = time.perf_counter()
     state = record.start_state()
     start_value = solver.value(*core_position(state))
+    extra: dict[str, Any] = {}
+    if exchange:
+        review = exchange_review(record, start_value, solver)
+        if review is not None:
+            extra["exchange"] = review
     reviews = review_play(state, list(record.played), solver)
     continuation = None
     if state.is_over:
@@ -164,13 +204,22 @@ def analyse(record: Any, *, solver: CoreSolver | None = None) -> Analysis:
         final_value=final_value,
         continuation=continuation,
         seconds=time.perf_counter() - start,
+        extra=extra,
     )
 
 
 def format_analysis(analysis: Analysis) -> list[str]:
     """The review as text: trick by trick, mistakes marked."""
     verdict = "makes" if analysis.start_value >= MAKE_THIRDS else "fails"
-    lines = [f"  double dummy at the first lead: {analysis.start_value} thirds ({verdict})"]
+    lines = []
+    ex = analysis.extra.get("exchange")
+    if ex:
+        judged = "optimal" if ex["cost"] == 0 else f"costs {ex['cost']} thirds"
+        lines.append(
+            f"  exchange ({ex['chosen_by']}): {ex['actual']} thirds against {ex['best']} with the best "
+            f"({ex['best_exchange']}): {judged}"
+        )
+    lines.append(f"  double dummy at the first lead: {analysis.start_value} thirds ({verdict})")
     for r in analysis.reviews:
         if r.index % 3 == 0:
             lines.append(f"  trick {r.trick}:")

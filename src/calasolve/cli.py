@@ -340,7 +340,7 @@ def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
 
     record, opts = job
     try:
-        return analyse(record, solver=_worker_solver(opts["tt_mb"]))
+        return analyse(record, solver=_worker_solver(opts["tt_mb"]), exchange=opts["exchange"])
     except CalasolveError as exc:
         return Failure(f"{record_label(record)}: {exc}")
 
@@ -351,14 +351,18 @@ def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
 @rule_option
 @jobs_option
 @tt_option
-def analyse_cmd(files: Sequence[str], as_json: bool, rule_items: Sequence[str], jobs: int | None, tt_mb: int) -> None:
+@click.option("--no-exchange", is_flag=True, help="Skip judging the exchange against the best one (that search can be slow).")
+def analyse_cmd(
+    files: Sequence[str], as_json: bool, rule_items: Sequence[str], jobs: int | None, tt_mb: int, no_exchange: bool
+) -> None:
     """Review played deals: the double-dummy cost of every card played.
 
     For each card of a record's `played:` line: the double-dummy value
     (soloist's final thirds) before and after it, its cost to the side that
     played it (0 = optimal) and the best alternatives; mistakes per seat;
     the trick where the contract's fate changed hands; for a partly played
-    deal, the best continuation.
+    deal, the best continuation.  For an exchange contract, the exchange
+    made is judged against the double-dummy-best one (--no-exchange skips it).
 
     \b
     Examples:
@@ -368,7 +372,7 @@ def analyse_cmd(files: Sequence[str], as_json: bool, rule_items: Sequence[str], 
     from .analysis import format_analysis
 
     records = load_records(files, rule_items)
-    results = pool_map(_analyse_one, [(r, {"tt_mb": tt_mb}) for r in records], jobs)
+    results = pool_map(_analyse_one, [(r, {"tt_mb": tt_mb, "exchange": not no_exchange}) for r in records], jobs)
     print_results(records, results, as_json, lambda record, result: describe_record(record) + format_analysis(result))
 
 
