@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any, Callable, Iterator, Sequence
 
-from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, card_name, display_order, mask_thirds, popcount
+from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, Mask, card_name, display_order, mask_thirds, popcount
 from .errors import CalasolveError, ExchangeError
 from .exchange import Exchange, called_from
 from .game import defender_seats
@@ -241,6 +241,8 @@ class _Candidate:
 
 
 def _code(card: Card, owner: int, soloist: int) -> int:
+    """A card in a suit signature: its owner relative to the soloist (0 = the
+    soloist) times 4, plus its thirds (0, 1 or 3)."""
     return ((owner - soloist) % 3) * 4 + RANK_THIRDS[card % 10]
 
 
@@ -258,12 +260,12 @@ def _enumerate(layout: _Layout, soloist: int, seen: set[Any], out: list[_Candida
     base_bonus = LAST_TRICK_THIRDS + mask_thirds(layout.out)
     # Per suit: for each vector of discard counts (one per discarding seat), the
     # distinct outcomes (suit signature, thirds discarded) -> discard masks.
-    per_suit: list[dict[tuple[int, ...], list[tuple[tuple[int, ...], int, tuple[Mask, ...]]]]] = []
+    per_suit: list[dict[tuple[int, ...], list[tuple[tuple[int, ...], int, tuple[Mask, ...], float]]]] = []
     for suit in range(4):
         cards = [c for c in range(suit * 10 + 9, suit * 10 - 1, -1) if c in owner]  # high -> low
         codes = {c: _code(c, owner[c], soloist) for c in cards}
         mine = [[c for c in reversed(cards) if owner[c] == s] for s in seats]  # low -> high
-        opts: dict[tuple[int, ...], list[tuple[tuple[int, ...], int, tuple[Mask, ...]]]] = {}
+        opts: dict[tuple[int, ...], list[tuple[tuple[int, ...], int, tuple[Mask, ...], float]]] = {}
         ranges = [range(min(layout.counts[s], len(mine[i])) + 1) for i, s in enumerate(seats)]
         for ks in product(*ranges):
             found: dict[tuple[tuple[int, ...], int], tuple[Mask, ...]] = {}
@@ -280,7 +282,7 @@ def _enumerate(layout: _Layout, soloist: int, seen: set[Any], out: list[_Candida
                 key = (sig, mask_thirds(gone))
                 if key not in found:
                     found[key] = tuple(masks)
-            opts[ks] = [(sig, th, masks) for (sig, th), masks in found.items()]
+            opts[ks] = [(sig, th, masks, _suit_estimate(sig)) for (sig, th), masks in found.items()]
         per_suit.append(opts)
     need = tuple(layout.counts[s] for s in seats)
     for split in _count_splits(need, [list(o) for o in per_suit]):
@@ -294,7 +296,8 @@ def _enumerate(layout: _Layout, soloist: int, seen: set[Any], out: list[_Candida
             for i, s in enumerate(seats):
                 discards[s] = choice[0][2][i] | choice[1][2][i] | choice[2][2][i] | choice[3][2][i]
             new = (hands[0] & ~discards[0], hands[1] & ~discards[1], hands[2] & ~discards[2])
-            out.append(_Candidate(new, thirds, layout, (discards[0], discards[1], discards[2])))
+            estimate = choice[0][3] + choice[1][3] + choice[2][3] + choice[3][3] + 0.5 * (thirds - LAST_TRICK_THIRDS)
+            out.append(_Candidate(new, thirds, layout, (discards[0], discards[1], discards[2]), estimate))
 
 
 def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]]) -> Iterator[list[tuple[int, ...]]]:
@@ -317,30 +320,29 @@ def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]])
 
 # -- the cheap estimate ------------------------------------------------------------
 
-def _estimate(hands: Hands, last_bonus: int, soloist: int) -> float:
-    """A rough guess of the soloist's prospects, used only to order the candidates:
-    thirds in the suits' top sequences (sure tricks), thirds held, the monte."""
-    mine = hands[soloist]
-    theirs = hands[(soloist + 1) % 3] | hands[(soloist + 2) % 3]
-    score = 0.0
-    for suit in range(4):
-        top_mine = top_theirs = 0
-        seen_other = seen_mine = False
-        for c in range(suit * 10 + 9, suit * 10 - 1, -1):
-            if mine >> c & 1:
-                if not seen_other:
-                    top_mine += 1
-                    score += 2.0 + RANK_THIRDS[c % 10]
-                else:
-                    score += 0.3 * RANK_THIRDS[c % 10]
-                seen_mine = True
-            elif theirs >> c & 1:
-                if not seen_mine:
-                    top_theirs += 1
-                seen_other = True
-        if not (mine >> (suit * 10)) & 0x3FF:
+_SUIT_ESTIMATES: dict[tuple[int, ...], float] = {}
+
+
+def _suit_estimate(sig: tuple[int, ...]) -> float:
+    """One suit's share of a rough guess of the soloist's prospects, used only to
+    order the candidates: thirds in the soloist's top sequence (sure tricks) count
+    fully, the soloist's lower point cards a little, a void 1.  ``sig`` is the
+    suit's signature (see :func:`_code`); the guess adds the monte's thirds / 2."""
+    score = _SUIT_ESTIMATES.get(sig)
+    if score is None:
+        score = 0.0
+        others = False
+        for code in sig:
+            if code >= 4:  # a defender's card
+                others = True
+            elif not others:
+                score += 2.0 + code
+            else:
+                score += 0.3 * code
+        if all(code >= 4 for code in sig):
             score += 1.0  # a void lets the soloist throw losers
-    return score + 0.5 * (last_bonus - LAST_TRICK_THIRDS)
+        _SUIT_ESTIMATES[sig] = score
+    return score
 
 
 # -- the search ------------------------------------------------------------------------
@@ -361,6 +363,8 @@ class _Stats:
 
 #: How far below the best the passes for the runners-up look, in thirds (the last: everything).
 _PASS_DEPTHS = (4, 10, 36)
+#: The first max(_PREFIX, n / _PREFIX) candidates in order only look for a better best.
+_PREFIX = 50
 
 
 def _best_of(
@@ -376,7 +380,9 @@ def _best_of(
     """The ``top`` best candidates for the side choosing, as ``(value, index, candidate)``,
     best first (ties: the first met in the order of the estimate).
 
-    The first candidate is solved exactly.  Every later one gets a null-window
+    The first candidate is solved exactly, and the next most promising ones (the
+    first 2 %, at least 50) are only tested for beating it, so that the best is
+    good before the runners-up are looked for.  Every candidate then gets a null-window
     test: "strictly better than the threshold?", where the threshold is the
     ``top``-th best so far, or, while fewer than ``top`` are known, the best so far
     minus a depth (4 thirds in the first pass).  Only a candidate that passes is
@@ -400,9 +406,14 @@ def _best_of(
 
     def beats(i: int, b: int) -> bool:
         """Is candidate ``i`` strictly better than ``b`` for the side choosing?"""
-        stats.searches += 1
         if maximise:
+            if b >= TOTAL_THIRDS:
+                return False  # nothing beats all 35 thirds
+            stats.searches += 1
             return bool(solver.reaches(*args(i), b + 1))
+        if b <= 0:
+            return False  # nothing beats 0 thirds
+        stats.searches += 1
         return not solver.reaches(*args(i), b)
 
     def exact(i: int) -> int:
@@ -459,6 +470,9 @@ def _best_of(
             theta = kept[-1][0]
         return theta
 
+    # A good best first: the most promising candidates, tested against the best only.
+    for i in order[1 : max(_PREFIX, len(order) // _PREFIX)]:
+        consider(i, best_v)
     for depth in _PASS_DEPTHS:
         for i in order:
             if i not in in_kept:
@@ -615,8 +629,6 @@ def search_exchange(
         cands: list[_Candidate] = []
         for lay in layouts:
             _enumerate(lay, soloist, seen, cands)
-        for c in cands:
-            c.estimate = _estimate(c.hands, c.last_bonus, soloist)
         return _best_of(solver, cands, leader, soloist, maximise=maximise, top=n, stats=stats), len(cands)
 
     if contract in ("solo", "chiamo"):
