@@ -164,7 +164,10 @@ def cli() -> None:
     Examples:
       calasolve check examples/example.deal
       calasolve solve examples/example.deal
-      calasolve solve --json examples/example.deal
+      calasolve solve --json --objective payoff examples/example.deal
+      calasolve analyse examples/played.deal
+      calasolve advise --seed 1 32AR.32A.3A.2A5
+      calasolve bench --deals 50
     """
 
 
