@@ -423,6 +423,33 @@ static void test_quasi_symmetric_variants(int count) {
     cs_solver_free(s);
 }
 
+/* The goal search with a pure threshold goal ("final thirds >= T", whatever
+ * the last trick and the trick class) must agree with the thirds search. */
+static void test_goal_thresholds(int count) {
+    cs_solver *s = make_solver(4, 1, 1, 1, 1);
+    cs_goal *g = NULL;
+    CHECK(cs_goal_new(1, &g) == CS_OK && g, "cs_goal_new");
+    uint8_t goal[CS_GOAL_SIZE];
+    for (int it = 0; it < count; it++) {
+        cs_position p;
+        bpos b;
+        random_position(1 + it % 4, it % 3, &p, &b);
+        int v = cs_value(s, &p);
+        cs_goal_state st = {0, 1, 1}; /* both sides already hold a trick: class SOME */
+        for (int t = v - 1; t <= v + 1; t++) {
+            for (int i = 0; i < CS_GOAL_SIZE; i++) goal[i] = (uint8_t)(i / 6 >= t);
+            int r = cs_goal_reaches(g, &p, &st, goal);
+            CHECK(r == (v >= t), "goal >= %d on ending %d: %d (value %d)", t, it, r, v);
+        }
+    }
+    cs_position bad = {{0, 0, 0}, {0, 0}, 3, 0, 0, 3};
+    cs_goal_state st = {0, 0, 0};
+    CHECK(cs_goal_reaches(g, &bad, &st, goal) == CS_EINVAL, "goal: ntrick 3");
+    CHECK(cs_goal_reaches(NULL, &bad, &st, goal) == CS_EINVAL, "goal: NULL");
+    cs_goal_free(g);
+    cs_solver_free(s);
+}
+
 int main(int argc, char **argv) {
     int endings = argc > 1 ? atoi(argv[1]) : 500;
     int deals = argc > 2 ? atoi(argv[2]) : 6;
@@ -430,6 +457,7 @@ int main(int argc, char **argv) {
     test_random_endings(endings);
     test_quasi_symmetric_variants(endings / 2);
     test_full_deals(deals);
+    test_goal_thresholds(endings / 2);
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }
