@@ -7,7 +7,7 @@ one warm solver, one round each: the search of a whole deal takes seconds,
 so repeating it would only measure the warm table.  The full per-contract
 medians come from ``python3 benchmarks/report_exchange.py``.
 
-``CALASOLVE_BENCH_EXCHANGE_DEALS`` (default ``4,7``) picks the deals.
+``CALASOLVE_BENCH_EXCHANGE_DEALS`` (default ``0,7,8``) picks the deals.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from calasolve.dealfile import Record  # noqa: E402
 from calasolve.exchange_search import best_exchange  # noqa: E402
 from calasolve.solving import make_solver  # noqa: E402
 
-DEALS = [int(i) for i in os.environ.get("CALASOLVE_BENCH_EXCHANGE_DEALS", "4,7").split(",")]
+DEALS = [int(i) for i in os.environ.get("CALASOLVE_BENCH_EXCHANGE_DEALS", "0,7,8").split(",")]
 
 
 def _records(contract: str) -> list[Record]:
