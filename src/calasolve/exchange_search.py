@@ -288,7 +288,8 @@ def _enumerate(layout: _Layout, soloist: int, seen: set[Any], out: list[_Candida
     for split in _count_splits(need, [list(o) for o in per_suit]):
         for choice in product(*(per_suit[u][split[u]] for u in range(4))):
             thirds = base_bonus + choice[0][1] + choice[1][1] + choice[2][1] + choice[3][1]
-            key = (tuple(sorted((choice[0][0], choice[1][0], choice[2][0], choice[3][0]))), thirds)
+            sigs: list[tuple[int, ...]] = [choice[0][0], choice[1][0], choice[2][0], choice[3][0]]
+            key = (tuple(sorted(sigs)), thirds)
             if key in seen:
                 continue
             seen.add(key)
