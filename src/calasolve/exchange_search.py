@@ -289,10 +289,10 @@ def _enumerate(layout: _Layout, soloist: int, seen: set[Any], out: list[_Candida
         for choice in product(*(per_suit[u][split[u]] for u in range(4))):
             thirds = base_bonus + choice[0][1] + choice[1][1] + choice[2][1] + choice[3][1]
             sigs: list[tuple[int, ...]] = [choice[0][0], choice[1][0], choice[2][0], choice[3][0]]
-            key = (tuple(sorted(sigs)), thirds)
-            if key in seen:
+            klass = (tuple(sorted(sigs)), thirds)
+            if klass in seen:
                 continue
-            seen.add(key)
+            seen.add(klass)
             discards = [0, 0, 0]
             for i, s in enumerate(seats):
                 discards[s] = choice[0][2][i] | choice[1][2][i] | choice[2][2][i] | choice[3][2][i]
