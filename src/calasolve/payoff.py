@@ -188,13 +188,7 @@ def finished_payoff(state: PlayState, contract: str, rules: Rules = STANDARD) ->
     """The soloist's payoff (the objective) of a finished deal."""
     captured, sol_any, def_any = _flags(state)
     won_last = state.last_winner == state.soloist
-    return outcome_payoff(contract, captured, won_last, trick_class_of(sol_any, def_any), rules)
-
-
-def trick_class_of(sol_any: bool, def_any: bool) -> int:
-    if not sol_any:
-        return NONE
-    return SOME if def_any else SWEEP
+    return outcome_payoff(contract, captured, won_last, trick_class(sol_any, def_any), rules)
 
 
 def payoff_reaches(state: PlayState, contract: str, level: int, rules: Rules = STANDARD, goals: Any = None) -> bool:

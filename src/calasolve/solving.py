@@ -205,20 +205,17 @@ def solve(
     cards: dict[Card, Any] = {}
     best_line: list[Card] = []
     if target is None:
-        if all_cards and line and hasattr(solver, "analyse"):
-            # the C core's one-call value + cards + line shares its work
-            _, values, found = solver.analyse(*args)  # type: ignore[attr-defined]
+        if all_cards:
+            if line and hasattr(solver, "analyse"):
+                # the C core's one-call value + cards + line shares its work
+                _, values, found = solver.analyse(*args)  # type: ignore[attr-defined]
+                best_line = list(found)
+            else:
+                values = solver.card_values(*args)
             nodes += solver.nodes
             cards = {c: v + captured for c, v in values.items()}
             pick = max if state.to_move == state.soloist else min
             thirds: int | None = pick(cards.values())
-            best_line = list(found)
-        elif all_cards:
-            values = solver.card_values(*args)
-            nodes += solver.nodes
-            cards = {c: v + captured for c, v in values.items()}
-            pick = max if state.to_move == state.soloist else min
-            thirds = pick(cards.values())
         else:
             thirds = solver.value(*args) + captured
             nodes += solver.nodes
