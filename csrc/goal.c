@@ -20,16 +20,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
+#include "key.h"
 #include "movegen.h"
 #include "position.h"
 
 #define GOAL_SLOTS 8
 
-/* A memo entry.  Layout (40 bytes): hand[3] 24 bytes, acc 4 (S 6 bits |
- * leader 2 bits << 6 | flags 2 bits << 8), gen 4, result 1, pad 7. */
+/* A memo entry, keyed on the NORMALISED position (key.c: relative ranks,
+ * owners relative to the soloist, canonical suit order, point classes and
+ * the last's bonus -- positions with equal keys have isomorphic game trees
+ * with the same thirds everywhere, so the same answer for every goal) plus
+ * the accumulated facts.  Layout (32 bytes): s0 8 (structure bits 0..63),
+ * s1 4 (structure bits 64..69, leader relative to the soloist << 4),
+ * shapes 4 (4 x 7 bits), acc 4 (S 6 bits | flags 2 bits << 6 | bonus
+ * 4 bits << 8), gen 4, result 1, pad 7. */
 typedef struct {
-    uint64_t hand[3];
-    uint32_t acc;
+    uint64_t s0;
+    uint32_t s1, shapes, acc;
     uint32_t gen; /* 0 = empty */
     uint8_t result;
 } goal_entry;
@@ -64,6 +72,7 @@ static inline int trick_class(int sol_any, int def_any) {
 /* 1: every outcome still possible wins; 0: every one loses; -1: undecided.
  * S ends in [s, s + rem]; L and T are whatever is still possible. */
 static int decided(const cs_goal *g, int s, int rem, int sol_any, int def_any) {
+    if (s > CS_MAX_VALUE) s = CS_MAX_VALUE; /* only in inconsistent positions: stay in the table */
     int hi = s + rem > CS_MAX_VALUE ? CS_MAX_VALUE : s + rem;
     int wins = 0, total = 0;
     for (int l = 0; l < 2; l++) {
@@ -79,12 +88,61 @@ static int decided(const cs_goal *g, int s, int rem, int sol_any, int def_any) {
     return wins == total ? 1 : -1;
 }
 
-static size_t slot_of(const pos_t *p, uint32_t acc) {
-    uint64_t h = p->hand[0] * UINT64_C(0x9E3779B97F4A7C15);
-    h ^= (p->hand[1] + (h >> 29)) * UINT64_C(0xC2B2AE3D27D4EB4F);
-    h ^= (p->hand[2] + (h >> 31)) * UINT64_C(0x165667B19E3779F9);
+static size_t slot_of(const tt_key *k, uint32_t acc) {
+    uint64_t h = k->s0 * UINT64_C(0x9E3779B97F4A7C15);
+    h ^= ((uint64_t)k->s1 << 32 | k->shapes) * UINT64_C(0xC2B2AE3D27D4EB4F);
     h ^= (uint64_t)acc * UINT64_C(0xD6E8FEB86659FD93);
+    h ^= h >> 29;
+    h *= UINT64_C(0xBF58476D1CE4E5B9);
     return (size_t)(h ^ (h >> 32));
+}
+
+/* Can the soloist, off lead, duck every trick still to come?  Per suit, with
+ * the soloist's cards a1 < a2 < ... and the defence's d1 < d2 < ... (both
+ * defenders together), it suffices that aj < dj for every j: each round of
+ * the suit is led by a defender and uses up at least one defence card, so
+ * the card led in round j ranks at least dj, above the soloist's lowest card
+ * left, aj.  The soloist follows with his lowest card and, when void,
+ * discards his highest (which keeps the condition; a discard never wins),
+ * so he never wins a trick and never gets the lead back. */
+static int soloist_ducks_all(const pos_t *p) {
+    uint64_t sol = p->hand[p->soloist];
+    uint64_t def = pos_all(p) & ~sol;
+    for (int st = 0; st < 4; st++) {
+        uint32_t a = cs_suit_of_mask(sol, st), d = cs_suit_of_mask(def, st);
+        while (a && d) {
+            if ((a & -a) > (d & -d)) return 0; /* aj above dj */
+            a &= a - 1;
+            d &= d - 1;
+        }
+    }
+    return 1;
+}
+
+/* Lines one side can force from a trick boundary that settle the goal:
+ * 1 if the soloist has a winning line, 0 if the defence has one, -1 else.
+ *  - The side on lead cashes a sure winner in every trick left (bounds.c):
+ *    the soloist then ends with S + rem and the last trick, the defence
+ *    holds S and takes the last.
+ *  - The soloist, off lead, ducks every trick (soloist_ducks_all).
+ * Each is one line among many, so it only decides when it wins for the
+ * side that can force it. */
+static int forced_line(const cs_goal *g, const pos_t *p, int s, int rem, int sol_any, int def_any) {
+    int tricks;
+    bd_cash(p, &tricks);
+    int left = cs_popcount(p->hand[p->leader]);
+    if (s > CS_MAX_VALUE) s = CS_MAX_VALUE; /* as in decided() */
+    int hi = s + rem > CS_MAX_VALUE ? CS_MAX_VALUE : s + rem;
+    if (tricks >= left) {
+        if (p->leader == p->soloist) {
+            if (goal_at(g->goal, hi, 1, trick_class(1, def_any))) return 1;
+        } else if (!goal_at(g->goal, s, 0, trick_class(sol_any, 1))) {
+            return 0;
+        }
+    }
+    if (p->leader != p->soloist && soloist_ducks_all(p) && goal_at(g->goal, s, 0, trick_class(sol_any, 1)))
+        return 1;
+    return -1;
 }
 
 static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any);
@@ -126,21 +184,25 @@ static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any) {
     for (int i = 0; i < p->ntrick; i++) rem += cs_card_points[p->trick[i]];
     int d = decided(g, s, rem, sol_any, def_any);
     if (d >= 0) return d;
-    if (p->ntrick != 0 || !g->table) return goal_moves(g, p, s, sol_any, def_any);
+    if (p->ntrick != 0) return goal_moves(g, p, s, sol_any, def_any);
+    int f = forced_line(g, p, s, rem, sol_any, def_any);
+    if (f >= 0) return f;
+    if (!g->table) return goal_moves(g, p, s, sol_any, def_any);
 
-    uint32_t acc = (uint32_t)s | (uint32_t)p->leader << 6 | (uint32_t)(sol_any | def_any << 1) << 8;
-    size_t i = slot_of(p, acc) & g->mask;
+    tt_key k;
+    key_of(p, 1, &k);
+    uint32_t acc = (uint32_t)s | (uint32_t)(sol_any | def_any << 1) << 6 | k.bonus << 8;
+    size_t i = slot_of(&k, acc) & g->mask;
     goal_entry *e = &g->table[i];
-    if (e->gen == g->cur && e->acc == acc && e->hand[0] == p->hand[0] && e->hand[1] == p->hand[1] &&
-        e->hand[2] == p->hand[2])
+    if (e->gen == g->cur && e->s0 == k.s0 && e->s1 == k.s1 && e->shapes == k.shapes && e->acc == acc)
         return e->result;
     int r = goal_moves(g, p, s, sol_any, def_any);
     /* Always replace: the newest entry is the one most likely to be asked again
      * (and it is the current goal's, which the other goals' entries yield to). */
     e = &g->table[i];
-    e->hand[0] = p->hand[0];
-    e->hand[1] = p->hand[1];
-    e->hand[2] = p->hand[2];
+    e->s0 = k.s0;
+    e->s1 = k.s1;
+    e->shapes = k.shapes;
     e->acc = acc;
     e->gen = g->cur;
     e->result = (uint8_t)r;

@@ -38,12 +38,24 @@ def c_payoff(goals: GoalSearch, hands, trick, leader, soloist, bonus, captured, 
     return best
 
 
-def random_ending(rng: random.Random):  # type: ignore[no-untyped-def]
+def random_ending(rng: random.Random, *, weak: bool = False):  # type: ignore[no-untyped-def]
+    """A random position 1 to 4 tricks from the end; ``weak`` gives the soloist
+    the lowest-ranked of the cards dealt (the positions where ducking every
+    trick, or being forced to win one, decides cappotto against stramazzo)."""
     k = rng.randint(1, 4)
     deck = list(range(40))
     rng.shuffle(deck)
-    hands = [mask_of(deck[i * k:(i + 1) * k]) for i in range(3)]
     leader, soloist = rng.randrange(3), rng.randrange(3)
+    dealt = deck[:3 * k]
+    if weak:
+        dealt.sort(key=lambda c: c % 10)
+        low, high = dealt[:k], dealt[k:]
+        rng.shuffle(high)
+        if rng.random() < 0.5:  # one high card spoils the duck, sometimes
+            i, j = rng.randrange(k), rng.randrange(len(high))
+            low[i], high[j] = high[j], low[i]
+        dealt = high[:k * soloist] + low + high[k * soloist:]
+    hands = [mask_of(dealt[i * k:(i + 1) * k]) for i in range(3)]
     trick: tuple[int, ...] = ()
     for _ in range(rng.choice((0, 0, 1, 2))):
         seat = (leader + len(trick)) % 3
@@ -54,18 +66,21 @@ def random_ending(rng: random.Random):  # type: ignore[no-untyped-def]
     in_play = mask_thirds(hands[0] | hands[1] | hands[2] | mask_of(trick)) + bonus
     # what was captured before, consistent with 35 thirds in all
     captured = rng.randint(0, 35 - in_play)
+    if weak and rng.random() < 0.6:
+        captured = 0  # often no trick yet: can the soloist keep it so (cappotto)?
     sol_any = rng.random() < 0.8 or captured > 0
     def_any = rng.random() < 0.5 or captured + in_play < 35
-    if captured == 0 and rng.random() < 0.5:
+    if captured == 0 and rng.random() < (0.8 if weak else 0.5):
         sol_any = False
     return tuple(hands), trick, leader, soloist, bonus, captured, sol_any, def_any
 
 
-def test_goal_search_matches_reference_on_endings() -> None:
-    rng = random.Random(99)
+def check_endings(seed: int, count: int, *, weak: bool = False) -> None:
+    """The C goal search gives the reference payoff of ``count`` random endings and of each card."""
+    rng = random.Random(seed)
     goals = GoalSearch(1)
-    for i in range(300):
-        hands, trick, leader, soloist, bonus, captured, sol_any, def_any = random_ending(rng)
+    for i in range(count):
+        hands, trick, leader, soloist, bonus, captured, sol_any, def_any = random_ending(rng, weak=weak)
         contract = rng.choice(CONTRACTS)
         rules = rng.choice(RULESETS)
         ref = reference_payoff(
@@ -88,6 +103,20 @@ def test_goal_search_matches_reference_on_endings() -> None:
             nd = def_any or (done and l2 != soloist)
             got = c_payoff(goals, h2, t2, l2, soloist, bonus, s, na, nd, contract, rules)
             assert got == value, (i, card)
+
+
+def test_goal_search_matches_reference_on_endings() -> None:
+    check_endings(99, 300)
+
+
+def test_goal_search_matches_reference_with_a_weak_soloist() -> None:
+    check_endings(7, 300, weak=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("weak", [False, True])
+def test_goal_search_matches_reference_on_many_endings(weak: bool) -> None:
+    check_endings(2024, 4000, weak=weak)
 
 
 def sweep_or_stramazzo() -> PlayState:
