@@ -61,6 +61,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any, Callable, Iterator, Sequence
 
+from . import _core
 from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, Mask, card_name, display_order, mask_thirds, popcount
 from .errors import CalasolveError, ExchangeError
 from .exchange import Exchange, called_from
@@ -396,6 +397,8 @@ def _best_of(
     last sweep checks that no candidate left out can beat the list.
     """
     order = sorted(range(len(cands)), key=lambda i: (-cands[i].estimate if maximise else cands[i].estimate, i))
+    if isinstance(solver, _core.Solver):
+        return _best_of_c(solver, cands, order, leader, soloist, maximise=maximise, top=top, stats=stats)
     position = {i: k for k, i in enumerate(order)}
     step = 1 if maximise else -1
 
@@ -486,6 +489,37 @@ def _best_of(
         if i not in in_kept:
             consider(i, kept[-1][0] if len(kept) >= top else best_v - step * 99)
     return [(v, i, cands[i]) for v, i in kept]
+
+
+def _best_of_c(
+    solver: Any,
+    cands: Sequence[_Candidate],
+    order: Sequence[int],
+    leader: int,
+    soloist: int,
+    *,
+    maximise: bool,
+    top: int,
+    stats: _Stats,
+) -> list[tuple[int, int, _Candidate]]:
+    """:func:`_best_of` in one call of the C core (``cs_best_of``, the same
+    passes, with every candidate's fail-soft bounds kept between them)."""
+    # The prefix (the most promising) first, then the rest grouped by layout
+    # (call/return, takes), in the estimate's order within each: the killer
+    # leads the C search carries from one candidate to the next fit
+    # candidates of one layout (chiamo: -27% nodes against the estimate's
+    # order across layouts).
+    prefix = max(_PREFIX, len(order) // _PREFIX)
+    rank: dict[int, int] = {}
+    for c in cands:
+        rank.setdefault(id(c.layout), len(rank))
+    where = {i: k for k, i in enumerate(order)}
+    order = [*order[:prefix], *sorted(order[prefix:], key=lambda i: (rank[id(cands[i].layout)], where[i]))]
+    kept, values, searches = _core.best_of(
+        solver, [cands[i].hands for i in order], [cands[i].last_bonus for i in order], leader, soloist, maximise, top
+    )
+    stats.searches += searches
+    return [(v, order[k], cands[order[k]]) for k, v in zip(kept, values)]
 
 
 # -- contracts ---------------------------------------------------------------------------
