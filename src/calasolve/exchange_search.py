@@ -229,7 +229,7 @@ class _Layout:
     build: Callable[[Hands], Exchange]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Candidate:
     hands: Hands
     last_bonus: int
@@ -260,46 +260,60 @@ def _enumerate(layout: _Layout, soloist: int, seen: set[Any], out: list[_Candida
     seats = [s for s in range(3) if layout.counts[s]]
     base_bonus = LAST_TRICK_THIRDS + mask_thirds(layout.out)
     # Per suit: for each vector of discard counts (one per discarding seat), the
-    # distinct outcomes (suit signature, thirds discarded) -> discard masks.
-    per_suit: list[dict[tuple[int, ...], list[tuple[tuple[int, ...], int, tuple[Mask, ...], float]]]] = []
+    # distinct outcomes as (signature id, thirds discarded, discard masks packed
+    # 40 bits per discarding seat, the suit's estimate).
+    per_suit: list[dict[tuple[int, ...], list[tuple[int, int, int, float]]]] = []
     for suit in range(4):
         cards = [c for c in range(suit * 10 + 9, suit * 10 - 1, -1) if c in owner]  # high -> low
         codes = {c: _code(c, owner[c], soloist) for c in cards}
         mine = [[c for c in reversed(cards) if owner[c] == s] for s in seats]  # low -> high
-        opts: dict[tuple[int, ...], list[tuple[tuple[int, ...], int, tuple[Mask, ...], float]]] = {}
+        opts: dict[tuple[int, ...], list[tuple[int, int, int, float]]] = {}
         ranges = [range(min(layout.counts[s], len(mine[i])) + 1) for i, s in enumerate(seats)]
         for ks in product(*ranges):
-            found: dict[tuple[tuple[int, ...], int], tuple[Mask, ...]] = {}
+            found: dict[tuple[tuple[int, ...], int], int] = {}
             for combo in product(*(combinations(mine[i], k) for i, k in enumerate(ks))):
                 gone = 0
-                masks = []
-                for group in combo:
+                packed = 0
+                for i, group in enumerate(combo):
                     m = 0
                     for c in group:
                         m |= 1 << c
-                    masks.append(m)
+                    packed |= m << (_PACK * i)
                     gone |= m
                 sig = tuple(codes[c] for c in cards if not gone >> c & 1)
-                key = (sig, mask_thirds(gone))
-                if key not in found:
-                    found[key] = tuple(masks)
-            opts[ks] = [(sig, th, masks, _suit_estimate(sig)) for (sig, th), masks in found.items()]
+                found.setdefault((sig, mask_thirds(gone)), packed)
+            opts[ks] = [(_sig_id(sig), th, packed, _suit_estimate(sig)) for (sig, th), packed in found.items()]
         per_suit.append(opts)
     need = tuple(layout.counts[s] for s in seats)
+    half = 0.5 * (base_bonus - LAST_TRICK_THIRDS)
+    h0, h1, h2 = hands
     for split in _count_splits(need, [list(o) for o in per_suit]):
-        for choice in product(*(per_suit[u][split[u]] for u in range(4))):
-            thirds = base_bonus + choice[0][1] + choice[1][1] + choice[2][1] + choice[3][1]
-            sigs: list[tuple[int, ...]] = [choice[0][0], choice[1][0], choice[2][0], choice[3][0]]
-            klass = (tuple(sorted(sigs)), thirds)
+        for (i0, t0, d0, e0), (i1, t1, d1, e1), (i2, t2, d2, e2), (i3, t3, d3, e3) in product(
+            *(per_suit[u][split[u]] for u in range(4))
+        ):
+            gone = t0 + t1 + t2 + t3
+            klass = (*sorted((i0, i1, i2, i3)), base_bonus + gone)
             if klass in seen:
                 continue
             seen.add(klass)
+            packed = d0 | d1 | d2 | d3
             discards = [0, 0, 0]
-            for i, s in enumerate(seats):
-                discards[s] = choice[0][2][i] | choice[1][2][i] | choice[2][2][i] | choice[3][2][i]
-            new = (hands[0] & ~discards[0], hands[1] & ~discards[1], hands[2] & ~discards[2])
-            estimate = choice[0][3] + choice[1][3] + choice[2][3] + choice[3][3] + 0.5 * (thirds - LAST_TRICK_THIRDS)
-            out.append(_Candidate(new, thirds, layout, (discards[0], discards[1], discards[2]), estimate))
+            for i, seat in enumerate(seats):
+                discards[seat] = packed >> (_PACK * i) & _DECK
+            new = (h0 & ~discards[0], h1 & ~discards[1], h2 & ~discards[2])
+            estimate = e0 + e1 + e2 + e3 + half + 0.5 * gone
+            out.append(_Candidate(new, base_bonus + gone, layout, (discards[0], discards[1], discards[2]), estimate))
+
+
+#: Discard masks of several seats packed in one int, 40 bits each.
+_PACK = 40
+_DECK = (1 << 40) - 1
+#: Suit signatures as small ints (a class key is then 4 ints and the thirds).
+_SIG_IDS: dict[tuple[int, ...], int] = {}
+
+
+def _sig_id(sig: tuple[int, ...]) -> int:
+    return _SIG_IDS.setdefault(sig, len(_SIG_IDS))
 
 
 def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]]) -> Iterator[list[tuple[int, ...]]]:
