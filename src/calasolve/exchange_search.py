@@ -47,7 +47,12 @@ record whose exchange is incomplete).
    best (for the soloist: ``reaches(v + 1)``; for the defenders: not
    ``reaches(v)``).  Most candidates are rejected by that one test.
 4. *One solver* serves every candidate (and the play afterwards), so its
-   transposition table is shared across them.
+   transposition table is shared across them.  With the C solver the whole
+   list search runs in one core call (``cs_best_of``, csrc/exchange.c): it
+   keeps each candidate's fail-soft bounds (a failed test usually proves
+   more than asked, so later passes skip the candidate) and carries the
+   killer leads from one candidate to the next, the candidates of one
+   call/return (or takes) coming together after the most promising prefix.
 
 The answer is exact: every class is either solved or proven no better than
 the ``top``-th best.  Ties keep the candidate met first.
