@@ -160,6 +160,24 @@ int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st,
 /* Search nodes of the last cs_goal_reaches. */
 uint64_t cs_goal_nodes(const cs_goal *g);
 
+/* ---- Exchange search (exchange.c): the best of a batch of positions ----
+ *
+ * The `top` best of the positions cands[0..n-1] for the side choosing (the
+ * soloist when `maximise`, else the defenders), with exact values.  The
+ * candidates come in the order to try them, most promising first; ties
+ * keep the candidate met first.  One search state (table, killer leads)
+ * serves the whole batch; most candidates cost one null-window test
+ * against the `top`-th best so far.
+ *
+ * Out: kept[0..r-1] (room for `top`) the indices of the best, best first;
+ * lo[i] <= value(i) <= hi[i] what was proven of every candidate (exact for
+ * the kept ones; the others are no better than the last kept).
+ * *searches (if not NULL) the null-window searches made.  Returns r =
+ * min(top, n), or CS_EINVAL (NULL pointers with n > 0, n < 0, top < 1, a
+ * position out of range). */
+int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,
+               int32_t *kept, uint64_t *searches);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 #include "bounds.h"
 #include "calasolve.h"
 #include "search.h"
+#include "solver_int.h"
 
 #define CS_DEFAULT_TT_MB 32
 
@@ -267,3 +268,9 @@ void cs_get_stats(const cs_solver *s, cs_stats *out) {
     out->bound_cutoffs = s->d_bound_cutoffs;
 #endif
 }
+
+/* ---- for the other drivers (solver_int.h) ---- */
+
+void solver_begin(cs_solver *s, search_t *S, const cs_position *pos) { begin(s, S, pos); }
+void solver_end(cs_solver *s, const search_t *S) { end(s, S); }
+int solver_valid_position(const cs_position *pos) { return valid_position(pos); }

@@ -450,6 +450,69 @@ static void test_goal_thresholds(int count) {
     cs_solver_free(s);
 }
 
+/* cs_best_of: batches of random endings (one leader and soloist), the
+ * list against values from the plain minimax, both sides, several list
+ * lengths; every proven interval holds the value; bad arguments. */
+static void test_best_of(int count) {
+    cs_solver *s = make_solver(1, 1, 1, 1, 1);
+    enum { MAXN = 24 };
+    cs_position cands[MAXN];
+    int val[MAXN];
+    int8_t lo[MAXN], hi[MAXN];
+    int32_t kept[MAXN];
+    for (int round = 0; round < count; round++) {
+        int n = 1 + rnd_below(MAXN);
+        int tricks = 1 + rnd_below(3), leader = rnd_below(3), sol = rnd_below(3);
+        for (int i = 0; i < n; i++) {
+            bpos b;
+            random_position(tricks, 0, &cands[i], &b);
+            b.leader = leader;
+            b.sol = sol;
+            cands[i].leader = (uint8_t)leader;
+            cands[i].soloist = (uint8_t)sol;
+            val[i] = bf_value(&b);
+        }
+        for (int maximise = 0; maximise < 2; maximise++) {
+            const int tops[3] = {1, 3, MAXN};
+            for (int k = 0; k < 3; k++) {
+                int top = tops[k] < n ? tops[k] : n;
+                uint64_t searches = 0;
+                int r = cs_best_of(s, cands, n, maximise, top, lo, hi, kept, &searches);
+                CHECK(r == top, "best_of returned %d, want %d", r, top);
+                if (r != top) continue;
+                /* the list: distinct, best first (ties by index), exact values */
+                int used[MAXN] = {0};
+                for (int j = 0; j < r; j++) {
+                    int i = kept[j];
+                    CHECK(i >= 0 && i < n && !used[i], "best_of kept a bad index %d", i);
+                    if (i < 0 || i >= n || used[i]) break;
+                    used[i] = 1;
+                    CHECK(lo[i] == val[i] && hi[i] == val[i], "best_of: kept %d valued [%d, %d], true %d", i, lo[i], hi[i],
+                          val[i]);
+                    if (j > 0) {
+                        int a = val[kept[j - 1]], b = val[i];
+                        CHECK(maximise ? a >= b : a <= b, "best_of: list not best first");
+                    }
+                }
+                /* nothing left out is strictly better than the last kept; intervals hold */
+                int last = val[kept[r - 1]];
+                for (int i = 0; i < n; i++) {
+                    CHECK(lo[i] <= val[i] && val[i] <= hi[i], "best_of: interval [%d, %d] misses %d", lo[i], hi[i], val[i]);
+                    if (!used[i]) CHECK(maximise ? val[i] <= last : val[i] >= last, "best_of: %d left out", i);
+                }
+            }
+        }
+    }
+    CHECK(cs_best_of(s, cands, 0, 1, 1, lo, hi, kept, NULL) == 0, "best_of of nothing");
+    CHECK(cs_best_of(NULL, cands, 1, 1, 1, lo, hi, kept, NULL) == CS_EINVAL, "best_of NULL solver");
+    CHECK(cs_best_of(s, NULL, 1, 1, 1, lo, hi, kept, NULL) == CS_EINVAL, "best_of NULL candidates");
+    CHECK(cs_best_of(s, cands, 1, 1, 0, lo, hi, kept, NULL) == CS_EINVAL, "best_of top 0");
+    CHECK(cs_best_of(s, cands, -1, 1, 1, lo, hi, kept, NULL) == CS_EINVAL, "best_of n < 0");
+    cands[0].last_bonus = 16;
+    CHECK(cs_best_of(s, cands, 1, 1, 1, lo, hi, kept, NULL) == CS_EINVAL, "best_of bad bonus");
+    cs_solver_free(s);
+}
+
 int main(int argc, char **argv) {
     int endings = argc > 1 ? atoi(argv[1]) : 500;
     int deals = argc > 2 ? atoi(argv[2]) : 6;
@@ -458,6 +521,7 @@ int main(int argc, char **argv) {
     test_quasi_symmetric_variants(endings / 2);
     test_full_deals(deals);
     test_goal_thresholds(endings / 2);
+    test_best_of(endings / 5);
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }

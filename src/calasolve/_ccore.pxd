@@ -1,7 +1,7 @@
 # cython: language_level=3
 # Declarations of csrc/calasolve.h, mirrored 1:1 (keep them in step).
 
-from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 
 
 cdef extern from "calasolve.h" nogil:
@@ -89,3 +89,7 @@ cdef extern from "calasolve.h" nogil:
     void cs_goal_free(cs_goal *g)
     int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st, const uint8_t *goal)
     uint64_t cs_goal_nodes(const cs_goal *g)
+
+    # exchange search (exchange.c): the best of a batch of positions
+    int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,
+                   int32_t *kept, uint64_t *searches)

@@ -28,7 +28,8 @@ False
 [9, 7, 20]
 """
 
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 from calasolve._ccore cimport (
     CS_EINVAL, CS_ENOMEM, CS_MAX_LINE, CS_OK,
@@ -36,6 +37,7 @@ from calasolve._ccore cimport (
     cs_get_stats, cs_last_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
     cs_solver_free, cs_solver_new, cs_stats, cs_value,
     CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_state,
+    cs_best_of,
 )
 
 cdef uint64_t _DECK = (<uint64_t>1 << 40) - 1
@@ -369,3 +371,75 @@ cdef class GoalSearch:
         if rc < 0:
             raise ValueError("invalid position")
         return rc == 1
+
+
+def best_of(Solver solver, hands, last_bonus, int leader, int soloist, bint maximise, int top):
+    """The ``top`` best of a batch of trick-boundary positions for the side
+    choosing (the soloist if ``maximise``, else the defenders), in one C call
+    (``cs_best_of``): ``hands[i]`` the 3 hands of candidate ``i`` (equal sizes,
+    first lead by ``leader``), ``last_bonus[i]`` its bonus.  The candidates are
+    tried in the order given, the most promising first; ties keep the first.
+
+    Returns ``(kept, values, searches)``: the indices of the best, best first,
+    their exact values, and the null-window searches made.
+
+    >>> s = Solver(tt_mb=1)
+    >>> best_of(s, [(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2)[:2]
+    ([0, 1], [7, 0])
+    """
+    cdef Py_ssize_t n = len(hands), i
+    cdef cs_position *pos
+    cdef int8_t *lo
+    cdef int8_t *hi
+    cdef int32_t *kept
+    cdef uint64_t searches = 0, h0, h1, h2
+    cdef int r, size
+    if len(last_bonus) != n:
+        raise ValueError("one last_bonus per candidate")
+    if not 0 <= leader <= 2 or not 0 <= soloist <= 2:
+        raise ValueError("leader and soloist must be seats 0..2")
+    if top < 1:
+        raise ValueError("top must be at least 1")
+    if n > 0x7FFFFFFF:
+        raise ValueError("too many candidates")
+    if n == 0:
+        return [], [], 0
+    pos = <cs_position *>malloc(n * sizeof(cs_position))
+    lo = <int8_t *>malloc(n)
+    hi = <int8_t *>malloc(n)
+    kept = <int32_t *>malloc((top if top < n else n) * sizeof(int32_t))
+    try:
+        if not pos or not lo or not hi or not kept:
+            raise MemoryError()
+        for i in range(n):
+            h0, h1, h2 = hands[i]
+            b = last_bonus[i]
+            if (h0 | h1 | h2) & ~_DECK or h0 & h1 or h0 & h2 or h1 & h2:
+                raise ValueError(f"candidate {i}: hands must be disjoint masks of cards 0..39")
+            size = _popcount(h0)
+            if _popcount(h1) != size or _popcount(h2) != size:
+                raise ValueError(f"candidate {i}: hands of unequal sizes")
+            if not 0 <= b <= MAX_BONUS:
+                raise ValueError(f"candidate {i}: last_bonus must be 0..{MAX_BONUS}")
+            pos[i].hands[0] = h0
+            pos[i].hands[1] = h1
+            pos[i].hands[2] = h2
+            pos[i].ntrick = 0
+            pos[i].leader = <uint8_t>leader
+            pos[i].soloist = <uint8_t>soloist
+            pos[i].last_bonus = <uint8_t>b
+        solver._enter()
+        try:
+            with nogil:
+                r = cs_best_of(solver._s, pos, <int>n, maximise, top if top < n else <int>n, lo, hi, kept, &searches)
+        finally:
+            solver._busy = False
+        if r < 0:
+            raise ValueError("invalid candidates")
+        return [kept[i] for i in range(r)], [lo[kept[i]] for i in range(r)], searches
+    finally:
+        free(pos)
+        free(lo)
+        free(hi)
+        free(kept)
+
