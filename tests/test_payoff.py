@@ -173,3 +173,33 @@ def test_failing_soloist_fights_for_a_smaller_multiplier(rules: Rules) -> None:
     value = c_payoff(goals, hands, (), 0, 0, 3, 0, True, True, "solo", rules)
     assert value == outcome_payoff("solo", 0, False, SOME, rules)
     assert value < 0 and MAKE_THIRDS > 0
+
+
+def test_thirds_settle_levels_exactly_as_the_search_does() -> None:
+    """payoff_value with the thirds value (which settles most levels without a search)
+    equals the plain search, on late positions of whole deals (35 thirds), strong and
+    weak soloists, every contract and ruleset."""
+    from calasolve.solving import core_position, make_solver
+
+    rng = random.Random(5)
+    solver = make_solver(4)
+    goals = GoalSearch(1)
+    for i in range(120):
+        deck = list(range(40))
+        rng.shuffle(deck)
+        if i % 3 == 0:  # a soloist with the top cards: sweeps and stramazzo
+            deck.sort(key=lambda c: -(c % 10) + rng.random() * 4)
+        hands = [mask_of(deck[k * 12:(k + 1) * 12]) for k in range(3)]
+        soloist = rng.randrange(3)
+        if i % 3 == 1:  # the soloist gets the worst cards: failing with x2 or x3
+            hands[soloist], hands[(soloist + 1) % 3] = hands[(soloist + 1) % 3], hands[soloist]
+            hands[soloist] = mask_of(sorted(deck[:36], key=lambda c: c % 10)[:12])
+            rest = [c for c in deck[:36] if not hands[soloist] >> c & 1]
+            hands[(soloist + 1) % 3], hands[(soloist + 2) % 3] = mask_of(rest[:12]), mask_of(rest[12:])
+        state = PlayState(hands, mask_of(deck[36:]), soloist=soloist, leader=rng.randrange(3))
+        for _ in range(rng.randint(24, 30)):
+            state.play(rng.choice(list(cards_of(state.legal()))))
+        contract = rng.choice(CONTRACTS)
+        rules = rng.choice(RULESETS)
+        thirds = solver.value(*core_position(state)) + state.captured[soloist]
+        assert payoff_value(state, contract, rules, goals, thirds=thirds) == payoff_value(state, contract, rules, goals), i

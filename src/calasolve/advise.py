@@ -55,6 +55,7 @@ import numpy as np
 
 from .cards import (
     FULL_DECK,
+    LAST_TRICK_THIRDS,
     MAKE_THIRDS,
     RANK_THIRDS,
     SUIT_MASKS,
@@ -69,8 +70,8 @@ from .cards import (
     popcount,
 )
 from .errors import CalasolveError
-from .exchange import Exchange
-from .game import CONTRACT_VALUE, CONTRACTS, defender_seats, first_leader
+from .exchange import Exchange, apply_exchange
+from .game import CONTRACT_VALUE, CONTRACTS, PlayState, defender_seats, first_leader
 from .rules import STANDARD, Rules
 from .sampling import MONTE, check_known, deal_rest, rng_for
 from .stats import mean_se, wilson
@@ -362,50 +363,58 @@ def exchange_for(
     settings: Settings,
     solver: Any,
     rng: np.random.Generator,
-) -> Exchange:
-    """The exchange of one sample under the settings' policies."""
+) -> tuple[Exchange, int | None]:
+    """The exchange of one sample under the settings' policies, and the soloist's
+    final thirds with it when the policy has already solved that (``dd``), else None."""
     from .dealfile import Record
     from .exchange_search import best_exchange
 
     seat, rules = settings.seat, settings.rules
     if contract == "solissimo":
-        return Exchange()
+        return Exchange(), None
     if contract in ("solo", "chiamo"):
         if settings.soloist_policy == "sampled":
             return sampled_soloist_exchange(
                 hands, monte, contract, seat, rules, solver, rng,
                 candidates=settings.candidates, redeals=settings.redeals,
-            )
+            ), None
         record = Record(hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules)
-        return best_exchange(record, solver=solver, top=1).exchange
+        found = best_exchange(record, solver=solver, top=1)
+        return found.exchange, found.value
     takes = random_draw(monte, seat, rng) if contract == "dividete" else None
     if settings.defender_policy == "heuristic":
         if takes is None:
             takes = heuristic_split(hands, monte, seat)
         discards = tuple(heuristic_discards(hands[s] | takes[s], popcount(takes[s])) if s != seat else 0 for s in range(3))
-        return Exchange(takes=takes, discards=(discards[0], discards[1], discards[2]))
+        return Exchange(takes=takes, discards=(discards[0], discards[1], discards[2])), None
     record = Record(
         hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules,
         exchange=Exchange(takes=takes) if takes is not None else Exchange(),
     )
-    return best_exchange(record, solver=solver, top=1).exchange
+    found = best_exchange(record, solver=solver, top=1)
+    return found.exchange, found.value
 
 
 def evaluate(index: int, contract: str, settings: Settings, solver: Any) -> Outcome:
-    """Deal sample ``index``, carry out ``contract``'s exchange, solve it."""
-    from .dealfile import Record
-    from .payoff import best_payoff
-    from .solving import core_position
+    """Deal sample ``index``, carry out ``contract``'s exchange, solve it.
 
-    known = dict(settings.known)
-    hands, monte = deal_rest(settings.hand, settings.seat, rng_for(settings.seed, index), known)
+    One exact thirds solve per sample (none when the exchange search already
+    valued the exchange).  The payoff then costs a goal search only at the
+    extremes: the thirds value settles every other level (see
+    :func:`calasolve.payoff.payoff_value`).
+    """
+    from .payoff import best_payoff
+
+    seat, rules = settings.seat, settings.rules
+    hands, monte = deal_rest(settings.hand, seat, rng_for(settings.seed, index), dict(settings.known))
     rng = rng_for(settings.seed, index, 1 + CONTRACTS.index(contract))
-    exchange = exchange_for(contract, hands, monte, settings, solver, rng)
-    record = Record(hands=hands, monte=monte, contract=contract, soloist=settings.seat,
-                    rules=settings.rules, exchange=exchange)
-    state = record.start_state()
-    thirds = solver.value(*core_position(state))
-    payoff, m = best_payoff(state, contract, settings.rules, solver, thirds=thirds)
+    exchange, thirds = exchange_for(contract, hands, monte, settings, solver, rng)
+    played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
+    leader = first_leader(contract, seat, rules)
+    if thirds is None:
+        thirds = solver.value(played, (), leader, seat, LAST_TRICK_THIRDS + mask_thirds(new_monte))
+    state = PlayState(played, new_monte, soloist=seat, leader=leader)
+    payoff, m = best_payoff(state, contract, rules, thirds=thirds)
     return Outcome(thirds=thirds, payoff=payoff, multiplier=m)
 
 
@@ -423,9 +432,10 @@ def _work(job: tuple[Settings, Sequence[tuple[int, str]]]) -> list[tuple[int, st
         _WORKER["tt_mb"] = settings.tt_mb
     out = []
     for index, contract in pairs:
-        start = time.perf_counter()
+        # CPU time, not wall: the cost of a sample whatever else runs on the machine
+        start = time.process_time()
         outcome = evaluate(index, contract, settings, solver)
-        out.append((index, contract, outcome, time.perf_counter() - start))
+        out.append((index, contract, outcome, time.process_time() - start))
     return out
 
 

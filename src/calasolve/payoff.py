@@ -37,7 +37,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Sequence
 
-from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of
+from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of, mask_thirds
 from .game import CONTRACT_VALUE, TRICKS, PlayState, legal_cards, multiplier, payments, trick_winner
 from .rules import STANDARD, Rules
 
@@ -227,20 +227,45 @@ def payoff_value(
 
 
 @lru_cache(maxsize=None)
-def _settled(contract: str, level: int, rules: Rules, thirds: int) -> bool | None:
-    """What ``thirds`` alone says of reaching ``level``: False, True, or None (search)."""
+def _ends(total: int) -> tuple[tuple[int, int, int], ...]:
+    """The outcomes (S, L, trick class) a deal holding ``total`` thirds can end with:
+    no trick means S = 0, every trick means S = ``total`` (35 in a whole deal)."""
+    return tuple(
+        (s, l, t)
+        for s in range(36) for l in (0, 1) for t in (NONE, SOME, SWEEP)
+        if possible(s, bool(l), t) and (t != SWEEP or s == total) and s <= total
+    )
+
+
+@lru_cache(maxsize=None)
+def _settled(contract: str, level: int, rules: Rules, thirds: int, total: int = 35) -> bool | None:
+    """What ``thirds`` alone says of reaching ``level``: False, True, or None (search).
+
+    Only outcomes the deal can end with count (:func:`_ends`): e.g. a soloist
+    held below 35 cannot sweep, and one with S >= 1 did not win "no trick", so
+    cappotto levels are settled by ``thirds`` except at the extremes."""
     table = goal_table(contract, level, rules)
-    wins = [s for s in range(36) for i in range(6) if table[s * 6 + i]]
+    ends = _ends(total)
+    wins = [s for s, l, t in ends if table[(s * 2 + l) * 3 + t]]
     if not wins or min(wins) > thirds:
         return False  # the defenders can hold S to `thirds`
-    if all(table[s * 6 + i] for s in range(thirds, 36) for i in range(6)):
+    if all(table[(s * 2 + l) * 3 + t] for s, l, t in ends if s >= thirds):
         return True  # the soloist can force S >= `thirds`
     return None
 
 
+def deal_thirds(state: PlayState) -> int:
+    """All the thirds of ``state``'s deal: captured, still in play, the monte and the last
+    (35 for a whole deal; less for a made-up ending)."""
+    in_play = state.hands[0] | state.hands[1] | state.hands[2]
+    for card in state.trick:
+        in_play |= 1 << card
+    return sum(state.captured) + mask_thirds(in_play) + state.last_bonus
+
+
 def _reaches(state: PlayState, contract: str, level: int, rules: Rules, goals: Any, thirds: int | None) -> bool:
     if thirds is not None:
-        known = _settled(contract, level, rules, thirds)
+        known = _settled(contract, level, rules, thirds, deal_thirds(state))
         if known is not None:
             return known
     return payoff_reaches(state, contract, level, rules, goals)
