@@ -46,6 +46,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from functools import lru_cache
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -212,19 +213,55 @@ def keep_score(card: Card, mine: Mask) -> float:
     return rank + 4 * RANK_THIRDS[rank] + (20 if sure else 0)
 
 
+@lru_cache(maxsize=None)
+def _combos(n: int, k: int) -> np.ndarray:
+    """Every k-subset of range(n) as rows of indices, in :func:`itertools.combinations` order."""
+    return np.array(list(combinations(range(n), k)), dtype=np.int64).reshape(-1, k)
+
+
 def discard_candidates(mine: Mask, n_discards: int, count: int, *, forbidden: Mask = 0) -> list[Mask]:
     """The ``count`` most promising discard sets by a static estimate: keep high and
-    sure cards, throw low cards, favour emptying a short suit."""
+    sure cards, throw low cards, favour emptying a short suit.
+
+    The score of a set is the sum of its cards' :func:`keep_score` minus 3 per
+    suit it empties (lowest first; ties: the lower mask).  All the sets are
+    scored at once with numpy: in chiamo there are 6,188 of them per sample.
+
+    >>> [hand_name(m) for m in discard_candidates(parse_cards_or_hand("32A7.RC54.F64.3AR76"), 4, 2)]
+    ['-.54.64.-', '-.54.4.6']
+    """
     cards = [c for c in cards_of(mine) if not forbidden >> c & 1]
-    scored = []
-    for combo in combinations(cards, n_discards):
-        gone = mask_of(combo)
-        left = mine & ~gone
-        voids = sum(1 for s in range(4) if mine & SUIT_MASKS[s] and not left & SUIT_MASKS[s])
-        score = sum(keep_score(c, mine) for c in combo) - 3 * voids
-        scored.append((score, gone))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    return [gone for _, gone in scored[:count]]
+    combos = _combos(len(cards), n_discards)
+    keep = np.array([keep_score(c, mine) for c in cards], dtype=np.int64)
+    suit = np.array([c // 10 for c in cards], dtype=np.int64)
+    bits = np.array([1 << c for c in cards], dtype=np.int64)
+    held = np.array([popcount(mine & SUIT_MASKS[u]) for u in range(4)], dtype=np.int64)
+    per_suit = (suit[combos][:, :, None] == np.arange(4)).sum(axis=1)  # discards per suit, per set
+    voids = ((per_suit == held) & (held > 0)).sum(axis=1)
+    score = keep[combos].sum(axis=1) - 3 * voids
+    gone = bits[combos].sum(axis=1)  # distinct bits: the sum is the mask
+    order = np.lexsort((gone, score))[:count]
+    return [int(g) for g in gone[order]]
+
+
+def _signature(kept: Mask, returned: Card | None, discards: Mask, unknown: Mask) -> tuple[Any, ...]:
+    """What a soloist's exchange leaves in play, up to equivalent cards: per suit,
+    high to low, who holds each card still in play (the soloist, the defender
+    given the return, or unknown) and its thirds; and the thirds discarded.
+    Two exchanges with the same signature give equivalent positions in every
+    re-deal (the unknown cards are the same), so they score the same."""
+    sig: list[Any] = [mask_thirds(discards)]
+    for u in range(4):
+        row = []
+        for card in range(u * 10 + 9, u * 10 - 1, -1):
+            if kept >> card & 1:
+                row.append(("S", RANK_THIRDS[card % 10]))
+            elif card == returned:
+                row.append(("R", RANK_THIRDS[card % 10]))
+            elif unknown >> card & 1:
+                row.append(("U", RANK_THIRDS[card % 10]))
+        sig.append(tuple(row))
+    return tuple(sig)
 
 
 def sampled_soloist_exchange(
@@ -281,8 +318,13 @@ def sampled_soloist_exchange(
     # scores the re-deals it makes (a null-window search for 18 thirds, several
     # times cheaper than an exact value); ties go to the better static estimate.
     best: tuple[int, int] | None = None
+    seen: set[tuple[Any, ...]] = set()
     for index, (ret, discards) in enumerate(choices):
         kept = mine & ~discards & ~((1 << ret) if ret is not None else 0)
+        sig = _signature(kept, ret, discards, unknown)
+        if sig in seen:
+            continue  # equivalent to a better-estimated choice: it cannot beat it
+        seen.add(sig)
         bonus = 3 + mask_thirds(discards)
         makes = 0
         for k, world in enumerate(worlds):
