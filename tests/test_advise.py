@@ -136,3 +136,78 @@ def test_json_shape() -> None:
     for key in ("contract", "samples", "p_make", "p_make_95", "mean_thirds", "se_thirds", "expected_points", "se_points", "multipliers", "policy"):
         assert key in c
     assert d["recommendation"] == "solissimo"
+
+
+def _plain_discard_candidates(mine: int, n: int, count: int, forbidden: int = 0) -> list[int]:
+    """The static estimate written out plainly: every set scored one by one."""
+    from itertools import combinations
+
+    from calasolve.advise import keep_score
+    from calasolve.cards import SUIT_MASKS, mask_of
+
+    cards = [c for c in cards_of(mine) if not forbidden >> c & 1]
+    scored = []
+    for combo in combinations(cards, n):
+        gone = mask_of(combo)
+        left = mine & ~gone
+        voids = sum(1 for s in range(4) if mine & SUIT_MASKS[s] and not left & SUIT_MASKS[s])
+        scored.append((sum(keep_score(c, mine) for c in combo) - 3 * voids, gone))
+    scored.sort()
+    return [g for _, g in scored[:count]]
+
+
+def test_discard_candidates_match_the_plain_estimate() -> None:
+    import random
+
+    from calasolve.advise import discard_candidates
+    from calasolve.cards import mask_of
+
+    rng = random.Random(4)
+    for i in range(60):
+        deck = list(range(40))
+        rng.shuffle(deck)
+        n = 4 + i % 2  # solo: 4 of 16; chiamo with a return: 5 of 17, the called card kept
+        mine = mask_of(deck[: 12 + n])
+        forbidden = 1 << deck[0] if n == 5 else 0
+        assert discard_candidates(mine, n, 6, forbidden=forbidden) == _plain_discard_candidates(mine, n, 6, forbidden)
+
+
+def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> None:  # type: ignore[no-untyped-def]
+    from calasolve.advise import _signature
+    from calasolve.cards import FULL_DECK, mask_of, mask_thirds
+
+    mine = parse_hand("32A76.32A.3A75.2A54")  # 16 cards: hand and monte of a solo
+    unknown = FULL_DECK & ~mine
+    # 7B and 6B are adjacent (no unknown card between them): throwing either is the same
+    same_a, same_b = parse_hand("6.-.75.4"), parse_hand("7.-.75.4")
+    assert _signature(mine & ~same_a, None, same_a, unknown) == _signature(mine & ~same_b, None, same_b, unknown)
+    # keeping 5C rather than 5D is not: the unknown 6C lies above it, 6D above 5D
+    other = parse_hand("6.-.7.54")
+    assert _signature(mine & ~same_a, None, same_a, unknown) != _signature(mine & ~other, None, other, unknown)
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        pool = rng.permutation(np.array(list(cards_of(unknown))))
+        d1, d2 = mask_of(int(c) for c in pool[:12]), mask_of(int(c) for c in pool[12:])
+        values = {
+            solver.value((mine & ~gone, d1, d2), (), 0, 0, 3 + mask_thirds(gone)) for gone in (same_a, same_b)
+        }
+        assert len(values) == 1
+
+
+def test_dd_defenders_outcome_is_the_solved_value(solver) -> None:  # type: ignore[no-untyped-def]
+    """Under dd the exchange search's value is used as the sample's thirds, unsolved again."""
+    from calasolve.advise import Settings, evaluate
+    from calasolve.cards import mask_thirds
+    from calasolve.exchange import apply_exchange
+    from calasolve.advise import exchange_for
+
+    hand = parse_advice_hand(STRONG)
+    settings = Settings(hand=hand, seat=1, seed=8, contracts=("dividete",), known=(), rules=Rules(),
+                        soloist_policy="sampled", defender_policy="dd", candidates=4, redeals=4, tt_mb=16)
+    for i in range(2):
+        outcome = evaluate(i, "dividete", settings, solver)
+        hands, monte = deal_rest(hand, 1, rng_for(8, i))
+        exchange, value = exchange_for("dividete", hands, monte, settings, solver, rng_for(8, i, 4))
+        played, new_monte = apply_exchange(hands, monte, "dividete", 1, exchange)
+        leader = first_leader("dividete", 1)
+        assert outcome.thirds == value == solver.value(played, (), leader, 1, 3 + mask_thirds(new_monte))

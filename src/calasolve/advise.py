@@ -287,45 +287,89 @@ def sampled_soloist_exchange(
     call = returned_to = None
     if contract == "chiamo":
         call = best_suit_call(hands[soloist])
-        holder = next((s for s in range(3) if s != soloist and hands[s] >> call & 1), None)
+        returned_to = next((s for s in range(3) if s != soloist and hands[s] >> call & 1), None)
         mine |= 1 << call
-        returned_to = holder
-    # Worlds: the cards the soloist cannot see, re-dealt to the defenders.  In
-    # chiamo the holder of the called card has 11 unknown cards (+ the return).
     unknown = FULL_DECK & ~mine
-    defenders = defender_seats(soloist)
+    worlds = redeal_worlds(unknown, soloist, returned_to, redeals, rng)
+    choices = distinct_choices(mine, call, returned_to, unknown, candidates)
+    ret, discards = choices[most_makes(choices, worlds, mine, soloist, returned_to, leader, solver)]
+    d = [0, 0, 0]
+    d[soloist] = discards
+    return Exchange(call=call, returned=ret, discards=(d[0], d[1], d[2]))
+
+
+def redeal_worlds(
+    unknown: Mask, soloist: int, returned_to: int | None, redeals: int, rng: np.random.Generator
+) -> list[list[Mask]]:
+    """``redeals`` deals of the cards the soloist cannot see to the defenders.  In
+    chiamo the holder of the called card has 11 unknown cards (+ the return)."""
     worlds = []
     for _ in range(redeals):
         pool = rng.permutation(np.array(list(cards_of(unknown)), dtype=np.int64))
         world = [0, 0, 0]
         i = 0
-        for seat in defenders:
+        for seat in defender_seats(soloist):
             need = 11 if seat == returned_to else 12
             world[seat] = mask_of(int(c) for c in pool[i : i + need])
             i += need
         worlds.append(world)
-    # Choices: (returned card or None, discards), best few by the static estimate.
+    return worlds
+
+
+#: How many discard sets, best first by the estimate, are screened for
+#: ``candidates`` distinct ones (sets that only swap equivalent cards collapse).
+_POOL_FACTOR = 8
+
+
+def distinct_choices(
+    mine: Mask, call: Card | None, returned_to: int | None, unknown: Mask, count: int
+) -> list[tuple[Card | None, Mask]]:
+    """The ``count`` best (returned card or None, discards) by the static estimate,
+    no two equivalent (:func:`_signature`): a choice equivalent to a better one
+    would score the same in every re-deal, so it is skipped for the next."""
     choices: list[tuple[Card | None, Mask]] = []
     if returned_to is None:
-        choices = [(None, d) for d in discard_candidates(mine, 4, candidates)]
+        choices = [(None, d) for d in discard_candidates(mine, 4, count * _POOL_FACTOR)]
     else:
         # the return is one more card leaving the hand: take the estimate over 5 cards,
         # returning the lowest of them, never the called card
-        for five in discard_candidates(mine, 5, candidates, forbidden=1 << call if call is not None else 0):
+        assert call is not None
+        for five in discard_candidates(mine, 5, count * _POOL_FACTOR, forbidden=1 << call):
             low = min(cards_of(five), key=lambda c: (keep_score(c, mine), c))
             choices.append((low, five & ~(1 << low)))
-    # The result that matters to a bidder is making the contract: each choice
-    # scores the re-deals it makes (a null-window search for 18 thirds, several
-    # times cheaper than an exact value); ties go to the better static estimate.
-    best: tuple[int, int] | None = None
     seen: set[tuple[Any, ...]] = set()
-    for index, (ret, discards) in enumerate(choices):
+    out = []
+    for ret, discards in choices:
         kept = mine & ~discards & ~((1 << ret) if ret is not None else 0)
         sig = _signature(kept, ret, discards, unknown)
-        if sig in seen:
-            continue  # equivalent to a better-estimated choice: it cannot beat it
-        seen.add(sig)
-        bonus = 3 + mask_thirds(discards)
+        if sig not in seen:
+            seen.add(sig)
+            out.append((ret, discards))
+            if len(out) == count:
+                break
+    return out
+
+
+def most_makes(
+    choices: Sequence[tuple[Card | None, Mask]],
+    worlds: Sequence[Sequence[Mask]],
+    mine: Mask,
+    soloist: int,
+    returned_to: int | None,
+    leader: int,
+    solver: Any,
+) -> int:
+    """The index of the choice that makes the contract in the most worlds (ties: the
+    first, the better estimate).
+
+    The result that matters to a bidder is making the contract, so each world
+    costs a null-window search for 18 thirds, several times cheaper than an
+    exact value; a choice stops as soon as it cannot beat the best so far.
+    """
+    best: tuple[int, int] | None = None
+    for index, (ret, discards) in enumerate(choices):
+        kept = mine & ~discards & ~((1 << ret) if ret is not None else 0)
+        bonus = LAST_TRICK_THIRDS + mask_thirds(discards)
         makes = 0
         for k, world in enumerate(worlds):
             if best is not None and makes + len(worlds) - k <= best[0]:
@@ -338,10 +382,7 @@ def sampled_soloist_exchange(
         if best is None or makes > best[0]:
             best = (makes, index)
     assert best is not None
-    ret, discards = choices[best[1]]
-    d = [0, 0, 0]
-    d[soloist] = discards
-    return Exchange(call=call, returned=ret if returned_to is not None else None, discards=(d[0], d[1], d[2]))
+    return best[1]
 
 
 # -- the defenders' exchange --------------------------------------------------------
@@ -445,7 +486,7 @@ def evaluate(index: int, contract: str, settings: Settings, solver: Any) -> Outc
     extremes: the thirds value settles every other level (see
     :func:`calasolve.payoff.payoff_value`).
     """
-    from .payoff import best_payoff
+    from .payoff import multiplier_of, payoff_value
 
     seat, rules = settings.seat, settings.rules
     hands, monte = deal_rest(settings.hand, seat, rng_for(settings.seed, index), dict(settings.known))
@@ -456,11 +497,29 @@ def evaluate(index: int, contract: str, settings: Settings, solver: Any) -> Outc
     if thirds is None:
         thirds = solver.value(played, (), leader, seat, LAST_TRICK_THIRDS + mask_thirds(new_monte))
     state = PlayState(played, new_monte, soloist=seat, leader=leader)
-    payoff, m = best_payoff(state, contract, rules, thirds=thirds)
-    return Outcome(thirds=thirds, payoff=payoff, multiplier=m)
+    payoff = payoff_value(state, contract, rules, worker_goals(), thirds=thirds)
+    return Outcome(thirds=thirds, payoff=payoff, multiplier=multiplier_of(payoff, contract, rules))
 
 
 _WORKER: dict[str, Any] = {}
+
+#: The goal search's memo per worker, in MiB.  Only hands at the extremes need a
+#: goal search (e.g. a hopeless soloist: can they win no trick, or 3 card thirds,
+#: rather than pay x3?), and those searches are memo-bound: on one such sample
+#: 8 MiB took 87 s, 32 MiB 31 s, 128 MiB 10 s, 512 MiB 7 s.  The memo is
+#: calloc'ed, so the pages cost nothing until a search touches them.
+GOAL_MEMO_MB = 128
+
+
+def worker_goals() -> Any:
+    """This process's goal search, one per worker like the solver (its memo stays
+    untouched, so free, on the samples that need no goal search: most of them)."""
+    goals = _WORKER.get("goals")
+    if goals is None:
+        from ._core import GoalSearch
+
+        goals = _WORKER["goals"] = GoalSearch(GOAL_MEMO_MB)
+    return goals
 
 
 def _work(job: tuple[Settings, Sequence[tuple[int, str]]]) -> list[tuple[int, str, Outcome, float]]:
