@@ -57,9 +57,9 @@ from __future__ import annotations
 import math
 import os
 import time
-from functools import lru_cache
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -225,7 +225,7 @@ def best_suit_call(hand: Mask) -> Card:
     raise CalasolveError("the hand holds every card")  # unreachable with 12 cards
 
 
-def keep_score(card: Card, mine: Mask) -> float:
+def keep_score(card: Card, mine: Mask) -> int:
     """How much the soloist wants to keep ``card`` (higher = keep): its rank, its
     thirds, and whether it heads a run of top cards in its suit (a sure trick)."""
     suit = card // 10
