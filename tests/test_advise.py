@@ -212,3 +212,12 @@ def test_dd_defenders_outcome_is_the_solved_value(solver) -> None:  # type: igno
         played, new_monte = apply_exchange(hands, monte, "dividete", 1, exchange)
         leader = first_leader("dividete", 1)
         assert outcome.thirds == value == solver.value(played, (), leader, 1, 3 + mask_thirds(new_monte))
+
+
+def test_an_aggravation_under_heuristic_defenders_says_how_to_check_it() -> None:
+    from calasolve.advise import format_advice
+
+    text = "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo", "scegliete"])))
+    assert "recommendation: scegliete" in text and "--defender-policy dd" in text
+    text = "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo"])))
+    assert "--defender-policy dd" not in text

@@ -705,4 +705,10 @@ def format_advice(advice: Advice) -> list[str]:
             f"{f'{e.mean_thirds:.1f} ± {e.se_thirds:.1f}':>13} {f'{e.mean_payoff:+.2f} ± {e.se_payoff:.2f}':>15}  {mult}"
         )
     lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
+    if advice.recommendation in ("dividete", "scegliete") and advice.defender_policy == "heuristic":
+        # the cheap defence is the optimistic one: an aggravation deserves the worst case too
+        lines.append(
+            "note: the defenders exchanged by plain heuristic; before aggravating, check against "
+            "defenders who see every card: --contracts dividete,scegliete --defender-policy dd"
+        )
     return lines
