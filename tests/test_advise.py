@@ -221,3 +221,43 @@ def test_an_aggravation_under_heuristic_defenders_says_how_to_check_it() -> None
     assert "recommendation: scegliete" in text and "--defender-policy dd" in text
     text = "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo"])))
     assert "--defender-policy dd" not in text
+
+
+class _CoinSolver:
+    """A stand-in solver whose 'makes 18' answers are arbitrary but fixed per position."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.calls = 0
+
+    def reaches(self, hands, trick, leader, soloist, bonus, target):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        return hash((self.seed, hands, bonus)) % 3 != 0
+
+
+def test_most_makes_picks_what_counting_every_world_picks() -> None:
+    """The early stop and the world order only save searches: the choice is the one with
+    the most makes over all re-deals, the first on a tie."""
+    from calasolve.advise import distinct_choices, most_makes, redeal_worlds
+    from calasolve.cards import FULL_DECK, MAKE_THIRDS, mask_thirds
+
+    hand = parse_advice_hand(STRONG)
+    saved = 0
+    for i in range(200):
+        hands, monte = deal_rest(hand, 0, rng_for(31, i))
+        mine = hands[0] | monte
+        unknown = FULL_DECK & ~mine
+        worlds = redeal_worlds(unknown, 0, None, 5, rng_for(32, i))
+        choices = distinct_choices(mine, None, None, unknown, 5)
+        coin = _CoinSolver(i)
+        counts = []
+        for ret, discards in choices:
+            kept = mine & ~discards
+            counts.append(sum(
+                bool(coin.reaches((kept, w[1], w[2]), (), 0, 0, 3 + mask_thirds(discards), MAKE_THIRDS)) for w in worlds
+            ))
+        expected = counts.index(max(counts))
+        coin.calls = 0
+        assert most_makes(choices, worlds, mine, 0, None, 0, coin) == expected, i
+        saved += len(choices) * len(worlds) - coin.calls
+    assert saved > 0
