@@ -217,10 +217,14 @@ def test_dd_defenders_outcome_is_the_solved_value(solver) -> None:  # type: igno
 def test_an_aggravation_under_heuristic_defenders_says_how_to_check_it() -> None:
     from calasolve.advise import format_advice
 
-    text = "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo", "scegliete"])))
-    assert "recommendation: scegliete" in text and "--defender-policy dd" in text
-    text = "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo"])))
-    assert "--defender-policy dd" not in text
+    def text(**kw: object) -> str:
+        return "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, **kw)))  # type: ignore[arg-type]
+
+    heuristic = text(contracts=["solissimo", "scegliete"], defender_policy="heuristic")
+    assert "recommendation: scegliete" in heuristic and "--defender-policy dd" in heuristic
+    assert "--defender-policy dd" not in text(contracts=["solissimo"], defender_policy="heuristic")
+    # the default defenders see every card: nothing to check
+    assert "--defender-policy dd" not in text(contracts=["solissimo", "scegliete"])
 
 
 class _CoinSolver:

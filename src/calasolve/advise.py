@@ -33,16 +33,16 @@ are compared on the same cards), so results are identical for any ``jobs``.
 
 * defenders (dividete, scegliete):
 
-  - ``heuristic`` (default): plain card sense, without seeing the soloist's
-    cards.  Scegliete: each monte card goes to the defender with more cards
-    of its suit (ties: the first defender).  Discards: each defender throws
-    their lowest cards of no point value, shortest suit first (then the
-    lowest point cards).  One solve per sample.
-  - ``dd``: the defenders choose with every card in view (for dividete the
-    two-and-two draw of the monte is random, the discards are the
-    defenders' double-dummy best): conservative for the soloist, but an
-    exact exchange search per sample (thousands of candidates in dividete,
-    tens of thousands in scegliete), about 100 times the cost.
+  - ``dd`` (default): the defenders choose with every card in view (for
+    dividete the two-and-two draw of the monte is random, the discards are
+    the defenders' double-dummy best): conservative for the soloist, at the
+    cost of an exact exchange search per sample (thousands of candidates in
+    dividete, tens of thousands in scegliete), about 100 times the cost.
+  - ``heuristic``: plain card sense, without seeing the soloist's cards.
+    Scegliete: each monte card goes to the defender with more cards of its
+    suit (ties: the first defender).  Discards: each defender throws their
+    lowest cards of no point value, shortest suit first (then the lowest
+    point cards).  One solve per sample; leans towards the soloist.
 
 **Cost.**  Each sample costs one exact thirds solve (none under ``dd``, whose
 exchange search already valued it), plus the ``sampled`` policy's
@@ -96,7 +96,7 @@ DEFAULT_SAMPLES = 400
 #: 1 point of P(make) at 40% of the cost of 6 x 6 (which matches 6 x 10).
 DEFAULT_CANDIDATES = 4
 DEFAULT_REDEALS = 4
-DEFAULT_DEFENDER_POLICY = "heuristic"
+DEFAULT_DEFENDER_POLICY = "dd"
 
 
 def parse_advice_hand(text: str) -> Mask:
