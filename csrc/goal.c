@@ -191,7 +191,8 @@ static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any) {
 
     tt_key k;
     key_of(p, 1, &k);
-    uint32_t acc = (uint32_t)s | (uint32_t)(sol_any | def_any << 1) << 6 | k.bonus << 8;
+    /* (S above 35, only in inconsistent positions, answers as 35 does: keep it in its 6 bits) */
+    uint32_t acc = (uint32_t)(s > CS_MAX_VALUE ? CS_MAX_VALUE : s) | (uint32_t)(sol_any | def_any << 1) << 6 | k.bonus << 8;
     size_t i = slot_of(&k, acc) & g->mask;
     goal_entry *e = &g->table[i];
     if (e->gen == g->cur && e->s0 == k.s0 && e->s1 == k.s1 && e->shapes == k.shapes && e->acc == acc)
