@@ -37,33 +37,42 @@ typedef struct {
     int trick[3], nt, leader, sol, bonus;
 } bpos;
 
-static int bf_value(bpos *p) {
-    int me = (p->leader + p->nt) % 3;
-    uint64_t hand = p->h[me];
-    if (!hand) return 0;
-    uint64_t legal = hand;
+/* Legal cards of the player to move (follow suit). */
+static uint64_t bf_legal(const bpos *p) {
+    uint64_t hand = p->h[(p->leader + p->nt) % 3];
     if (p->nt > 0) {
         uint64_t f = hand & (0x3FFull << (10 * (p->trick[0] / 10)));
-        if (f) legal = f;
+        if (f) return f;
     }
+    return hand;
+}
+
+/* Plays card c for the player to move, resolving a completed trick; returns
+ * the thirds the soloist gains. */
+static int bf_play(bpos *q, int c) {
+    q->h[(q->leader + q->nt) % 3] &= ~(1ull << c);
+    q->trick[q->nt++] = c;
+    if (q->nt < 3) return 0;
+    int w = 0;
+    for (int i = 1; i < 3; i++)
+        if (q->trick[i] / 10 == q->trick[w] / 10 && q->trick[i] > q->trick[w]) w = i;
+    int ws = (q->leader + w) % 3;
+    int pts = PTS[q->trick[0] % 10] + PTS[q->trick[1] % 10] + PTS[q->trick[2] % 10];
+    if (!(q->h[0] | q->h[1] | q->h[2])) pts += q->bonus;
+    q->nt = 0;
+    q->leader = ws;
+    return ws == q->sol ? pts : 0;
+}
+
+static int bf_value(bpos *p) {
+    int me = (p->leader + p->nt) % 3;
+    if (!p->h[me]) return 0;
+    uint64_t legal = bf_legal(p);
     int best = me == p->sol ? -1 : 1000;
     for (int c = 0; c < 40; c++) {
         if (!(legal >> c & 1)) continue;
         bpos q = *p;
-        q.h[me] &= ~(1ull << c);
-        q.trick[q.nt++] = c;
-        int gain = 0;
-        if (q.nt == 3) {
-            int w = 0;
-            for (int i = 1; i < 3; i++)
-                if (q.trick[i] / 10 == q.trick[w] / 10 && q.trick[i] > q.trick[w]) w = i;
-            int ws = (q.leader + w) % 3;
-            int pts = PTS[q.trick[0] % 10] + PTS[q.trick[1] % 10] + PTS[q.trick[2] % 10];
-            if (!(q.h[0] | q.h[1] | q.h[2])) pts += q.bonus;
-            if (ws == q.sol) gain = pts;
-            q.nt = 0;
-            q.leader = ws;
-        }
+        int gain = bf_play(&q, c);
         int v = gain + bf_value(&q);
         if (me == p->sol ? v > best : v < best) best = v;
     }
@@ -99,18 +108,11 @@ static void random_position(int tricks, int played, cs_position *out, bpos *b) {
     b->sol = rnd_below(3);
     b->bonus = rnd_below(16);
     for (int i = 0; i < played; i++) {
-        int me = (b->leader + b->nt) % 3;
-        uint64_t legal = b->h[me];
-        if (b->nt > 0) {
-            uint64_t f = legal & (0x3FFull << (10 * (b->trick[0] / 10)));
-            if (f) legal = f;
-        }
+        uint64_t legal = bf_legal(b);
         int cards[40], n = 0;
         for (int c = 0; c < 40; c++)
             if (legal >> c & 1) cards[n++] = c;
-        int c = cards[rnd_below(n)];
-        b->h[me] &= ~(1ull << c);
-        b->trick[b->nt++] = c;
+        bf_play(b, cards[rnd_below(n)]); /* played < 3: no trick completes */
     }
     memset(out, 0, sizeof *out);
     for (int s = 0; s < 3; s++) out->hands[s] = b->h[s];
@@ -134,30 +136,12 @@ static int replay(const cs_position *pos, const uint8_t *line, int n, int *ok) {
     int total = 0;
     *ok = 1;
     for (int i = 0; i < n; i++) {
-        int me = (p.leader + p.nt) % 3;
         int c = line[i];
-        uint64_t legal = p.h[me];
-        if (p.nt > 0) {
-            uint64_t f = legal & (0x3FFull << (10 * (p.trick[0] / 10)));
-            if (f) legal = f;
-        }
-        if (!(legal >> c & 1)) {
+        if (!(bf_legal(&p) >> c & 1)) {
             *ok = 0;
             return -1;
         }
-        p.h[me] &= ~(1ull << c);
-        p.trick[p.nt++] = c;
-        if (p.nt == 3) {
-            int w = 0;
-            for (int k = 1; k < 3; k++)
-                if (p.trick[k] / 10 == p.trick[w] / 10 && p.trick[k] > p.trick[w]) w = k;
-            int ws = (p.leader + w) % 3;
-            int pts = PTS[p.trick[0] % 10] + PTS[p.trick[1] % 10] + PTS[p.trick[2] % 10];
-            if (!(p.h[0] | p.h[1] | p.h[2])) pts += p.bonus;
-            if (ws == p.sol) total += pts;
-            p.nt = 0;
-            p.leader = ws;
-        }
+        total += bf_play(&p, c);
     }
     if (p.h[0] | p.h[1] | p.h[2]) *ok = 0; /* the line must reach the end */
     return total;
@@ -280,32 +264,14 @@ static void test_random_endings(int count) {
         int8_t vals[40];
         int cv = cs_card_values(sv[it % 6], &p, vals);
         CHECK(cv == bf, "card_values root %d vs %d", cv, bf);
-        int me = (b.leader + b.nt) % 3;
+        uint64_t legal = bf_legal(&b);
         for (int c = 0; c < 40; c++) {
-            uint64_t legal = b.h[me];
-            if (b.nt > 0) {
-                uint64_t f = legal & (0x3FFull << (10 * (b.trick[0] / 10)));
-                if (f) legal = f;
-            }
             if (!(legal >> c & 1)) {
                 CHECK(vals[c] == -1, "illegal card %d has a value", c);
                 continue;
             }
             bpos q = b;
-            q.h[me] &= ~(1ull << c);
-            q.trick[q.nt++] = c;
-            int gain = 0;
-            if (q.nt == 3) {
-                int w = 0;
-                for (int i = 1; i < 3; i++)
-                    if (q.trick[i] / 10 == q.trick[w] / 10 && q.trick[i] > q.trick[w]) w = i;
-                int ws = (q.leader + w) % 3;
-                int pts = PTS[q.trick[0] % 10] + PTS[q.trick[1] % 10] + PTS[q.trick[2] % 10];
-                if (!(q.h[0] | q.h[1] | q.h[2])) pts += q.bonus;
-                if (ws == q.sol) gain = pts;
-                q.nt = 0;
-                q.leader = ws;
-            }
+            int gain = bf_play(&q, c);
             int want = gain + bf_value(&q);
             CHECK(vals[c] == want, "ending %d card %d: %d vs %d", it, c, vals[c], want);
         }
