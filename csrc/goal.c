@@ -70,9 +70,8 @@ static inline int trick_class(int sol_any, int def_any) {
 }
 
 /* 1: every outcome still possible wins; 0: every one loses; -1: undecided.
- * S ends in [s, s + rem]; L and T are whatever is still possible. */
+ * S ends in [s, s + rem] (s <= 35: goal_node clamps it); L and T are whatever is still possible. */
 static int decided(const cs_goal *g, int s, int rem, int sol_any, int def_any) {
-    if (s > CS_MAX_VALUE) s = CS_MAX_VALUE; /* only in inconsistent positions: stay in the table */
     int hi = s + rem > CS_MAX_VALUE ? CS_MAX_VALUE : s + rem;
     int wins = 0, total = 0;
     for (int l = 0; l < 2; l++) {
@@ -131,7 +130,6 @@ static int forced_line(const cs_goal *g, const pos_t *p, int s, int rem, int sol
     int tricks;
     bd_cash(p, &tricks);
     int left = cs_popcount(p->hand[p->leader]);
-    if (s > CS_MAX_VALUE) s = CS_MAX_VALUE; /* as in decided() */
     int hi = s + rem > CS_MAX_VALUE ? CS_MAX_VALUE : s + rem;
     if (tricks >= left) {
         if (p->leader == p->soloist) {
@@ -173,12 +171,15 @@ static int goal_moves(cs_goal *g, pos_t *p, int s, int sol_any, int def_any) {
 
 static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any) {
     g->nodes++;
+    /* S above 35 happens only in inconsistent positions and answers as 35
+     * does (every outcome caps at 35): clamped once here, it stays inside
+     * the goal tables and the memo's 6 bits. */
+    if (s > CS_MAX_VALUE) s = CS_MAX_VALUE;
     uint64_t all = pos_all(p);
     if (p->ntrick == 0 && all == 0) {
         /* The deal is over: the last trick's winner leads "next". */
         int l = p->leader == p->soloist;
-        int v = s > CS_MAX_VALUE ? CS_MAX_VALUE : s;
-        return goal_at(g->goal, v, l, trick_class(sol_any, def_any));
+        return goal_at(g->goal, s, l, trick_class(sol_any, def_any));
     }
     int rem = cs_mask_points(all) + p->bonus;
     for (int i = 0; i < p->ntrick; i++) rem += cs_card_points[p->trick[i]];
@@ -191,8 +192,7 @@ static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any) {
 
     tt_key k;
     key_of(p, 1, &k);
-    /* (S above 35, only in inconsistent positions, answers as 35 does: keep it in its 6 bits) */
-    uint32_t acc = (uint32_t)(s > CS_MAX_VALUE ? CS_MAX_VALUE : s) | (uint32_t)(sol_any | def_any << 1) << 6 | k.bonus << 8;
+    uint32_t acc = (uint32_t)s | (uint32_t)(sol_any | def_any << 1) << 6 | k.bonus << 8;
     size_t i = slot_of(&k, acc) & g->mask;
     goal_entry *e = &g->table[i];
     if (e->gen == g->cur && e->s0 == k.s0 && e->s1 == k.s1 && e->shapes == k.shapes && e->acc == acc)
