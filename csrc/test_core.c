@@ -90,6 +90,17 @@ static uint64_t rnd(void) {
 }
 static int rnd_below(int n) { return (int)(rnd() % (uint64_t)n); }
 
+/* The public position of a test position. */
+static void to_pos(const bpos *b, cs_position *p) {
+    memset(p, 0, sizeof *p);
+    for (int s = 0; s < 3; s++) p->hands[s] = b->h[s];
+    p->ntrick = (uint8_t)b->nt;
+    for (int i = 0; i < b->nt; i++) p->trick[i] = (uint8_t)b->trick[i];
+    p->leader = (uint8_t)b->leader;
+    p->soloist = (uint8_t)b->sol;
+    p->last_bonus = (uint8_t)b->bonus;
+}
+
 /* A random ending with `tricks` tricks to play, then `played` cards of the
  * current trick played at random (legally). */
 static void random_position(int tricks, int played, cs_position *out, bpos *b) {
@@ -114,13 +125,7 @@ static void random_position(int tricks, int played, cs_position *out, bpos *b) {
             if (legal >> c & 1) cards[n++] = c;
         bf_play(b, cards[rnd_below(n)]); /* played < 3: no trick completes */
     }
-    memset(out, 0, sizeof *out);
-    for (int s = 0; s < 3; s++) out->hands[s] = b->h[s];
-    out->ntrick = (uint8_t)b->nt;
-    for (int i = 0; i < b->nt; i++) out->trick[i] = (uint8_t)b->trick[i];
-    out->leader = (uint8_t)b->leader;
-    out->soloist = (uint8_t)b->sol;
-    out->last_bonus = (uint8_t)b->bonus;
+    to_pos(b, out);
 }
 
 /* Soloist's thirds along a line from the position. */
@@ -354,16 +359,6 @@ static void rerank(const bpos *in, bpos *out) {
             if (in->h[p] >> c & 1) out->h[p] |= 1ull << map[c];
     }
     for (int i = 0; i < in->nt; i++) out->trick[i] = map[in->trick[i]];
-}
-
-static void to_pos(const bpos *b, cs_position *p) {
-    memset(p, 0, sizeof *p);
-    for (int s = 0; s < 3; s++) p->hands[s] = b->h[s];
-    p->ntrick = (uint8_t)b->nt;
-    for (int i = 0; i < b->nt; i++) p->trick[i] = (uint8_t)b->trick[i];
-    p->leader = (uint8_t)b->leader;
-    p->soloist = (uint8_t)b->sol;
-    p->last_bonus = (uint8_t)b->bonus;
 }
 
 static void test_quasi_symmetric_variants(int count) {
