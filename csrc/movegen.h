@@ -59,19 +59,6 @@ static inline void mg_boost(cs_move *mv, int n, int card) {
         }
 }
 
-/* Moves the move whose class holds `card` to the front (if any). */
-static inline void mg_to_front(cs_move *mv, int n, int card) {
-    uint64_t b = UINT64_C(1) << card;
-    for (int i = 0; i < n; i++) {
-        if (mv[i].members & b) {
-            cs_move t = mv[i];
-            for (int j = i; j > 0; j--) mv[j] = mv[j - 1];
-            mv[0] = t;
-            return;
-        }
-    }
-}
-
 #pragma GCC visibility pop
 
 #endif /* CS_MOVEGEN_H */
