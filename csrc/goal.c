@@ -181,8 +181,7 @@ static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any) {
         int l = p->leader == p->soloist;
         return goal_at(g->goal, s, l, trick_class(sol_any, def_any));
     }
-    int rem = cs_mask_points(all) + p->bonus;
-    for (int i = 0; i < p->ntrick; i++) rem += cs_card_points[p->trick[i]];
+    int rem = pos_remaining(p);
     int d = decided(g, s, rem, sol_any, def_any);
     if (d >= 0) return d;
     if (p->ntrick != 0) return goal_moves(g, p, s, sol_any, def_any);
