@@ -198,10 +198,7 @@ def test_the_top_n_search_both_ways(maximise: bool, solver) -> None:  # type: ig
         hands, monte = random_small_deal(rng, 3)
         soloist, leader = rng.randrange(3), rng.randrange(3)
         splits = es._scegliete_splits(monte, soloist)
-        cands: list = []
-        seen: set = set()
-        for layout in es._defender_layouts(hands, monte, soloist, splits):
-            es._enumerate(layout, soloist, seen, cands)
+        cands = es._enumerate(es._defender_layouts(hands, monte, soloist, splits), soloist).candidates()
         for c in cands:
             c.estimate = rng.random()
         exact = sorted((solver.value(c.hands, (), leader, soloist, c.last_bonus) for c in cands), reverse=maximise)
