@@ -49,12 +49,13 @@ static inline void mg_pick(cs_move *mv, int n, int i) {
     }
 }
 
-/* Gives the move whose class holds `card` the top score (lazy ordering). */
-static inline void mg_boost(cs_move *mv, int n, int card) {
+/* Gives the move whose class holds `card` the score `score` (lazy ordering;
+ * the killers get INT16_MAX and INT16_MAX - 1, above every heuristic score). */
+static inline void mg_boost(cs_move *mv, int n, int card, int16_t score) {
     uint64_t b = UINT64_C(1) << card;
     for (int i = 0; i < n; i++)
         if (mv[i].members & b) {
-            mv[i].score = INT16_MAX;
+            mv[i].score = score;
             return;
         }
 }

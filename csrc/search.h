@@ -23,7 +23,7 @@ typedef struct {
     int canonical;     /* canonical suit order in table keys */
     uint64_t nodes;    /* always counted */
     uint64_t searches; /* null-window searches started */
-    int8_t killer[2][CS_NUM_CARDS + 1]; /* last cutting lead by [soloist leads][tricks left]; -1 none */
+    int8_t killer[2][CS_NUM_CARDS + 1][2]; /* the last two cutting leads (latest first) by [soloist leads][tricks left]; -1 none */
     CS_STAT_FIELDS     /* detailed counters (CS_STATS builds only) */
 } search_t;
 
