@@ -616,10 +616,16 @@ def advise(
         hand=mask, seat=seat, seed=seed, contracts=chosen, known=tuple(known.items()), rules=rules,
         soloist_policy=policy, defender_policy=defender_policy, candidates=candidates, redeals=redeals, tt_mb=tt_mb,
     )
-    pairs = [(i, c) for c in chosen for i in range(samples)]
     jobs = jobs or os.cpu_count() or 1
-    # Small chunks keep the progress bar moving and the two cores busy to the end.
-    size = max(1, min(25, len(pairs) // (jobs * 8) or 1))
+    # A chunk holds whole samples, each sample's contracts in the standard order:
+    # the contracts of one deal share positions, so the worker's table is warm
+    # for the next (dividete's search warms scegliete's, which covers its
+    # split).  On the benchmark hand, -12% CPU over all five contracts, -17% in
+    # scegliete; the other order (scegliete first) only -6%.  Small chunks keep
+    # the progress bar moving and the cores busy to the end.
+    order = sorted(chosen, key=CONTRACTS.index)
+    pairs = [(i, c) for i in range(samples) for c in order]
+    size = len(order) * max(1, min(25 // len(order), samples // (jobs * 8)))
     chunks = [(settings, pairs[k : k + size]) for k in range(0, len(pairs), size)]
     start = time.perf_counter()
     results: list[tuple[int, str, Outcome, float]] = []
