@@ -36,7 +36,7 @@ static int ab(search_t *S, int target);
  * try the killer before last second: it pays where the soloist must find
  * the winning lead of many similar positions (the defenders' exchange:
  * dividete -23% nodes on 12 strong deals, the advisor's dd defence 4-10%
- * faster), costs chiamo 1-3%; the same for the defenders' leads: +7% to
+ * faster), costs chiamo 0-3%; the same for the defenders' leads: +7% to
  * +19% nodes in chiamo. */
 
 /* Node at a trick boundary (no card of the current trick played yet). */
