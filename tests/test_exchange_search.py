@@ -209,6 +209,33 @@ def test_the_top_n_search_both_ways(maximise: bool, solver) -> None:  # type: ig
                 assert solver.value(c.hands, (), leader, soloist, c.last_bonus) == v
 
 
+@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
+def test_one_candidate_per_class_and_each_one_consistent(contract: str) -> None:
+    # The enumeration itself (numpy products and deduplication) against brute force:
+    # exactly one candidate per class of final positions, none lost, and each
+    # candidate's hands and bonus are what its exchange gives.
+    from calasolve import exchange_search as es
+
+    rng = random.Random(11)
+    for _ in range(6):
+        hands, monte = random_small_deal(rng, rng.choice((3, 4)))
+        soloist = rng.randrange(3)
+        if contract in ("solo", "chiamo"):
+            layouts = es._soloist_layouts(hands, monte, contract, soloist, Exchange())
+            everything = list(all_exchanges(hands, monte, contract, soloist))
+        else:
+            splits = es.dividete_draws(monte, soloist)[:1] if contract == "dividete" else es._scegliete_splits(monte, soloist)
+            layouts = es._defender_layouts(hands, monte, soloist, splits)
+            everything = [ex for ex in all_exchanges(hands, monte, contract, soloist) if ex.takes in splits]
+        cands = es._enumerate(layouts, soloist).candidates()
+        sigs = [signature(hands, monte, contract, soloist, c.exchange()) for c in cands]
+        assert len(set(sigs)) == len(sigs)
+        assert set(sigs) == {signature(hands, monte, contract, soloist, ex) for ex in everything}
+        for c in cands:
+            new, new_monte = final_position(hands, monte, contract, soloist, c.exchange())
+            assert c.hands == new and c.last_bonus == 3 + mask_thirds(new_monte)
+
+
 def test_equivalent_discards_collapse(solver) -> None:  # type: ignore[no-untyped-def]
     # After the monte seat 0 holds 7654 of Bastoni under its 2: discarding any of them gives the same position.
     hands = (H("765.-.-.-"), H("-.32.3.-"), H("-.-.A.32"))
