@@ -396,19 +396,20 @@ def _enumerate(layouts: Sequence[_Layout], soloist: int) -> _Batch:
     lay = block[:, 0]
     base_bonus = np.array([LAST_TRICK_THIRDS + mask_thirds(l.out) for l in layouts], dtype=np.int64)
     gone = thirds[0][rows[0]] + thirds[1][rows[1]] + thirds[2][rows[2]] + thirds[3][rows[3]]
+    bonus = base_bonus[lay] + gone
     # The class: the four suit signatures sorted, and the bonus; its first row is kept.
     # (The ids count this batch's suit outcomes, far fewer than the 2^26 they may use
     # here, and a bonus is at most 3 + 4 x 3 thirds: it fits its 6 bits.)
     sig = np.sort(np.stack([ids[u][rows[u]] for u in range(4)], axis=1), axis=1)
     k1 = sig[:, 0] << 32 | sig[:, 1]
-    k2 = (sig[:, 2] << 26 | sig[:, 3]) << 6 | (base_bonus[lay] + gone)
+    k2 = (sig[:, 2] << 26 | sig[:, 3]) << 6 | bonus
     by_class = np.lexsort((k2, k1))  # stable: the rows of a class stay in order
     k1, k2 = k1[by_class], k2[by_class]
     first = np.ones(n, dtype=bool)
     first[1:] = (k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])
     keep = np.sort(by_class[first])
     rows = [x[keep] for x in rows]
-    lay, gone = lay[keep], gone[keep]
+    lay, gone, bonus = lay[keep], gone[keep], bonus[keep]
     discards = disc[0][rows[0]] | disc[1][rows[1]] | disc[2][rows[2]] | disc[3][rows[3]]
     # summed in the order of the scalar formula this replaced: ties in the estimate go by index
     estimate = est[0][rows[0]] + est[1][rows[1]]
@@ -416,7 +417,7 @@ def _enumerate(layouts: Sequence[_Layout], soloist: int) -> _Batch:
     estimate = estimate + est[3][rows[3]]
     estimate = estimate + 0.5 * (base_bonus - LAST_TRICK_THIRDS)[lay] + 0.5 * gone
     hands = np.array([l.hands for l in layouts], dtype=np.uint64)[lay] & ~discards
-    return _Batch(layouts, hands, base_bonus[lay] + gone, estimate, lay, discards)
+    return _Batch(layouts, hands, bonus, estimate, lay, discards)
 
 
 def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]]) -> Iterator[list[tuple[int, ...]]]:
