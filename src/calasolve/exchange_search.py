@@ -317,6 +317,7 @@ def _suit_options(
     discard counts.  Discarding equal cards gives the same signature, kept once:
     the discards of the lowest cards, met first."""
     seats = [s for s in range(3) if layout.counts[s]]
+    defenders = not layout.counts[soloist]
     held = [(layout.hands[s] >> (10 * suit)) & 0x3FF for s in range(3)]
     cards = [suit * 10 + r for r in range(9, -1, -1) if any(h >> r & 1 for h in held)]  # high -> low
     owner = {c: next(s for s in range(3) if held[s] >> (c % 10) & 1) for c in cards}
@@ -339,7 +340,7 @@ def _suit_options(
         opts[ks] = (
             np.array([sig_ids.setdefault(sig, len(sig_ids)) for (sig, _), _ in rows], dtype=np.int64),
             np.array([thirds for (_, thirds), _ in rows], dtype=np.int64),
-            np.array([_suit_estimate(sig) for (sig, _), _ in rows], dtype=np.float64),
+            np.array([_suit_estimate(sig, defenders) for (sig, _), _ in rows], dtype=np.float64),
             np.array([masks for _, masks in rows], dtype=np.uint64).reshape(-1, 3),
         )
     return opts
@@ -440,28 +441,53 @@ def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]])
 
 # -- the cheap estimate ------------------------------------------------------------
 
-_SUIT_ESTIMATES: dict[tuple[int, ...], float] = {}
+_SUIT_ESTIMATES: dict[tuple[tuple[int, ...], bool], float] = {}
+
+#: Weight of the defenders' forced thirds in the estimate of their exchanges.
+_FORCED_WEIGHT = 3.0
 
 
-def _suit_estimate(sig: tuple[int, ...]) -> float:
+def _suit_estimate(sig: tuple[int, ...], defenders: bool = False) -> float:
     """One suit's share of a rough guess of the soloist's prospects, used only to
     order the candidates: thirds in the soloist's top sequence (sure tricks) count
     fully, the soloist's lower point cards a little, a void 1.  ``sig`` is the
-    suit's signature (see :func:`_code`); the guess adds the monte's thirds / 2."""
-    score = _SUIT_ESTIMATES.get(sig)
+    suit's signature (see :func:`_code`), highest card first; the guess adds the
+    monte's thirds / 2.
+
+    When the defenders discard (``defenders``), the guess also counts, three
+    times, the thirds each defender must follow with while the soloist runs his
+    top sequence (their lowest cards of the suit, as many as the sequence is
+    long).  Throwing those point cards is what the defenders' best exchanges most
+    often do, and with the best met early every other candidate is tested at the
+    final bound: the advisor's ``dd`` scegliete needs 17-21% less CPU (two seeds
+    of 30-40 samples; dividete within 3%).  For the soloist's exchange the term
+    only cost chiamo up to 7% more nodes, so it is left out there.
+
+    >>> _suit_estimate((1, 1, 5, 4))  # the soloist's 3 and 2 over a defender's R and 4
+    6.0
+    >>> _suit_estimate((1, 1, 5, 4), defenders=True)  # who must follow with both: 1 third
+    9.0
+    """
+    score = _SUIT_ESTIMATES.get((sig, defenders))
     if score is None:
         score = 0.0
         others = False
+        top = 0  # the soloist's top sequence: his cards above every defender's
         for code in sig:
             if code >= 4:  # a defender's card
                 others = True
             elif not others:
                 score += 2.0 + code
+                top += 1
             else:
                 score += 0.3 * code
         if all(code >= 4 for code in sig):
             score += 1.0  # a void lets the soloist throw losers
-        _SUIT_ESTIMATES[sig] = score
+        if defenders and top:
+            for seat in (1, 2):
+                held = [code & 3 for code in sig if code >> 2 == seat]  # highest first
+                score += _FORCED_WEIGHT * sum(held[-top:])
+        _SUIT_ESTIMATES[(sig, defenders)] = score
     return score
 
 
