@@ -209,6 +209,32 @@ def test_the_top_n_search_both_ways(maximise: bool, solver) -> None:  # type: ig
                 assert solver.value(c.hands, (), leader, soloist, c.last_bonus) == v
 
 
+@pytest.mark.parametrize("maximise", [True, False])
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_candidate_tried_first_changes_no_value(maximise: bool, reference: bool, solver) -> None:  # type: ignore[no-untyped-def]
+    # `first` only reorders: the same values whatever it names (a candidate or not),
+    # and a best candidate named first is the one reported (ties keep the first met)
+    from calasolve import exchange_search as es
+
+    value_solver = ReferenceSolver() if reference else solver
+    rng = random.Random(7 + int(maximise) + 2 * int(reference))
+    for _ in range(3):
+        hands, monte = random_small_deal(rng, 3)
+        soloist, leader = rng.randrange(3), rng.randrange(3)
+        splits = es._scegliete_splits(monte, soloist)
+        batch = es._enumerate(es._defender_layouts(hands, monte, soloist, splits), soloist)
+        cands = batch.candidates()
+        values = [solver.value(c.hands, (), leader, soloist, c.last_bonus) for c in cands]
+        exact = sorted(values, reverse=maximise)
+        best = [c for c, v in zip(cands, values) if v == exact[0]]
+        for first in [c.hands for c in rng.sample(cands, 3)] + [best[-1].hands, (1, 2, 4)]:
+            for top in (1, 4):
+                got = es._best_of(value_solver, batch, leader, soloist, maximise=maximise, top=top, stats=es._Stats(), first=first)
+                assert [v for v, _, _ in got] == exact[:top]
+            if first == best[-1].hands:
+                assert got[0][2].hands == first
+
+
 @pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
 def test_one_candidate_per_class_and_each_one_consistent(contract: str) -> None:
     # The enumeration itself (numpy products and deduplication) against brute force:

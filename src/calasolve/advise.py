@@ -474,9 +474,12 @@ def exchange_for(
     settings: Settings,
     solver: Any,
     rng: np.random.Generator,
+    first: tuple[Mask, Mask, Mask] | None = None,
 ) -> tuple[Exchange, int | None]:
     """The exchange of one sample under the settings' policies, and the soloist's
-    final thirds with it when the policy has already solved that (``dd``), else None."""
+    final thirds with it when the policy has already solved that (``dd``), else None.
+    ``first``: hands after a good exchange for the ``dd`` search to try first
+    (:func:`calasolve.exchange_search.best_exchange`)."""
     from .dealfile import Record
     from .exchange_search import best_exchange
 
@@ -502,8 +505,16 @@ def exchange_for(
         hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules,
         exchange=Exchange(takes=takes) if takes is not None else Exchange(),
     )
-    found = best_exchange(record, solver=solver, top=1)
+    found = best_exchange(record, solver=solver, top=1, first=first)
     return found.exchange, found.value
+
+
+#: The hands after the defenders' ``dd`` dividete exchange of the last sample this
+#: process evaluated, as (settings, index, hands).  A sample's contracts run one after
+#: the other in CONTRACTS order in one worker (:func:`advise`), so its scegliete
+#: search can try those hands first: they are one of its candidates (the drawn
+#: split), and a good one.
+_LAST_DIVIDETE: list[Any] = [None]
 
 
 def evaluate(index: int, contract: str, settings: Settings, solver: Any) -> Outcome:
@@ -519,8 +530,12 @@ def evaluate(index: int, contract: str, settings: Settings, solver: Any) -> Outc
     seat, rules = settings.seat, settings.rules
     hands, monte = deal_rest(settings.hand, seat, rng_for(settings.seed, index), dict(settings.known))
     rng = rng_for(settings.seed, index, 1 + CONTRACTS.index(contract))
-    exchange, thirds = exchange_for(contract, hands, monte, settings, solver, rng)
+    last = _LAST_DIVIDETE[0]
+    first = last[2] if contract == "scegliete" and last is not None and last[1] == index and last[0] == settings else None
+    exchange, thirds = exchange_for(contract, hands, monte, settings, solver, rng, first)
     played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
+    if contract == "dividete" and settings.defender_policy == "dd":
+        _LAST_DIVIDETE[0] = (settings, index, played)
     leader = first_leader(contract, seat, rules)
     if thirds is None:
         thirds = solver.value(played, (), leader, seat, LAST_TRICK_THIRDS + mask_thirds(new_monte))

@@ -522,9 +522,11 @@ def _best_of(
     maximise: bool,
     top: int,
     stats: _Stats,
+    first: Hands | None = None,
 ) -> list[tuple[int, int, _Candidate]]:
     """The ``top`` best candidates for the side choosing, as ``(value, index, candidate)``,
-    best first (ties: the first met in the order of the estimate).
+    best first (ties: the first met in the order of the estimate; a candidate with
+    the hands ``first``, if any, is met first of all).
 
     The first candidate is solved exactly, and the next most promising ones (the
     first 2 %, at least 50) are only tested for beating it, so that the best is
@@ -543,6 +545,10 @@ def _best_of(
     batch = cands if isinstance(cands, _Batch) else _Batch.of(cands)
     # best estimate first for the side choosing; ties in the order given
     order = np.argsort(-batch.estimate if maximise else batch.estimate, kind="stable")
+    if first is not None and len(order):
+        hit = np.nonzero(np.all(batch.hands[order] == np.array(first, dtype=np.uint64), axis=1))[0]
+        if len(hit):
+            order = np.concatenate([order[hit[:1]], np.delete(order, hit[0])])
     if isinstance(solver, _core.Solver):
         return _best_of_c(solver, batch, order, leader, soloist, maximise=maximise, top=top, stats=stats)
     cands = batch.candidates() if isinstance(cands, _Batch) else cands
@@ -788,13 +794,15 @@ def search_exchange(
     given: Exchange = Exchange(),
     solver: CoreSolver | None = None,
     top: int = 10,
+    first: Hands | None = None,
 ) -> ExchangeResult:
     """The best completion of ``given`` for a deal as dealt: ``hands`` (three equal
     hands), ``monte`` (4 cards), ``leader`` of the first trick.
 
     This is :func:`best_exchange` without a record, so it also takes short hands
     (any equal size), which is how it is tested against brute force.  ``given``
-    is trusted (a record has already checked it)."""
+    is trusted (a record has already checked it).  ``first``: the hands after an
+    exchange to try before all others (see :func:`best_exchange`)."""
     if top < 1:
         raise CalasolveError(f"top {top}: must be at least 1")
     solver = solver or default_solver()
@@ -806,7 +814,7 @@ def search_exchange(
 
     def run(layouts: Sequence[_Layout], maximise: bool, n: int) -> tuple[list[tuple[int, int, _Candidate]], int]:
         batch = _enumerate(layouts, soloist)
-        return _best_of(solver, batch, leader, soloist, maximise=maximise, top=n, stats=stats), len(batch)
+        return _best_of(solver, batch, leader, soloist, maximise=maximise, top=n, stats=stats, first=first), len(batch)
 
     if contract in ("solo", "chiamo"):
         kept, count = run(_soloist_layouts(h, monte, contract, soloist, given), True, top)
@@ -855,7 +863,9 @@ def search_exchange(
     )
 
 
-def best_exchange(record: Any, *, solver: CoreSolver | None = None, top: int = 10) -> ExchangeResult:
+def best_exchange(
+    record: Any, *, solver: CoreSolver | None = None, top: int = 10, first: Hands | None = None
+) -> ExchangeResult:
     """The double-dummy-best exchange of a deal ``record`` (see the module doc).
 
     What the record gives is kept; the rest is searched.  When the record gives
@@ -863,6 +873,13 @@ def best_exchange(record: Any, *, solver: CoreSolver | None = None, top: int = 1
     result holds that exchange and its value.  ``value`` is the soloist's final
     thirds from the first lead (cards already ``played`` are not taken into
     account).
+
+    ``first``: the three hands after some exchange known to be good, tried before
+    every other candidate, so that its value bounds the rest from the start (the
+    advisor passes the defenders' best dividete exchange of a sample to its
+    scegliete search, where the same hands are one of the candidates: 8% less
+    CPU).  The value found is the same with or without it; among exchanges of
+    equal value, the one reported may differ.
     """
     solver = solver or default_solver()
     leader = record.first_leader
@@ -878,7 +895,7 @@ def best_exchange(record: Any, *, solver: CoreSolver | None = None, top: int = 1
         )
     return search_exchange(
         record.hands, record.monte, record.contract, record.soloist, leader,
-        given=record.exchange, solver=solver, top=top,
+        given=record.exchange, solver=solver, top=top, first=first,
     )
 
 
