@@ -40,8 +40,11 @@ record whose exchange is incomplete).
    enumeration itself stays cheap.  The exchange kept for a class
    is the one discarding the lowest cards.
 2. *Order.*  Candidates are sorted by a cheap static estimate of the
-   soloist's prospects (sure tricks, thirds kept, the monte's thirds), best
-   first for the side choosing, so a good bound is found early.
+   soloist's prospects (sure tricks, thirds kept, the monte's thirds; for the
+   defenders' exchange also the thirds they must follow with under the
+   soloist's top cards), best first for the side choosing, so a good bound is
+   found early.  A caller who knows a good exchange can name it to be tried
+   first (``first``).
 3. *Null-window tests against the bound.*  The side choosing keeps the ``top``
    best candidates found so far; a new candidate is solved exactly only if a
    null-window test (:meth:`Solver.reaches`) shows it beats the ``top``-th
