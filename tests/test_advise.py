@@ -27,6 +27,33 @@ def solver():  # type: ignore[no-untyped-def]
     return make_solver(16)
 
 
+def test_scegliete_alone_or_after_dividete_gives_the_same_answer() -> None:
+    # after dividete, each sample's scegliete search tries the defenders' best
+    # dividete exchange first (a speed-up only): the estimates must not move
+    from calasolve import exchange_search
+
+    kwargs = dict(seat=0, samples=4, seed=9, jobs=1, defender_policy="dd")
+    firsts: list[bool] = []
+    plain = exchange_search.best_exchange
+
+    def spy(record, **kw):  # type: ignore[no-untyped-def]
+        if record.contract == "scegliete":
+            firsts.append(kw.get("first") is not None)
+        return plain(record, **kw)
+
+    exchange_search.best_exchange = spy  # type: ignore[assignment]
+    try:
+        both = advise(STRONG, contracts=["dividete", "scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
+        alone = advise(STRONG, contracts=["scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
+    finally:
+        exchange_search.best_exchange = plain  # type: ignore[assignment]
+    assert firsts == [True] * 4 + [False] * 4
+    scegliete = [c for c in both["contracts"] if c["contract"] == "scegliete"][0]
+    scegliete.pop("seconds")
+    alone["contracts"][0].pop("seconds")
+    assert scegliete == alone["contracts"][0]
+
+
 def test_same_seed_same_answer_for_any_jobs() -> None:
     # every contract, so the sampled policy's re-deals and the goal searches are covered too
     kwargs = dict(seat=1, samples=8, seed=42, contracts=["chiamo", "solo", "solissimo", "dividete", "scegliete"])

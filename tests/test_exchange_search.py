@@ -229,7 +229,9 @@ def test_a_candidate_tried_first_changes_no_value(maximise: bool, reference: boo
         best = [c for c, v in zip(cands, values) if v == exact[0]]
         for first in [c.hands for c in rng.sample(cands, 3)] + [best[-1].hands, (1, 2, 4)]:
             for top in (1, 4):
-                got = es._best_of(value_solver, batch, leader, soloist, maximise=maximise, top=top, stats=es._Stats(), first=first)
+                got = es._best_of(
+                    value_solver, batch, leader, soloist, maximise=maximise, top=top, stats=es._Stats(), first=first
+                )
                 assert [v for v, _, _ in got] == exact[:top]
             if first == best[-1].hands:
                 assert got[0][2].hands == first

@@ -531,7 +531,9 @@ def evaluate(index: int, contract: str, settings: Settings, solver: Any) -> Outc
     hands, monte = deal_rest(settings.hand, seat, rng_for(settings.seed, index), dict(settings.known))
     rng = rng_for(settings.seed, index, 1 + CONTRACTS.index(contract))
     last = _LAST_DIVIDETE[0]
-    first = last[2] if contract == "scegliete" and last is not None and last[1] == index and last[0] == settings else None
+    first = None
+    if contract == "scegliete" and last is not None and last[:2] == (settings, index):
+        first = last[2]
     exchange, thirds = exchange_for(contract, hands, monte, settings, solver, rng, first)
     played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
     if contract == "dividete" and settings.defender_policy == "dd":
