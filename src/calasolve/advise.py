@@ -82,7 +82,7 @@ from .cards import (
     popcount,
 )
 from .errors import CalasolveError
-from .exchange import Exchange, apply_exchange
+from .exchange import Exchange, Hands, apply_exchange
 from .game import CONTRACT_VALUE, CONTRACTS, PlayState, defender_seats, first_leader
 from .rules import STANDARD, Rules
 from .sampling import MONTE, check_known, deal_rest, rng_for
@@ -474,7 +474,7 @@ def exchange_for(
     settings: Settings,
     solver: Any,
     rng: np.random.Generator,
-    first: tuple[Mask, Mask, Mask] | None = None,
+    first: Hands | None = None,
 ) -> tuple[Exchange, int | None]:
     """The exchange of one sample under the settings' policies, and the soloist's
     final thirds with it when the policy has already solved that (``dd``), else None.
@@ -509,16 +509,15 @@ def exchange_for(
     return found.exchange, found.value
 
 
-#: The hands after the defenders' ``dd`` dividete exchange of the last sample this
-#: process evaluated, as (settings, index, hands).  A sample's contracts run one after
-#: the other in CONTRACTS order in one worker (:func:`advise`), so its scegliete
-#: search can try those hands first: they are one of its candidates (the drawn
-#: split), and a good one.
-_LAST_DIVIDETE: list[Any] = [None]
-
-
-def evaluate(index: int, contract: str, settings: Settings, solver: Any) -> Outcome:
+def evaluate(
+    index: int, contract: str, settings: Settings, solver: Any, dividete: dict[int, Hands] | None = None
+) -> Outcome:
     """Deal sample ``index``, carry out ``contract``'s exchange, solve it.
+
+    ``dividete``: the caller's record, by sample, of the hands after the
+    defenders' ``dd`` dividete exchange, which this call fills in (dividete) or
+    reads (scegliete): those hands are one of scegliete's candidates (the drawn
+    split), and a good one, so its search tries them first.
 
     One exact thirds solve per sample (none when the exchange search already
     valued the exchange).  The payoff then costs a goal search only at the
@@ -530,14 +529,11 @@ def evaluate(index: int, contract: str, settings: Settings, solver: Any) -> Outc
     seat, rules = settings.seat, settings.rules
     hands, monte = deal_rest(settings.hand, seat, rng_for(settings.seed, index), dict(settings.known))
     rng = rng_for(settings.seed, index, 1 + CONTRACTS.index(contract))
-    last = _LAST_DIVIDETE[0]
-    first = None
-    if contract == "scegliete" and last is not None and last[:2] == (settings, index):
-        first = last[2]
+    first = dividete.get(index) if dividete is not None and contract == "scegliete" else None
     exchange, thirds = exchange_for(contract, hands, monte, settings, solver, rng, first)
     played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
-    if contract == "dividete" and settings.defender_policy == "dd":
-        _LAST_DIVIDETE[0] = (settings, index, played)
+    if dividete is not None and contract == "dividete" and settings.defender_policy == "dd":
+        dividete[index] = played
     leader = first_leader(contract, seat, rules)
     if thirds is None:
         thirds = solver.value(played, (), leader, seat, LAST_TRICK_THIRDS + mask_thirds(new_monte))
@@ -577,10 +573,13 @@ def _work(job: tuple[Settings, Sequence[tuple[int, str]]]) -> list[tuple[int, st
         solver = _WORKER["solver"] = make_solver(settings.tt_mb)
         _WORKER["tt_mb"] = settings.tt_mb
     out = []
+    # A chunk holds whole samples, their contracts in CONTRACTS order (advise):
+    # a sample's dividete is met before its scegliete.
+    dividete: dict[int, Hands] = {}
     for index, contract in pairs:
         # CPU time, not wall: the cost of a sample whatever else runs on the machine
         start = time.process_time()
-        outcome = evaluate(index, contract, settings, solver)
+        outcome = evaluate(index, contract, settings, solver, dividete)
         out.append((index, contract, outcome, time.process_time() - start))
     return out
 
