@@ -129,6 +129,8 @@ int cs_analyse(cs_solver *s, const cs_position *pos, cs_analysis *out);
 void cs_get_stats(const cs_solver *s, cs_stats *out);
 /* Search nodes of the last API call (cheap). */
 uint64_t cs_last_nodes(const cs_solver *s);
+/* Search nodes since the solver was created (cheap: no table scan). */
+uint64_t cs_total_nodes(const cs_solver *s);
 
 /* ---- Goal search (goal.c): payoff-aware solving ------------------------
  *

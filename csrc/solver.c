@@ -246,6 +246,8 @@ int cs_analyse(cs_solver *s, const cs_position *pos, cs_analysis *out) {
 
 uint64_t cs_last_nodes(const cs_solver *s) { return s ? s->nodes : 0; }
 
+uint64_t cs_total_nodes(const cs_solver *s) { return s ? s->total_nodes : 0; }
+
 void cs_get_stats(const cs_solver *s, cs_stats *out) {
     if (!out) return;
     memset(out, 0, sizeof *out);

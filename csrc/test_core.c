@@ -308,7 +308,10 @@ static void test_full_deals(int count) {
         cs_position p;
         bpos b;
         random_position(12, 0, &p, &b);
+        uint64_t total = cs_total_nodes(sv[0]);
         int v0 = cs_value(sv[0], &p);
+        CHECK(cs_total_nodes(sv[0]) == total + cs_last_nodes(sv[0]) && cs_last_nodes(sv[0]) > 0,
+              "full deal %d: node counters", it);
         for (int k = 1; k < 5; k++) {
             int v = cs_value(sv[k], &p);
             CHECK(v == v0, "full deal %d solver %d: %d vs %d", it, k, v, v0);

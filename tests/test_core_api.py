@@ -109,6 +109,7 @@ def test_counters_and_clear():
     assert s.nodes > 0
     st = s.stats()
     assert st["nodes"] == s.nodes and st["total_nodes"] >= st["nodes"]
+    assert s.total_nodes == st["total_nodes"]
     assert st["tt_entries"] == 65536 and 0 < st["tt_used"] <= st["tt_entries"]
     assert st["searches"] >= 1
     assert set(st) >= {"tt_probes", "tt_hits", "tt_cutoffs", "tt_stores", "tt_replaced", "bound_cutoffs",

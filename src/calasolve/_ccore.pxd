@@ -70,6 +70,7 @@ cdef extern from "calasolve.h" nogil:
 
     void cs_get_stats(const cs_solver *s, cs_stats *out)
     uint64_t cs_last_nodes(const cs_solver *s)
+    uint64_t cs_total_nodes(const cs_solver *s)
 
     # goal search (goal.c): payoff-aware solving
     int CS_GOAL_SIZE

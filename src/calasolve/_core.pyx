@@ -34,7 +34,7 @@ from libc.stdlib cimport free, malloc
 from calasolve._ccore cimport (
     CS_EINVAL, CS_ENOMEM, CS_MAX_LINE, CS_OK,
     cs_analyse, cs_analysis, cs_card_values, cs_config, cs_config_default,
-    cs_get_stats, cs_last_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
+    cs_get_stats, cs_last_nodes, cs_total_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
     cs_solver_free, cs_solver_new, cs_stats, cs_value,
     CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_state,
     cs_best_of,
@@ -271,6 +271,11 @@ cdef class Solver:
     def nodes(self):
         """Search nodes visited by the last call."""
         return cs_last_nodes(self._s)
+
+    @property
+    def total_nodes(self):
+        """Search nodes since the solver was created (cheap, unlike :meth:`stats`)."""
+        return cs_total_nodes(self._s)
 
     def clear(self):
         """Drops every table entry (the table stays allocated)."""

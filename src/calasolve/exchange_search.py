@@ -497,12 +497,9 @@ def _suit_estimate(sig: tuple[int, ...], defenders: bool = False) -> float:
 # -- the search ------------------------------------------------------------------------
 
 def _total_nodes(solver: Any) -> int:
-    """The solver's node counter since its creation.  (Reading it costs a scan of the
-    C solver's table, so it is read once before and once after a search, never per call.)"""
-    stats = getattr(solver, "stats", None)
-    if stats is not None:
-        return int(stats()["total_nodes"])
-    return int(getattr(solver, "nodes", 0))
+    """The solver's node counter since its creation (for a solver without one, such as
+    the reference solver, its ``nodes``)."""
+    return int(getattr(solver, "total_nodes", getattr(solver, "nodes", 0)))
 
 
 @dataclass
