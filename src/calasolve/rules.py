@@ -74,14 +74,17 @@ class Rules:
     @classmethod
     def parse(cls, items: Iterable[str], base: "Rules | None" = None) -> "Rules":
         """Rules from ``name=value`` strings, applied over ``base`` (default: standard).
+        Names and values are case-insensitive, like contract names.
 
         >>> Rules.parse(["first_lead=eldest"]).first_lead
         'eldest'
+        >>> Rules.parse(["Stramazzo=OFF"]).stramazzo
+        'off'
         """
         changes: dict[str, str] = {}
         for item in items:
             name, sep, value = item.partition("=")
-            name, value = name.strip(), value.strip()
+            name, value = name.strip().lower(), value.strip().lower()
             if not sep or not name or not value:
                 raise RuleError(f"rule {item!r}: write it as name=value, e.g. stramazzo=off")
             if name not in VARIANTS:
