@@ -161,6 +161,8 @@ int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st,
                     const uint8_t goal[CS_GOAL_SIZE]);
 /* Search nodes of the last cs_goal_reaches. */
 uint64_t cs_goal_nodes(const cs_goal *g);
+/* Search nodes since the goal search was created. */
+uint64_t cs_goal_total_nodes(const cs_goal *g);
 
 /* ---- Exchange search (exchange.c): the best of a batch of positions ----
  *

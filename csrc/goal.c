@@ -57,7 +57,8 @@ struct cs_goal {
     /* wins[l][t][v] = goal outcomes (S < v, L = l, T = t) that win, so a range of S
      * is all wins or all losses in O(1). */
     int16_t wins[2][3][CS_MAX_VALUE + 2];
-    uint64_t nodes;
+    uint64_t nodes;       /* of the last call */
+    uint64_t total_nodes; /* since creation */
     unsigned mg_flags;
 };
 
@@ -280,7 +281,10 @@ int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st,
         }
     int r = goal_node(g, &p, st->captured, st->soloist_has_trick ? 1 : 0, st->defence_has_trick ? 1 : 0);
     g->goal = NULL;
+    g->total_nodes += g->nodes;
     return r;
 }
 
 uint64_t cs_goal_nodes(const cs_goal *g) { return g ? g->nodes : 0; }
+
+uint64_t cs_goal_total_nodes(const cs_goal *g) { return g ? g->total_nodes : 0; }

@@ -32,8 +32,10 @@ def c_payoff(goals: GoalSearch, hands, trick, leader, soloist, bonus, captured, 
     """Highest level the C search says the soloist can force (linear, to test every level)."""
     best = None
     for level in payoff_levels(contract, rules):
+        total = goals.total_nodes
         if goals.reaches(hands, trick, leader, soloist, bonus, captured, sol_any, def_any, goal_table(contract, level, rules)):
             best = level
+        assert goals.total_nodes == total + goals.nodes
     assert best is not None
     return best
 

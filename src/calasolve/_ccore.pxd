@@ -90,6 +90,7 @@ cdef extern from "calasolve.h" nogil:
     void cs_goal_free(cs_goal *g)
     int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st, const uint8_t *goal)
     uint64_t cs_goal_nodes(const cs_goal *g)
+    uint64_t cs_goal_total_nodes(const cs_goal *g)
 
     # exchange search (exchange.c): the best of a batch of positions
     int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,

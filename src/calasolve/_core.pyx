@@ -36,7 +36,7 @@ from calasolve._ccore cimport (
     cs_analyse, cs_analysis, cs_card_values, cs_config, cs_config_default,
     cs_get_stats, cs_last_nodes, cs_total_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
     cs_solver_free, cs_solver_new, cs_stats, cs_value,
-    CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_state,
+    CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_total_nodes, cs_goal_state,
     cs_best_of,
 )
 
@@ -347,6 +347,11 @@ cdef class GoalSearch:
     def nodes(self):
         """Search nodes of the last call."""
         return cs_goal_nodes(self._g)
+
+    @property
+    def total_nodes(self):
+        """Search nodes since the goal search was created."""
+        return cs_goal_total_nodes(self._g)
 
     def reaches(self, hands, trick, leader, soloist, last_bonus, captured, soloist_has_trick,
                 defence_has_trick, goal):

@@ -77,7 +77,7 @@ from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Ca
 from .errors import CalasolveError, ExchangeError
 from .exchange import Exchange, called_from
 from .game import defender_seats
-from .solving import CoreSolver, SolveResult, default_solver, solve
+from .solving import CoreSolver, SolveResult, default_solver, solve, total_nodes
 
 __all__ = [
     "Draw",
@@ -261,7 +261,7 @@ def _code(card: Card, owner: int, soloist: int) -> int:
 @dataclass(frozen=True)
 class _Batch:
     """The candidates of a list of layouts, one per class, as arrays (row ``i`` is
-    candidate ``i``): a chiamo deal has about 270,000 of them, too many for objects."""
+    candidate ``i``): a chiamo deal has about 240,000 of them, too many for objects."""
 
     layouts: Sequence[_Layout]
     #: (n, 3) uint64: the hands at the first lead
@@ -495,12 +495,6 @@ def _suit_estimate(sig: tuple[int, ...], defenders: bool = False) -> float:
 
 
 # -- the search ------------------------------------------------------------------------
-
-def _total_nodes(solver: Any) -> int:
-    """The solver's node counter since its creation (for a solver without one, such as
-    the reference solver, its ``nodes``)."""
-    return int(getattr(solver, "total_nodes", getattr(solver, "nodes", 0)))
-
 
 @dataclass
 class _Stats:
@@ -809,7 +803,7 @@ def search_exchange(
     start = time.perf_counter()
     h: Hands = (hands[0], hands[1], hands[2])
     stats = _Stats()
-    nodes_before = _total_nodes(solver)
+    nodes_before = total_nodes(solver)
     common: dict[str, Any] = {"contract": contract, "soloist": soloist, "given": given, "hands": h, "monte": monte}
 
     def run(layouts: Sequence[_Layout], maximise: bool, n: int) -> tuple[list[tuple[int, int, _Candidate]], int]:
@@ -822,7 +816,7 @@ def search_exchange(
         best, value = alternatives[0]
         return ExchangeResult(
             exchange=best, value=value, alternatives=alternatives, candidates=count,
-            searches=stats.searches, nodes=_total_nodes(solver) - nodes_before, seconds=time.perf_counter() - start, **common,
+            searches=stats.searches, nodes=total_nodes(solver) - nodes_before, seconds=time.perf_counter() - start, **common,
         )
     if contract in ("dividete", "scegliete"):
         if given.takes is not None:
@@ -831,7 +825,7 @@ def search_exchange(
             ex = c.exchange()
             return ExchangeResult(
                 exchange=ex, value=value, alternatives=((ex, value),), candidates=count,
-                searches=stats.searches, nodes=_total_nodes(solver) - nodes_before, seconds=time.perf_counter() - start, **common,
+                searches=stats.searches, nodes=total_nodes(solver) - nodes_before, seconds=time.perf_counter() - start, **common,
             )
         if contract == "scegliete":
             kept, count = run(_defender_layouts(h, monte, soloist, _scegliete_splits(monte, soloist)), False, 1)
@@ -839,7 +833,7 @@ def search_exchange(
             ex = c.exchange()
             return ExchangeResult(
                 exchange=ex, value=value, alternatives=((ex, value),), candidates=count,
-                searches=stats.searches, nodes=_total_nodes(solver) - nodes_before, seconds=time.perf_counter() - start, **common,
+                searches=stats.searches, nodes=total_nodes(solver) - nodes_before, seconds=time.perf_counter() - start, **common,
             )
         draws = []
         total = 0
@@ -853,7 +847,7 @@ def search_exchange(
             exchange=draws[worst].exchange, value=draws[worst].value,
             alternatives=((draws[worst].exchange, draws[worst].value),), draws=tuple(draws),
             mean=sum(d.value for d in draws) / len(draws), candidates=total,
-            searches=stats.searches, nodes=_total_nodes(solver) - nodes_before, seconds=time.perf_counter() - start, **common,
+            searches=stats.searches, nodes=total_nodes(solver) - nodes_before, seconds=time.perf_counter() - start, **common,
         )
     # solissimo: nothing to choose
     value = solver.value(h, (), leader, soloist, LAST_TRICK_THIRDS + mask_thirds(monte))

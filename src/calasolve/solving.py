@@ -61,6 +61,12 @@ def default_solver() -> CoreSolver:
     return _default
 
 
+def total_nodes(searcher: Any) -> int:
+    """A solver's (or goal search's) node counter since its creation; for one without
+    that counter, such as the reference solver, its ``nodes``."""
+    return int(getattr(searcher, "total_nodes", getattr(searcher, "nodes", 0)))
+
+
 def core_position(state: PlayState) -> tuple[tuple[Mask, Mask, Mask], tuple[Card, ...], int, int, int]:
     """The arguments the core takes for ``state``: hands, trick, leader, soloist, last bonus."""
     h = state.hands
@@ -269,14 +275,16 @@ def solve_payoff(
     cappotto and stramazzo included (:mod:`calasolve.payoff`).  ``cards``
     maps each legal card to its payoff; ``line`` is one payoff-optimal line
     and ``soloist_thirds`` the thirds the soloist ends with along it.
-    ``extra`` holds ``payoff``, ``multiplier`` and ``objective``.
+    ``extra`` holds ``payoff``, ``multiplier`` and ``objective``; ``nodes`` counts
+    the thirds solver's and the goal search's.
     """
-    from .payoff import multiplier_of, payoff_card_values, payoff_line, payoff_value
+    from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line, payoff_value
     from .rules import STANDARD
 
     rules = rules or STANDARD
     solver = solver or default_solver()
     start = time.perf_counter()
+    nodes_before = total_nodes(solver) + total_nodes(goal_search())
     captured = state.captured[state.soloist]
     thirds = None
     card_thirds: dict[Card, int] = {}
@@ -299,7 +307,7 @@ def solve_payoff(
         cards=cards,
         line=tuple(best_line),
         tricks=_tricks_of(state, best_line),
-        nodes=0,
+        nodes=total_nodes(solver) + total_nodes(goal_search()) - nodes_before,
         seconds=time.perf_counter() - start,
         extra=extra,
         **(labels or {}),
