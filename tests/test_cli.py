@@ -183,6 +183,7 @@ def test_bench_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and len(lines) == 3
     summary = lines[-1]["summary"]
     assert summary["deals"] == 2 and summary["slowest_ms"] >= summary["median_ms"] > 0
+    assert summary["p90_ms"] == summary["slowest_ms"]  # the 90th percentile of two deals is the slower
 
 
 def test_bench_target_agrees_with_full_solve(capsys: pytest.CaptureFixture[str]) -> None:
@@ -207,6 +208,15 @@ def test_solve_objective_payoff(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert code == 0 and obj["objective"] == "payoff" and obj["multiplier"] in (1, 2, 3)
     assert obj["payoff"] == max(obj["cards"].values())
     assert (obj["payoff"] > 0) == (obj["soloist_thirds"] >= 18)
+    assert obj["nodes"] > 0  # the thirds solver's and the goal search's
+
+
+def test_solve_objective_payoff_counts_the_exchange_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    solo = SOLISSIMO.replace("contract: solissimo", "contract: solo")
+    code, out, _ = run(["solve", "--json", "--objective", "payoff", "--top", "1", write(tmp_path, solo)], capsys)
+    obj = json.loads(out)
+    assert code == 0 and obj["exchange"]["nodes"] > 0
+    assert obj["nodes"] > obj["exchange"]["nodes"] and obj["seconds"] >= obj["exchange"]["seconds"]
 
 
 @pytest.mark.parametrize("index", range(12))
