@@ -335,10 +335,3 @@ def payoff_line(
         state.play(chosen)
         line.append(chosen)
     return line
-
-
-def best_payoff(state: PlayState, contract: str, rules: Rules, solver: Any = None, *, thirds: int | None = None) -> tuple[int, int]:
-    """(payoff, multiplier) under payoff-optimal play; ``thirds`` (the final thirds of a
-    thirds solve, captured included) tells which side of make/fail to search."""
-    value = payoff_value(state, contract, rules, thirds=thirds)
-    return value, multiplier_of(value, contract, rules)
