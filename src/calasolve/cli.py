@@ -44,7 +44,10 @@ def rule_option(f: F) -> F:
     )(f)
 
 
-def jobs_option(text: str = "Parallel worker processes (default: all cores when there are several records).") -> Callable[[F], F]:
+_JOBS_HELP = "Parallel worker processes (default: all cores when there are several records)."
+
+
+def jobs_option(text: str = _JOBS_HELP) -> Callable[[F], F]:
     return click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help=text)
 
 
