@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -35,6 +36,63 @@ def write(tmp_path: Path, text: str, name: str = "d.deal") -> str:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return str(path)
+
+
+def test_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
+    """`calasolve ... | head`: the reader goes away early; exit 0, nothing on stderr."""
+    path = write(tmp_path, "\n".join([SOLISSIMO] * 400))  # far more output than a pipe buffers
+    proc = subprocess.Popen([sys.executable, "-m", "calasolve", "check", "--json", path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0 and err == b""
+
+
+def test_table_too_large_for_the_machine(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import calasolve._core
+
+    real = calasolve._core.Solver
+
+    def solver(tt_mb: int = 32, **switches: bool) -> object:
+        if tt_mb > 1000:  # this "machine" has room for 1000 MiB
+            raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
+        return real(tt_mb, **switches)
+
+    monkeypatch.setattr(calasolve._core, "Solver", solver)
+    for argv in (["solve", "--jobs", "1"], ["analyse"], ["bench", "--deals", "1"]):
+        files = [write(tmp_path, SOLISSIMO)] if argv[0] != "bench" else []
+        code, out, err = run([*argv, "--tt-mb", "4096", *files], capsys)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+        assert "--tt-mb" in err and "cannot allocate a 4096 MiB" in err
+    code, out, err = run(["advise", "--samples", "2", "--jobs", "1", "--contracts", "solissimo", "--tt-mb", "4096",
+                          "32AR.3A7.2AF.A5"], capsys)
+    assert code == 2 and "--tt-mb" in err and len(err.strip().splitlines()) == 1
+
+
+def test_output_encoding_without_suit_symbols(tmp_path: Path) -> None:
+    """A cp1252 stdout (Windows, redirected): the suits print as letters, no traceback."""
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    proc = subprocess.run([sys.executable, "-m", "calasolve", "solve", write(tmp_path, SOLISSIMO)],
+                          capture_output=True, env=env, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == b""
+    text = proc.stdout.decode("cp1252")
+    assert "seat 0 leads: " in text and not any(ch in text for ch in "♣♠♥♦")
+
+
+def test_analyse_error_names_the_place_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, SOLISSIMO.replace("contract: solissimo", "contract: solo"))
+    code, out, err = run(["analyse", "--jobs", "1", path], capsys)
+    assert code == 2 and out == ""
+    assert err.strip() == f"calasolve: error: {path}:1: solo: the exchange is incomplete (missing: discards)"
+
+
+def test_error_stays_on_one_line_whatever_the_file_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "hands: x\n", name="two\nlines.deal")
+    code, out, err = run(["check", path], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "two\\nlines.deal:1: " in err
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

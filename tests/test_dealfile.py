@@ -263,6 +263,22 @@ def test_unreadable_files(tmp_path: Path):
     with pytest.raises(DealFileError) as info:
         read_deal_file(str(latin))
     assert info.value.line == 9 and "not UTF-8" in info.value.message
+    latin.write_bytes(GOOD.replace("\n", "\r").encode() + b"name: caf\xe9\r")  # old Mac line ends
+    with pytest.raises(DealFileError) as info:
+        read_deal_file(str(latin))
+    assert info.value.line == 9
+
+
+def test_only_newlines_end_lines():
+    """A line ends at \\n, \\r\\n or \\r: other characters str.splitlines breaks at
+    (a form feed, U+2028 ...) neither shift the line numbers nor end a record."""
+    assert parse_deal_text(GOOD.replace("\n", "\r\n")) == parse_deal_text(GOOD.replace("\n", "\r")) == parse_deal_text(GOOD)
+    with pytest.raises(DealFileError) as info:
+        parse_deal_text(edit(edit(GOOD, 6, "soloist: 9"), 1, "# a form\ffeed"))
+    assert info.value.line == 6 and "soloist '9'" in info.value.message
+    with pytest.raises(DealFileError) as info:
+        parse_deal_text(edit(GOOD, 2, "name: caf\u00e9\u2028bar"))
+    assert info.value.line == 2 and "must be one line" in info.value.message
 
 
 def test_example_file():

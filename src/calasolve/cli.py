@@ -8,6 +8,7 @@ exit status 2 (never a traceback).
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import json
 import os
@@ -18,7 +19,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 import click
 
 from . import __version__
-from .cards import card_name, card_symbol, hand_name
+from .cards import SUIT_SYMBOLS, SUITS, card_name, card_symbol, hand_name
 from .errors import CalasolveError
 from .game import CONTRACTS
 from .rules import RULE_HELP, VARIANTS, Rules
@@ -51,12 +52,24 @@ def jobs_option(text: str = _JOBS_HELP) -> Callable[[F], F]:
     return click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help=text)
 
 
+def _table_fits(ctx: click.Context, param: click.Parameter, mb: int) -> int:
+    """--tt-mb: a table this machine cannot allocate is bad input, found before any work."""
+    from ._core import Solver
+
+    try:
+        Solver(mb)  # its pages are only mapped, never touched: cheap
+    except MemoryError:
+        raise click.BadParameter(f"cannot allocate a {mb} MiB transposition table on this machine") from None
+    return mb
+
+
 def tt_option(f: F) -> F:
     return click.option(
         "--tt-mb",
         type=click.IntRange(1, 65536),
         default=32,
         show_default=True,
+        callback=_table_fits,
         help="Transposition table size per solver, in MiB.",
     )(f)
 
@@ -85,6 +98,14 @@ def record_label(record: Any) -> str:
     where = f"{record.path}:{record.line}" if record.path else f"record {record.index}"
     name = f" {record.name!r}" if record.name else ""
     return f"record {record.index}{name} ({where})"
+
+
+def _failure(record: Any, exc: CalasolveError) -> "Failure":
+    """A record's error, saying once where (the record's own errors name its file and line)."""
+    text = str(exc)
+    if record.path and text.startswith(f"{record.path}:"):
+        return Failure(text)
+    return Failure(f"{record_label(record)}: {text}")
 
 
 def emit_json(obj: dict[str, Any]) -> None:
@@ -225,7 +246,7 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
             return dataclasses.replace(result, nodes=result.nodes + found.nodes, seconds=result.seconds + found.seconds)
         return solve(record, target=opts["target"], solver=solver, objective=objective)
     except CalasolveError as exc:
-        return Failure(f"{record_label(record)}: {exc}")
+        return _failure(record, exc)
 
 
 _WORKER_SOLVER: Any = None
@@ -344,7 +365,7 @@ def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
     try:
         return analyse(record, solver=_worker_solver(opts["tt_mb"]), exchange=opts["exchange"])
     except CalasolveError as exc:
-        return Failure(f"{record_label(record)}: {exc}")
+        return _failure(record, exc)
 
 
 @cli.command("analyse")
@@ -544,22 +565,65 @@ class _NoBar:
 
 # -- entry point -------------------------------------------------------------
 
+def _suits_as_letters(err: UnicodeError) -> tuple[str, int]:
+    """Encoding error handler for a terminal or file that cannot show ♣♠♥♦ (e.g.
+    cp1252): the suits become the letters of the card notation (A♣ -> AB), any
+    other character a backslash escape."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    bad = err.object[err.start : err.end]
+    return "".join(SUITS[SUIT_SYMBOLS.index(ch)] if ch in SUIT_SYMBOLS else ch.encode("unicode_escape").decode("ascii")
+                   for ch in bad), err.end
+
+
+codecs.register_error("calasolve-suits", _suits_as_letters)
+
+
+def _one_line(text: str) -> str:
+    """An error message kept on one line (a file name may hold a line break)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+def _fit_streams() -> None:
+    """Let stdout and stderr write what their encoding cannot (never a traceback)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            SUIT_SYMBOLS.encode(stream.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="calasolve-suits")
+        except AttributeError:  # a stream without an encoding (a test's capture): text anyway
+            pass
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the command line; errors become one line on stderr and exit status 2."""
+    """Run the command line; errors become one line on stderr and exit status 2.
+
+    The context is made and invoked here rather than through ``cli.main``,
+    which would turn a closed pipe (``calasolve solve ... | head``) into a
+    silent exit status 1 before this function could see it."""
+    args = list(argv) if argv is not None else sys.argv[1:]
+    code = 0
+    _fit_streams()
     try:
-        code = cli.main(args=list(argv) if argv is not None else None, prog_name="calasolve", standalone_mode=False)
+        try:
+            with cli.make_context("calasolve", args) as ctx:
+                cli.invoke(ctx)
+        except click.exceptions.Exit as exc:  # --help, --version
+            code = exc.exit_code
+        sys.stdout.flush()  # a closed pipe shows here at the latest
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
         sys.exit(2)
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-        click.echo(f"calasolve: error: {exc.format_message()}{hint}", err=True)
+        click.echo(f"calasolve: error: {_one_line(exc.format_message())}{hint}", err=True)
         sys.exit(2)
     except click.ClickException as exc:
-        click.echo(f"calasolve: error: {exc.format_message()}", err=True)
+        click.echo(f"calasolve: error: {_one_line(exc.format_message())}", err=True)
         sys.exit(2)
     except CalasolveError as exc:
-        click.echo(f"calasolve: error: {exc}", err=True)
+        click.echo(f"calasolve: error: {_one_line(str(exc))}", err=True)
         sys.exit(2)
     except click.exceptions.Abort:
         click.echo("calasolve: aborted", err=True)
@@ -570,4 +634,4 @@ def main(argv: Sequence[str] | None = None) -> None:
     except BrokenPipeError:
         # `calasolve solve ... | head`: the reader went away; not an error of ours
         os._exit(0)
-    sys.exit(code if isinstance(code, int) else 0)
+    sys.exit(code)

@@ -190,7 +190,7 @@ def _validate(rec: Record) -> None:
         _bad("rules", f"rules must be a Rules value, not {type(rec.rules).__name__}")
     if rec.name is not None:
         name = str(rec.name).strip()
-        if "\n" in name or "#" in name:
+        if name.splitlines() != [name] or "#" in name:  # one line, even to str.splitlines
             _bad("name", f"name {rec.name!r}: must be one line without '#'")
         put(rec, "name", name or None)
     _validate_cards(rec)
@@ -265,11 +265,22 @@ def _validate_played(rec: Record) -> None:
 
 # -- parsing -----------------------------------------------------------------
 
+def _lines(text: str) -> list[str]:
+    r"""The lines of a deal file.  A line ends at ``\n``, ``\r\n`` or ``\r`` only:
+    ``str.splitlines`` would also break at a form feed, U+2028 and the like,
+    and the line numbers of the errors would no longer match an editor's.
+
+    >>> _lines("a\r\nb\rc\f d\u2028e\n")
+    ['a', 'b', 'c\x0c d\u2028e', '']
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def _split_records(text: str, path: str) -> list[list[tuple[int, str, str]]]:
     """The records of ``text`` as lists of ``(line, key, value)``."""
     records: list[list[tuple[int, str, str]]] = []
     current: list[tuple[int, str, str]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(_lines(text), 1):
         if not raw.strip():  # a blank line ends a record; a comment-only line does not
             if current:
                 records.append(current)
@@ -428,7 +439,7 @@ def read_deal_file(path: str) -> list[Record]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
+        line = data[: err.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
         raise DealFileError(f"not UTF-8 text (byte 0x{data[err.start]:02x})", path=str(path), line=line) from None
     return parse_deal_text(text, path=str(path))
 

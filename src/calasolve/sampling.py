@@ -48,7 +48,10 @@ def parse_known(items: list[str] | tuple[str, ...]) -> dict[object, Mask]:
             if where not in ("0", "1", "2"):
                 raise CalasolveError(f"--known {item!r}: {where!r} is not a seat (0, 1, 2) or 'monte'")
             key = int(where)
-        mask = parse_cards_or_hand(cards)
+        try:
+            mask = parse_cards_or_hand(cards)
+        except CalasolveError as err:
+            raise CalasolveError(f"--known {item!r}: {err}") from None
         if known.get(key, 0) & mask:
             raise CalasolveError(f"--known {item!r}: a card is given twice")
         known[key] = known.get(key, 0) | mask
@@ -68,7 +71,8 @@ def check_known(hand: Mask, seat: int, known: Mapping[object, Mask]) -> None:
             raise CalasolveError(f"--known: {' '.join(card_name(c) for c in cards_of(clash))} placed twice (or in the hand)")
         seen |= mask
         if popcount(mask) > _SIZES[where]:  # type: ignore[index]
-            raise CalasolveError(f"--known: {popcount(mask)} cards placed in {where}, which holds {_SIZES[where]}")  # type: ignore[index]
+            place = "the monte" if where == MONTE else f"seat {where}"
+            raise CalasolveError(f"--known: {popcount(mask)} cards placed in {place}, which holds {_SIZES[where]}")  # type: ignore[index]
 
 
 def deal_rest(
