@@ -118,3 +118,14 @@ def test_analyse_costs_chain(solver) -> None:  # type: ignore[no-untyped-def]
     total_soloist_cost = sum(r.cost for r in analysis.reviews if r.soloist)
     total_defence_cost = sum(r.cost for r in analysis.reviews if not r.soloist)
     assert analysis.start_value - total_soloist_cost + total_defence_cost == analysis.actual_thirds
+
+
+def test_a_table_the_machine_cannot_allocate_is_an_input_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import calasolve._core
+
+    def no_memory(tt_mb: int = 32, **switches: bool) -> object:
+        raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
+
+    monkeypatch.setattr(calasolve._core, "Solver", no_memory)
+    with pytest.raises(CalasolveError, match=r"^--tt-mb 4096: cannot allocate a 4096 MiB"):
+        make_solver(4096)

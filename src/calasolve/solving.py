@@ -47,10 +47,15 @@ _default: CoreSolver | None = None
 
 
 def make_solver(tt_mb: int = 32, **switches: bool) -> CoreSolver:
-    """A new C solver with a table of ``tt_mb`` MiB; ``switches`` are the ablation flags."""
+    """A new C solver with a table of ``tt_mb`` MiB; ``switches`` are the ablation flags.
+    A table the machine cannot allocate is a :class:`CalasolveError` (a size asked
+    for, like any bad input; in a worker process too)."""
     from ._core import Solver
 
-    return Solver(tt_mb, **switches)
+    try:
+        return Solver(tt_mb, **switches)
+    except MemoryError as err:
+        raise CalasolveError(f"--tt-mb {tt_mb}: {err}") from None
 
 
 def default_solver() -> CoreSolver:
