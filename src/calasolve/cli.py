@@ -9,7 +9,6 @@ exit status 2 (never a traceback).
 from __future__ import annotations
 
 import codecs
-import dataclasses
 import json
 import os
 import sys
@@ -235,15 +234,9 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
     try:
         objective = opts.get("objective", "thirds")
         if record.needs_exchange:
-            from .exchange_search import best_exchange, solve_with_exchange
+            from .exchange_search import solve_with_exchange
 
-            if objective == "thirds":
-                return solve_with_exchange(record, solver=solver, top=opts["top"], target=opts["target"])
-            # the exchange is chosen for thirds (RULES.md §9), the play for game points
-            found = best_exchange(record, solver=solver, top=opts["top"])
-            result = solve(record.with_(exchange=found.exchange), solver=solver, objective=objective)
-            result.extra["exchange"] = found.to_dict()
-            return dataclasses.replace(result, nodes=result.nodes + found.nodes, seconds=result.seconds + found.seconds)
+            return solve_with_exchange(record, solver=solver, top=opts["top"], target=opts["target"], objective=objective)
         return solve(record, target=opts["target"], solver=solver, objective=objective)
     except CalasolveError as exc:
         return _failure(record, exc)

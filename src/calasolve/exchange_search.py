@@ -899,19 +899,21 @@ def solve_with_exchange(
     solver: CoreSolver | None = None,
     top: int = 10,
     target: int | None = None,
+    objective: str = "thirds",
 ) -> SolveResult:
     """:func:`best_exchange`, then :func:`~calasolve.solving.solve` of the record with
     that exchange filled in.  The result describes the play with the best exchange
     (for dividete without ``takes``: the draw worst for the soloist, see
     :class:`ExchangeResult`); ``extra["exchange"]`` is ``ExchangeResult.to_dict()``.
-    ``nodes`` and ``seconds`` count the exchange search and the play."""
+    ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
+    is chosen for thirds (RULES.md §9) whatever the ``objective`` of the play."""
     solver = solver or default_solver()
     found = best_exchange(record, solver=solver, top=top)
     try:
         completed = record.with_(exchange=found.exchange)
     except CalasolveError as err:  # cannot happen: the search builds legal exchanges only
         raise ExchangeError(f"internal error: the best exchange is not legal: {err}") from None
-    played = solve(completed, target=target, solver=solver)
+    played = solve(completed, target=target, solver=solver, objective=objective)
     extra = dict(played.extra)
     extra["exchange"] = found.to_dict()
     return dataclasses.replace(
