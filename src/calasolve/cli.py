@@ -51,25 +51,13 @@ def jobs_option(text: str = _JOBS_HELP) -> Callable[[F], F]:
     return click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help=text)
 
 
-def _table_fits(ctx: click.Context, param: click.Parameter, mb: int) -> int:
-    """--tt-mb: a table this machine cannot allocate is bad input, found before any work."""
-    from ._core import Solver
-
-    try:
-        Solver(mb)  # its pages are only mapped, never touched: cheap
-    except MemoryError:
-        raise click.BadParameter(f"cannot allocate a {mb} MiB transposition table on this machine") from None
-    return mb
-
-
 def tt_option(f: F) -> F:
     return click.option(
         "--tt-mb",
         type=click.IntRange(1, 65536),
         default=32,
         show_default=True,
-        callback=_table_fits,
-        help="Transposition table size per solver, in MiB.",
+        help="Transposition table size per solver, in MiB (one the machine cannot allocate is an error).",
     )(f)
 
 
