@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from calasolve.advise import DEFAULT_DEFENDER_POLICY, DEFAULT_SAMPLES, advise
+from calasolve.advisor import DEFAULT_DEFENDER_POLICY, DEFAULT_SAMPLES, advise
 
 SAMPLES = int(os.environ.get("BENCH_ADVISE_SAMPLES", str(DEFAULT_SAMPLES)))
 HAND = os.environ.get("BENCH_ADVISE_HAND", "32AR.3A7.2AF.A5")

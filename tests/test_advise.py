@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calasolve.advise import (
+from calasolve.advisor import (
     advise,
     best_suit_call,
     parse_advice_hand,
@@ -170,13 +170,32 @@ def test_json_shape() -> None:
     for key in ("contract", "samples", "p_make", "p_make_95", "mean_thirds", "se_thirds", "expected_points", "se_points", "multipliers", "policy"):
         assert key in c
     assert d["recommendation"] == "solissimo"
+    assert d["policy_notes"] == {
+        "soloist": "the soloist chooses with what they know",
+        "defenders": "the defenders see every card: conservative for the soloist",
+    }
+
+
+def test_the_dd_soloist_policy_is_labelled_an_upper_bound() -> None:
+    from calasolve.advisor import format_advice
+
+    advice = advise(parse_hand("32A.32A.32A.32A"), samples=1, jobs=1, contracts=["solissimo"], policy="dd")
+    assert "soloist dd (the soloist sees every card: an optimistic upper bound)" in format_advice(advice)[1]
+    assert advice.to_dict()["policy_notes"]["soloist"].endswith("an optimistic upper bound")
+
+
+def test_the_package_exports_advise_as_a_function() -> None:
+    import calasolve
+    import calasolve.advisor  # noqa: F401  (a submodule import must not shadow the function)
+
+    assert calasolve.advise is advise
 
 
 def _plain_discard_candidates(mine: int, n: int, count: int, forbidden: int = 0) -> list[int]:
     """The static estimate written out plainly: every set scored one by one."""
     from itertools import combinations
 
-    from calasolve.advise import keep_score
+    from calasolve.advisor import keep_score
     from calasolve.cards import SUIT_MASKS, mask_of
 
     cards = [c for c in cards_of(mine) if not forbidden >> c & 1]
@@ -193,7 +212,7 @@ def _plain_discard_candidates(mine: int, n: int, count: int, forbidden: int = 0)
 def test_discard_candidates_match_the_plain_estimate() -> None:
     import random
 
-    from calasolve.advise import discard_candidates
+    from calasolve.advisor import discard_candidates
     from calasolve.cards import mask_of
 
     rng = random.Random(4)
@@ -207,7 +226,7 @@ def test_discard_candidates_match_the_plain_estimate() -> None:
 
 
 def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> None:  # type: ignore[no-untyped-def]
-    from calasolve.advise import _signature
+    from calasolve.advisor import _signature
     from calasolve.cards import FULL_DECK, mask_of, mask_thirds
 
     mine = parse_hand("32A76.32A.3A75.2A54")  # 16 cards: hand and monte of a solo
@@ -230,10 +249,10 @@ def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> Non
 
 def test_dd_defenders_outcome_is_the_solved_value(solver) -> None:  # type: ignore[no-untyped-def]
     """Under dd the exchange search's value is used as the sample's thirds, unsolved again."""
-    from calasolve.advise import Settings, evaluate
+    from calasolve.advisor import Settings, evaluate
     from calasolve.cards import mask_thirds
     from calasolve.exchange import apply_exchange
-    from calasolve.advise import exchange_for
+    from calasolve.advisor import exchange_for
 
     hand = parse_advice_hand(STRONG)
     settings = Settings(hand=hand, seat=1, seed=8, contracts=("dividete",), known=(), rules=Rules(),
@@ -248,7 +267,7 @@ def test_dd_defenders_outcome_is_the_solved_value(solver) -> None:  # type: igno
 
 
 def test_an_aggravation_under_heuristic_defenders_says_how_to_check_it() -> None:
-    from calasolve.advise import format_advice
+    from calasolve.advisor import format_advice
 
     def text(**kw: object) -> str:
         return "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, **kw)))  # type: ignore[arg-type]
@@ -275,7 +294,7 @@ class _CoinSolver:
 def test_most_makes_picks_what_counting_every_world_picks() -> None:
     """The early stop and the world order only save searches: the choice is the one with
     the most makes over all re-deals, the first on a tie."""
-    from calasolve.advise import distinct_choices, most_makes, redeal_worlds
+    from calasolve.advisor import distinct_choices, most_makes, redeal_worlds
     from calasolve.cards import FULL_DECK, MAKE_THIRDS, mask_thirds
 
     hand = parse_advice_hand(STRONG)

@@ -107,6 +107,22 @@ def test_help_has_an_example(command: str, capsys: pytest.CaptureFixture[str]) -
     assert "Example" in out and f"calasolve {command}" in out
 
 
+@pytest.mark.parametrize("command", ["check", "solve", "analyse", "advise", "bench", "rules"])
+def test_every_command_has_json(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([command, "--help"], capsys)
+    assert code == 0 and "--json" in out
+
+
+def test_rules_json_names_every_variant_and_its_standard_value(capsys: pytest.CaptureFixture[str]) -> None:
+    from calasolve.rules import STANDARD, VARIANTS
+
+    code, out, _ = run(["rules", "--json"], capsys)
+    rules = json.loads(out)["rules"]
+    assert code == 0 and [r["name"] for r in rules] == list(VARIANTS)
+    for r in rules:
+        assert r["standard"] == getattr(STANDARD, r["name"]) and r["standard"] in r["values"] and r["help"]
+
+
 def test_check_examples(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["check", EXAMPLE, PLAYED], capsys)
     assert code == 0 and err == ""
@@ -144,6 +160,22 @@ def test_solve_jobs_keep_file_order(capsys: pytest.CaptureFixture[str]) -> None:
     strip = lambda text: [{k: v for k, v in json.loads(l).items() if k not in ("seconds", "nodes")} for l in text.splitlines()]
     assert strip(out1) == strip(out2)
     assert [json.loads(l)["record"] for l in out2.splitlines()] == [1, 2, 3, 4, 5, 6]
+
+
+def test_solve_json_tricks_add_up_to_the_value(capsys: pytest.CaptureFixture[str]) -> None:
+    # every record of the example, the mid-trick one included: what the soloist
+    # has, plus his tricks' thirds, plus the last trick's bonus if his, is the value
+    code, out, _ = run(["solve", "--json", EXAMPLE, PLAYED], capsys)
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and {o["file"] for o in objs} == {EXAMPLE, PLAYED}
+    for o in objs:
+        tricks = o["tricks"]
+        if o["to_move"] is None:  # a deal played out: nothing left
+            assert tricks == [] and o["captured"] == o["soloist_thirds"]
+            continue
+        assert tricks and all("bonus" not in t for t in tricks[:-1]) and tricks[-1]["bonus"] >= 3
+        won = sum(t["thirds"] + t.get("bonus", 0) for t in tricks if t["winner"] == o["soloist"])
+        assert o["captured"] + won == o["soloist_thirds"], o["record"]
 
 
 def test_solve_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,7 +3,7 @@
 * the value is the max (soloist to move) / min (defender to move) of the
   card values, and the reported line replays to the value;
 * every configuration answers the same: table off (on shorter endings,
-  where a search without table is affordable), a tiny table under heavy
+  and on the full deals in the slow run), a tiny table under heavy
   replacement, each ablation flag;
 * renaming the suits or rotating the seats does not change the answers;
 * a solver reused across many positions keeps answering right.
@@ -93,6 +93,17 @@ def test_table_off_agrees_on_long_endings():
         pos = random_ending(rng, k, played=rng.randrange(3))
         assert off.value(*pos) == on.value(*pos)
         assert off.card_values(*pos) == on.card_values(*pos)
+
+
+@pytest.mark.slow
+def test_table_off_agrees_on_full_deals(answers):
+    """The same values with no table at all, on the four full deals (about
+    40 s: 0.5 to 18 s each without the table)."""
+    off = Solver(tt=False)
+    for pos, (value, _, _) in zip(DEALS, answers):
+        assert off.value(*pos) == value
+    pos, (_, cards, _) = DEALS[1], answers[1]
+    assert off.card_values(*pos) == cards
 
 
 def test_tiny_table_heavy_replacement():

@@ -102,6 +102,19 @@ def test_position_steps_and_undoes(solver) -> None:  # type: ignore[no-untyped-d
     assert result.soloist_thirds == 35 and result.bonus == "cappotto" and result.payments == (16, -8, -8)
 
 
+def test_solve_takes_a_record_a_position_or_a_state_alike(solver) -> None:  # type: ignore[no-untyped-def]
+    record = parse_deal_text(SWEEP.replace("soloist: 0", "soloist: 0\nplayed: 3B 7B CB 2B"))[0]
+    pos = Position.from_record(record, solver=solver)
+    answers = [solve(x, solver=solver) for x in (record, pos, pos.state)]
+    assert answers[0].to_move == 1 and len(answers[0].cards) > 1
+    for other in answers[1:]:
+        assert (other.soloist_thirds, other.cards, other.line) == (answers[0].soloist_thirds, answers[0].cards, answers[0].line)
+    assert answers[1].contract == "solissimo"
+    # the position's own solver is used when none is given, and the payoff objective finds its contract
+    assert solve(pos).soloist_thirds == answers[0].soloist_thirds
+    assert solve(pos, objective="payoff").to_dict()["payoff"] == solve(record, objective="payoff").to_dict()["payoff"]
+
+
 def test_analyse_costs_chain(solver) -> None:  # type: ignore[no-untyped-def]
     record = parse_deal_text(SWEEP)[0]
     # a silly first lead by the soloist is still free here (every card wins), a full random play is judged

@@ -28,6 +28,7 @@ __all__ = [
     "RuleError",
     "SolveResult",
     "Solver",
+    "advise",
     "analyse",
     "best_exchange",
     "card_name",
@@ -53,6 +54,10 @@ def __getattr__(name: str) -> Any:
         from .position import Position
 
         return Position
+    if name == "advise":
+        from .advisor import advise
+
+        return advise
     if name == "analyse":
         from .analysis import analyse
 

@@ -146,7 +146,8 @@ def print_results(
         if isinstance(result, Failure):
             raise CalasolveError(result.message)
         if as_json:
-            emit_json(result.to_dict())
+            # "file" after "record": with several files, records count from 1 in each
+            emit_json({"record": record.index, "file": record.path, **result.to_dict()})
         else:
             if i:
                 click.echo()
@@ -202,13 +203,22 @@ def check(files: Sequence[str], as_json: bool, rule_items: Sequence[str]) -> Non
 
 
 @cli.command()
-def rules() -> None:
+@json_option("One JSON object: each variant's values, the standard one and what it means.")
+def rules(as_json: bool) -> None:
     """List the rules variants and their values (the standard value first).
 
     \b
     Example:
       calasolve rules
     """
+    if as_json:
+        emit_json({
+            "rules": [
+                {"name": name, "values": list(values), "standard": values[0], "help": RULE_HELP[name]}
+                for name, values in VARIANTS.items()
+            ]
+        })
+        return
     for name, values in VARIANTS.items():
         click.echo(f"{name}: {' | '.join(values)}")
         click.echo(f"    {RULE_HELP[name]}")
@@ -274,7 +284,8 @@ def format_solve(record: Any, result: Any) -> list[str]:
         for i, trick in enumerate(result.tricks, start=done + 1):
             cards = " ".join(card_symbol(c) for c in trick.cards)
             side = "soloist" if trick.winner == result.soloist else "defence"
-            lines.append(f"    {i:2d}. seat {trick.leader} leads: {cards}  -> seat {trick.winner} ({side}) +{trick.thirds}")
+            bonus = f", +{result.last_bonus} last trick and monte" if i == 12 else ""
+            lines.append(f"    {i:2d}. seat {trick.leader} leads: {cards}  -> seat {trick.winner} ({side}) +{trick.thirds}{bonus}")
     return lines
 
 
@@ -422,7 +433,7 @@ def advise_cmd(
       calasolve advise --seat 2 --samples 1000 --seed 7 3B 2B AB RB 3S 2S AS 3C AC 2D AD 5D
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
     """
-    from .advise import advise, format_advice, parse_advice_hand
+    from .advisor import advise, format_advice, parse_advice_hand
     from .sampling import parse_known
 
     rules_ = Rules.parse(rule_items)

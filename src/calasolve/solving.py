@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, Union
+from typing import Any, Protocol, Sequence
 
 from .cards import MAKE_THIRDS, Card, Mask, card_name, hand_name
 from .errors import CalasolveError
@@ -101,6 +101,8 @@ class SolveResult:
     seconds: float
     target: int | None = None
     reaches: bool | None = None
+    #: the thirds that go with the last trick (3, plus the monte's cards)
+    last_bonus: int = 0
     contract: str | None = None
     name: str | None = None
     record: int | None = None
@@ -150,18 +152,23 @@ class SolveResult:
             {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "winner": t.winner, "thirds": t.thirds}
             for t in self.tricks
         ]
+        if self.tricks:
+            # the line plays to the end: its last trick is the deal's, and carries the bonus
+            out["tricks"][-1]["bonus"] = self.last_bonus
         out["nodes"] = self.nodes
         out["seconds"] = round(self.seconds, 6)
         out.update(self.extra)
         return out
 
 
-Solvable = Union["Record", PlayState]  # noqa: F821 - Record is imported lazily
-
-
 def _state_of(obj: Any) -> tuple[PlayState, dict[str, Any]]:
+    """The state to solve and the labels to report: a :class:`PlayState` as it
+    is, a :class:`~calasolve.position.Position`'s current state (an attribute),
+    a record's state after its ``played`` cards (a method)."""
     if isinstance(obj, PlayState):
         return obj, {}
+    if isinstance(getattr(obj, "state", None), PlayState):
+        return obj.state, {"contract": obj.contract}
     state = obj.state()
     return state, {"contract": obj.contract, "name": obj.name, "record": getattr(obj, "index", None)}
 
@@ -180,7 +187,8 @@ def solve(
     contract: str | None = None,
     rules: Any = None,
 ) -> SolveResult:
-    """Solve a record (at its ``played`` point) or a :class:`PlayState` double-dummy.
+    """Solve a record (at its ``played`` point), a :class:`~calasolve.position.Position`
+    or a :class:`PlayState` double-dummy.
 
     ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
     ``all_cards=False`` skips the per-card values; ``line=False`` skips the line.
@@ -191,7 +199,7 @@ def solve(
     if objective not in OBJECTIVES:
         raise CalasolveError(f"unknown objective {objective!r} (use thirds or payoff)")
     state, labels = _state_of(position)
-    solver = solver or default_solver()
+    solver = solver or getattr(position, "solver", None) or default_solver()
     if objective == "payoff":
         if target is not None:
             raise CalasolveError("--target asks about thirds; it does not go with the payoff objective")
@@ -261,6 +269,7 @@ def solve(
         seconds=seconds,
         target=target,
         reaches=reaches,
+        last_bonus=state.last_bonus,
         **labels,
     )
 
@@ -314,6 +323,7 @@ def solve_payoff(
         tricks=_tricks_of(state, best_line),
         nodes=total_nodes(solver) + total_nodes(goal_search()) - nodes_before,
         seconds=time.perf_counter() - start,
+        last_bonus=state.last_bonus,
         extra=extra,
         **(labels or {}),
     )

@@ -97,6 +97,17 @@ DEFAULT_SAMPLES = 400
 DEFAULT_CANDIDATES = 4
 DEFAULT_REDEALS = 4
 DEFAULT_DEFENDER_POLICY = "dd"
+#: What each policy's estimate is, said in the output next to its name.
+POLICY_NOTES = {
+    "soloist": {
+        "sampled": "the soloist chooses with what they know",
+        "dd": "the soloist sees every card: an optimistic upper bound",
+    },
+    "defenders": {
+        "dd": "the defenders see every card: conservative for the soloist",
+        "heuristic": "plain card sense: leans towards the soloist",
+    },
+}
 
 
 def parse_advice_hand(text: str) -> Mask:
@@ -197,6 +208,10 @@ class Advice:
             "soloist_policy": self.soloist_policy,
             "defender_policy": self.defender_policy,
             "sampled": {"candidates": self.candidates, "redeals": self.redeals},
+            "policy_notes": {
+                "soloist": POLICY_NOTES["soloist"][self.soloist_policy],
+                "defenders": POLICY_NOTES["defenders"][self.defender_policy],
+            },
             "contracts": [e.to_dict() for e in self.ranked()],
             "recommendation": self.recommendation,
             "reason": self.reason,
@@ -715,7 +730,7 @@ def _recommend(estimates: Sequence[ContractEstimate]) -> tuple[str, str]:
 def _soloist_text(advice: Advice) -> str:
     if advice.soloist_policy == "sampled":
         return f"sampled ({advice.candidates} choices x {advice.redeals} re-deals)"
-    return advice.soloist_policy
+    return f"{advice.soloist_policy} ({POLICY_NOTES['soloist'][advice.soloist_policy]})"
 
 
 def format_advice(advice: Advice) -> list[str]:
