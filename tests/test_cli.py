@@ -50,6 +50,18 @@ def test_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
     assert proc.wait(timeout=60) == 0 and err == b""
 
 
+def test_dash_reads_standard_input() -> None:
+    def call(data: bytes) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([sys.executable, "-m", "calasolve", "solve", "--json", "-"], input=data,
+                              capture_output=True, timeout=120)
+
+    done = call(SOLISSIMO.encode())
+    obj = json.loads(done.stdout)
+    assert done.returncode == 0 and obj["file"] == "<stdin>" and obj["name"] == "tiny"
+    bad = call(SOLISSIMO.replace("soloist: 0", "soloist: 4").encode())
+    assert bad.returncode == 2 and bad.stderr.decode().startswith("calasolve: error: <stdin>:5: ")
+
+
 def test_table_too_large_for_the_machine(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     import calasolve._core

@@ -62,19 +62,24 @@ def tt_option(f: F) -> F:
 
 
 def files_argument(f: F) -> F:
-    return click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))(f)
+    # "-" reads standard input
+    return click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))(f)
 
 
 # -- helpers ---------------------------------------------------------------------
 
 def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
     """Every record of every file, with ``--rule`` overrides applied over each record's own rules."""
-    from .dealfile import read_deal_file
+    from .dealfile import parse_deal_bytes, read_deal_file
 
     Rules.parse(rule_items)  # an unknown name or value fails before any file is read
     records = []
     for path in files:
-        for record in read_deal_file(path):
+        if path == "-":
+            read = parse_deal_bytes(click.get_binary_stream("stdin").read(), "<stdin>")
+        else:
+            read = read_deal_file(path)
+        for record in read:
             if rule_items:
                 record = record.with_(rules=Rules.parse(rule_items, base=record.rules))
             records.append(record)

@@ -436,6 +436,11 @@ def read_deal_file(path: str) -> list[Record]:
             data = f.read()
     except OSError as err:
         raise DealFileError(f"cannot read the file: {err.strerror or err}", path=str(path)) from None
+    return parse_deal_bytes(data, str(path))
+
+
+def parse_deal_bytes(data: bytes, path: str) -> list[Record]:
+    """The records of a deal file's raw bytes (UTF-8); ``path`` names it in errors."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
