@@ -78,6 +78,68 @@ def test_bad_arguments(args, exc):
         s.card_values(*args)
 
 
+class _Lying(int):
+    """An int whose comparisons always say "in range": the checks must not trust them."""
+
+    def __lt__(self, other):  # type: ignore[no-untyped-def]
+        return False
+
+    def __gt__(self, other):  # type: ignore[no-untyped-def]
+        return False
+
+    def __le__(self, other):  # type: ignore[no-untyped-def]
+        return True
+
+    def __ge__(self, other):  # type: ignore[no-untyped-def]
+        return True
+
+
+def test_hostile_arguments_raise_instead_of_reaching_c():
+    import numpy as np
+
+    from calasolve._core import GoalSearch, best_of
+
+    s, g = Solver(tt_mb=1), GoalSearch(1)
+    hands = LAST[0]
+    # a method called on something that is not a solver (it reached C with a bad pointer)
+    for method in (Solver.value, Solver.card_values, Solver.line, Solver.analyse):
+        for wrong in (None, g, object()):
+            with pytest.raises(TypeError):
+                method(wrong, *LAST)
+    for wrong in (None, object()):
+        with pytest.raises(TypeError):
+            Solver.clear(wrong)
+        with pytest.raises(TypeError):
+            Solver.stats(wrong)
+    with pytest.raises(TypeError):
+        best_of(None, [hands], [3], 0, 0, True, 1)
+    # floats are not ints, anywhere
+    for args in (([hands], [3.7], 0, 0, True, 1), ([hands], [3], 0.9, 0, True, 1), ([hands], [3], 0, 0, True, 1.5),
+                 ([(512.0, 128, 1 << 20)], [3], 0, 0, True, 1)):
+        with pytest.raises(TypeError):
+            best_of(s, *args)
+    # ints whose comparisons lie are checked by value
+    with pytest.raises(ValueError):
+        s.value(hands, (_Lying(100),), 0, 0, 3)
+    with pytest.raises(ValueError):
+        s.value(hands, (), _Lying(5), 0, 3)
+    with pytest.raises(ValueError):
+        s.value(hands, (), 0, 0, _Lying(100))
+    with pytest.raises(ValueError):
+        best_of(s, [hands], [_Lying(100)], 0, 0, True, 1)
+    # goal flags are 0 or 1; the memo size is an int
+    goal = bytearray(216)
+    goal[0] = 48
+    with pytest.raises(ValueError, match="0 or 1"):
+        g.reaches(hands, (), 0, 0, 3, 0, False, False, bytes(goal))
+    for bad in (None, 1.0, "1"):
+        with pytest.raises(TypeError):
+            GoalSearch(bad)
+    # numpy integers are ints; and the solver still answers after all that
+    assert s.value(tuple(np.array(hands, dtype=np.uint64)), (), np.int64(0), 0, np.int8(3)) == 7
+    assert s.value(*LAST) == 7 and best_of(s, [hands], [3], 0, 0, True, 10**30)[:2] == ([0], [7])
+
+
 def test_second_card_must_follow_suit():
     s = Solver(tt_mb=1)
     # Seat 0 led 4B, seat 1 played 4S while still holding 5B.

@@ -1,4 +1,7 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
+# cython: language_level=3, boundscheck=False, wraparound=False, binding=False
+# binding=False: methods are plain method descriptors, which check that
+# ``self`` is really a Solver / GoalSearch (Cython's binding functions do
+# not, so ``Solver.value(None, ...)`` would reach C with a bad pointer).
 """The C double-dummy core (csrc/), wrapped.
 
 A :class:`Solver` owns one transposition table and is reused across
@@ -31,6 +34,8 @@ False
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
+from operator import index as _index
+
 from calasolve._ccore cimport (
     CS_EINVAL, CS_ENOMEM, CS_MAX_LINE, CS_OK,
     cs_analyse, cs_analysis, cs_card_values, cs_config, cs_config_default,
@@ -61,6 +66,15 @@ cdef int _popcount(uint64_t x) noexcept:
     return n
 
 
+cdef object _int(object v, str what):
+    """``v`` as an exact int (TypeError for a float, a string, ...).  The
+    checks that follow compare exact ints, so an int subclass with its own
+    comparison methods cannot slip a bad value past them."""
+    if not isinstance(v, int) and (isinstance(v, float) or not hasattr(type(v), "__index__")):
+        raise TypeError(f"{what} must be an int, not {type(v).__name__}")
+    return _index(v)
+
+
 cdef void _load(cs_position *pos, object hands, object trick, object leader,
                 object soloist, object last_bonus) except *:
     """Checks a position and fills ``pos``; raises ValueError / TypeError."""
@@ -70,9 +84,7 @@ cdef void _load(cs_position *pos, object hands, object trick, object leader,
     if len(hs) != 3:
         raise ValueError(f"hands must be 3 masks, got {len(hs)}")
     for i in range(3):
-        v = hs[i]
-        if not isinstance(v, int):
-            raise TypeError(f"hand {i} must be an int mask, not {type(v).__name__}")
+        v = _int(hs[i], f"hand {i}")
         if v < 0 or v > _DECK:
             raise ValueError(f"hand {i} is not a mask of cards 0..39: {v!r}")
         h = <uint64_t>v
@@ -85,9 +97,7 @@ cdef void _load(cs_position *pos, object hands, object trick, object leader,
     if n > 2:
         raise ValueError(f"the current trick holds 0..2 cards before the player to move, got {n}")
     for i in range(n):
-        v = tr[i]
-        if not isinstance(v, int):
-            raise TypeError(f"trick card must be an int, not {type(v).__name__}")
+        v = _int(tr[i], "a trick card")
         if v < 0 or v >= 40:
             raise ValueError(f"trick card {v!r} is not a card id 0..39")
         c = v
@@ -95,13 +105,11 @@ cdef void _load(cs_position *pos, object hands, object trick, object leader,
             raise ValueError(f"trick card {c} is also in a hand or played twice")
         seen |= (<uint64_t>1) << c
         pos.trick[i] = <uint8_t>c
+    leader, soloist = _int(leader, "leader"), _int(soloist, "soloist")
     for name, v in (("leader", leader), ("soloist", soloist)):
-        if not isinstance(v, int):
-            raise TypeError(f"{name} must be an int seat")
         if not 0 <= v <= 2:
             raise ValueError(f"{name} must be a seat 0..2, got {v!r}")
-    if not isinstance(last_bonus, int):
-        raise TypeError("last_bonus must be an int")
+    last_bonus = _int(last_bonus, "last_bonus")
     if not 0 <= last_bonus <= MAX_BONUS:
         raise ValueError(f"last_bonus must be 0..{MAX_BONUS}, got {last_bonus!r}")
     pos.ntrick = <uint8_t>n
@@ -331,7 +339,10 @@ cdef class GoalSearch:
 
     def __cinit__(self, memo_mb=8):
         self._g = NULL
-        if not isinstance(memo_mb, int) or not 0 <= memo_mb <= 65536:
+        if not isinstance(memo_mb, int) or isinstance(memo_mb, bool):
+            raise TypeError("memo_mb must be an int number of MiB")
+        memo_mb = _index(memo_mb)
+        if not 0 <= memo_mb <= 65536:
             raise ValueError(f"memo_mb must be 0..65536, got {memo_mb!r}")
         rc = cs_goal_new(<size_t>memo_mb, &self._g)
         if rc == CS_ENOMEM:
@@ -361,10 +372,13 @@ cdef class GoalSearch:
         cdef const uint8_t[:] flags
         cdef int rc
         _load(&pos, hands, trick, leader, soloist, last_bonus)
-        if not isinstance(captured, int) or not 0 <= captured <= MAX_VALUE:
+        captured = _int(captured, "captured")
+        if not 0 <= captured <= MAX_VALUE:
             raise ValueError(f"captured must be 0..{MAX_VALUE} thirds, got {captured!r}")
         if not isinstance(goal, (bytes, bytearray)) or len(goal) != CS_GOAL_SIZE:
             raise ValueError(f"goal must be {CS_GOAL_SIZE} bytes")
+        if goal.count(0) + goal.count(1) != CS_GOAL_SIZE:
+            raise ValueError("goal flags must be 0 or 1")
         st.captured = <uint8_t>captured
         st.soloist_has_trick = 1 if soloist_has_trick else 0
         st.defence_has_trick = 1 if defence_has_trick else 0
@@ -383,7 +397,7 @@ cdef class GoalSearch:
         return rc == 1
 
 
-def best_of(Solver solver, hands, last_bonus, int leader, int soloist, bint maximise, int top):
+def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top):
     """The ``top`` best of a batch of trick-boundary positions for the side
     choosing (the soloist if ``maximise``, else the defenders), in one C call
     (``cs_best_of``): ``hands[i]`` the 3 hands of candidate ``i`` (equal sizes,
@@ -403,9 +417,10 @@ def best_of(Solver solver, hands, last_bonus, int leader, int soloist, bint maxi
     cdef int8_t *hi
     cdef int32_t *kept
     cdef uint64_t searches = 0, h0, h1, h2
-    cdef int r, size
+    cdef int r, size, ctop
     if len(last_bonus) != n:
         raise ValueError("one last_bonus per candidate")
+    leader, soloist, top = _int(leader, "leader"), _int(soloist, "soloist"), _int(top, "top")
     if not 0 <= leader <= 2 or not 0 <= soloist <= 2:
         raise ValueError("leader and soloist must be seats 0..2")
     if top < 1:
@@ -414,16 +429,18 @@ def best_of(Solver solver, hands, last_bonus, int leader, int soloist, bint maxi
         raise ValueError("too many candidates")
     if n == 0:
         return [], [], 0
+    ctop = top if top < n else n
     pos = <cs_position *>malloc(n * sizeof(cs_position))
     lo = <int8_t *>malloc(n)
     hi = <int8_t *>malloc(n)
-    kept = <int32_t *>malloc((top if top < n else n) * sizeof(int32_t))
+    kept = <int32_t *>malloc(ctop * sizeof(int32_t))
     try:
         if not pos or not lo or not hi or not kept:
             raise MemoryError()
         for i in range(n):
-            h0, h1, h2 = hands[i]
-            b = last_bonus[i]
+            t0, t1, t2 = hands[i]
+            h0, h1, h2 = _int(t0, "a hand"), _int(t1, "a hand"), _int(t2, "a hand")
+            b = _int(last_bonus[i], "last_bonus")
             if (h0 | h1 | h2) & ~_DECK or h0 & h1 or h0 & h2 or h1 & h2:
                 raise ValueError(f"candidate {i}: hands must be disjoint masks of cards 0..39")
             size = _popcount(h0)
@@ -441,7 +458,7 @@ def best_of(Solver solver, hands, last_bonus, int leader, int soloist, bint maxi
         solver._enter()
         try:
             with nogil:
-                r = cs_best_of(solver._s, pos, <int>n, maximise, top if top < n else <int>n, lo, hi, kept, &searches)
+                r = cs_best_of(solver._s, pos, <int>n, maximise, ctop, lo, hi, kept, &searches)
         finally:
             solver._busy = False
         if r < 0:
