@@ -70,9 +70,10 @@ cdef object _int(object v, str what):
     """``v`` as an exact int (TypeError for a float, a string, ...).  The
     checks that follow compare exact ints, so an int subclass with its own
     comparison methods cannot slip a bad value past them."""
-    if not isinstance(v, int) and (isinstance(v, float) or not hasattr(type(v), "__index__")):
-        raise TypeError(f"{what} must be an int, not {type(v).__name__}")
-    return _index(v)
+    try:
+        return _index(v)
+    except TypeError:
+        raise TypeError(f"{what} must be an int, not {type(v).__name__}") from None
 
 
 cdef void _load(cs_position *pos, object hands, object trick, object leader,

@@ -289,7 +289,8 @@ def format_solve(record: Any, result: Any) -> list[str]:
         for i, trick in enumerate(result.tricks, start=done + 1):
             cards = " ".join(card_symbol(c) for c in trick.cards)
             side = "soloist" if trick.winner == result.soloist else "defence"
-            bonus = f", +{result.last_bonus} last trick and monte" if i == 12 else ""
+            # as in the JSON: the line plays to the end, so its last trick is the deal's
+            bonus = f", +{result.last_bonus} last trick and monte" if trick is result.tricks[-1] else ""
             lines.append(f"    {i:2d}. seat {trick.leader} leads: {cards}  -> seat {trick.winner} ({side}) +{trick.thirds}{bonus}")
     return lines
 
