@@ -182,6 +182,17 @@ uint64_t cs_goal_total_nodes(const cs_goal *g);
 int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,
                int32_t *kept, uint64_t *searches);
 
+/* Null-window tests "value >= target" of cands[0..n-1], in order, with one
+ * search state for the batch (as cs_best_of).  out[i] = 1 or 0 for each
+ * candidate tested; the batch stops once `max_fails` candidates have
+ * failed (max_fails < 1: never stops early), and out[i] = -1 for the
+ * candidates left untested.  One call answers "does every candidate
+ * reach the target?" (max_fails 1) or counts the candidates that do.
+ * *searches (if not NULL) the null-window searches made.  Returns the
+ * number of candidates tested, or CS_EINVAL. */
+int cs_reaches_batch(cs_solver *s, const cs_position *cands, int n, int target, int max_fails, int8_t *out,
+                     uint64_t *searches);
+
 #ifdef __cplusplus
 }
 #endif

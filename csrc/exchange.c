@@ -1,5 +1,6 @@
-/* exchange.c -- the candidate driver of the exchange search: the `top` best
- * of a batch of positions for the side choosing (cs_best_of).
+/* exchange.c -- the candidate drivers: the `top` best of a batch of
+ * positions for the side choosing (cs_best_of), and a batch of null-window
+ * tests with an early stop (cs_reaches_batch).
  *
  * Every candidate carries a proven interval [lo, hi] of its value, first
  * the cheap bounds, then narrowed by every null-window test it gets: the
@@ -155,4 +156,29 @@ int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int 
     solver_end(s, &S);
     if (searches) *searches = S.searches;
     return D.nk;
+}
+
+int cs_reaches_batch(cs_solver *s, const cs_position *cands, int n, int target, int max_fails, int8_t *out,
+                     uint64_t *searches) {
+    if (!s || n < 0 || (n > 0 && (!cands || !out))) return CS_EINVAL;
+    for (int i = 0; i < n; i++)
+        if (!solver_valid_position(&cands[i])) return CS_EINVAL;
+    if (searches) *searches = 0;
+    for (int i = 0; i < n; i++) out[i] = -1;
+    if (n == 0) return 0;
+    search_t S;
+    solver_begin(s, &S, &cands[0]);
+    int tested = 0, fails = 0;
+    for (int i = 0; i < n; i++) {
+        if (i) {
+            pos_load(&S.pos, &cands[i]);
+            if (S.tt) tt_new_generation(S.tt);
+        }
+        out[i] = (int8_t)search_reaches(&S, target);
+        tested++;
+        if (!out[i] && ++fails == max_fails) break;
+    }
+    solver_end(s, &S);
+    if (searches) *searches = S.searches;
+    return tested;
 }

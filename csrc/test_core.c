@@ -477,6 +477,55 @@ static void test_best_of(int count) {
     cs_solver_free(s);
 }
 
+/* cs_reaches_batch: batches of random endings against the plain minimax,
+ * every target, with and without an early stop; bad arguments. */
+static void test_reaches_batch(int count) {
+    cs_solver *s = make_solver(1, 1, 1, 1, 1);
+    enum { MAXN = 24 };
+    cs_position cands[MAXN];
+    int val[MAXN];
+    int8_t out[MAXN];
+    for (int round = 0; round < count; round++) {
+        int n = 1 + rnd_below(MAXN);
+        int tricks = 1 + rnd_below(3), leader = rnd_below(3), sol = rnd_below(3);
+        for (int i = 0; i < n; i++) {
+            bpos b;
+            random_position(tricks, 0, &cands[i], &b);
+            b.leader = leader;
+            b.sol = sol;
+            cands[i].leader = (uint8_t)leader;
+            cands[i].soloist = (uint8_t)sol;
+            val[i] = bf_value(&b);
+        }
+        int target = rnd_below(12);
+        int max_fails = rnd_below(4); /* 0: never stop */
+        uint64_t searches = 0;
+        int r = cs_reaches_batch(s, cands, n, target, max_fails, out, &searches);
+        int fails = 0, stop = n;
+        for (int i = 0; i < n; i++) {
+            if (val[i] < target && ++fails == max_fails) {
+                stop = i + 1;
+                break;
+            }
+        }
+        CHECK(r == stop, "reaches_batch tested %d, want %d", r, stop);
+        CHECK(searches == (uint64_t)r, "reaches_batch: %llu searches for %d tests", (unsigned long long)searches, r);
+        for (int i = 0; i < n; i++) {
+            int want = i < stop ? val[i] >= target : -1;
+            CHECK(out[i] == want, "reaches_batch: candidate %d says %d, want %d (value %d, target %d)", i, out[i], want,
+                  val[i], target);
+        }
+    }
+    CHECK(cs_reaches_batch(s, cands, 0, 1, 0, out, NULL) == 0, "reaches_batch of nothing");
+    CHECK(cs_reaches_batch(NULL, cands, 1, 1, 0, out, NULL) == CS_EINVAL, "reaches_batch NULL solver");
+    CHECK(cs_reaches_batch(s, NULL, 1, 1, 0, out, NULL) == CS_EINVAL, "reaches_batch NULL candidates");
+    CHECK(cs_reaches_batch(s, cands, 1, 1, 0, NULL, NULL) == CS_EINVAL, "reaches_batch NULL out");
+    CHECK(cs_reaches_batch(s, cands, -1, 1, 0, out, NULL) == CS_EINVAL, "reaches_batch n < 0");
+    cands[0].last_bonus = 16;
+    CHECK(cs_reaches_batch(s, cands, 1, 1, 0, out, NULL) == CS_EINVAL, "reaches_batch bad bonus");
+    cs_solver_free(s);
+}
+
 int main(int argc, char **argv) {
     int endings = argc > 1 ? atoi(argv[1]) : 500;
     int deals = argc > 2 ? atoi(argv[2]) : 6;
@@ -486,6 +535,7 @@ int main(int argc, char **argv) {
     test_full_deals(deals);
     test_goal_thresholds(endings / 2);
     test_best_of(endings / 5);
+    test_reaches_batch(endings / 2);
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -28,26 +28,28 @@ def solver():  # type: ignore[no-untyped-def]
 
 
 def test_scegliete_alone_or_after_dividete_gives_the_same_answer() -> None:
-    # after dividete, each sample's scegliete search tries the defenders' best
-    # dividete exchange first (a speed-up only): the estimates must not move
+    # after dividete, a sample's scegliete tries the defenders' refuting dividete
+    # exchange first (a speed-up only): the estimates must not move
     from calasolve import exchange_search
 
-    kwargs = dict(seat=0, samples=4, seed=9, jobs=1, defender_policy="dd")
+    kwargs = dict(seat=0, samples=8, seed=9, jobs=1, defender_policy="dd", fixed=True)
     firsts: list[bool] = []
-    plain = exchange_search.best_exchange
+    plain = exchange_search.defence_candidates
 
-    def spy(record, **kw):  # type: ignore[no-untyped-def]
-        if record.contract == "scegliete":
+    def spy(*args, **kw):  # type: ignore[no-untyped-def]
+        if args[2] == "scegliete":
             firsts.append(kw.get("first") is not None)
-        return plain(record, **kw)
+        return plain(*args, **kw)
 
-    exchange_search.best_exchange = spy  # type: ignore[assignment]
+    exchange_search.defence_candidates = spy  # type: ignore[assignment]
     try:
         both = advise(STRONG, contracts=["dividete", "scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
+        hinted = list(firsts)
+        firsts.clear()
         alone = advise(STRONG, contracts=["scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
     finally:
-        exchange_search.best_exchange = plain  # type: ignore[assignment]
-    assert firsts == [True] * 4 + [False] * 4
+        exchange_search.defence_candidates = plain  # type: ignore[assignment]
+    assert any(hinted) and not any(firsts)
     scegliete = [c for c in both["contracts"] if c["contract"] == "scegliete"][0]
     scegliete.pop("seconds")
     alone["contracts"][0].pop("seconds")
@@ -122,7 +124,7 @@ def test_unbeatable_and_hopeless_hands() -> None:
 def test_solissimo_agrees_with_a_direct_loop(solver) -> None:  # type: ignore[no-untyped-def]
     hand = parse_advice_hand(STRONG)
     seat, n, seed = 2, 25, 11
-    got = advise(hand, seat=seat, samples=n, seed=seed, jobs=1, contracts=["solissimo"]).estimates[0]
+    got = advise(hand, seat=seat, samples=n, seed=seed, jobs=1, contracts=["solissimo"], fixed=True).estimates[0]
     makes = 0
     for i in range(n):
         hands, monte = deal_rest(hand, seat, rng_for(seed, i))
@@ -247,23 +249,31 @@ def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> Non
         assert len(values) == 1
 
 
-def test_dd_defenders_outcome_is_the_solved_value(solver) -> None:  # type: ignore[no-untyped-def]
-    """Under dd the exchange search's value is used as the sample's thirds, unsolved again."""
-    from calasolve.advisor import Settings, evaluate
-    from calasolve.cards import mask_thirds
-    from calasolve.exchange import apply_exchange
-    from calasolve.advisor import exchange_for
+def test_dd_defenders_make_test_agrees_with_the_exchange_search(solver) -> None:  # type: ignore[no-untyped-def]
+    """The dd defence's make-test (any refuting exchange?) and its exact thirds agree
+    with the exact exchange search of the same sample."""
+    from calasolve.advisor import Settings, Task, evaluate, random_draw, worker_goals
+    from calasolve.exchange import Exchange
+    from calasolve.exchange_search import search_exchange
 
-    hand = parse_advice_hand(STRONG)
-    settings = Settings(hand=hand, seat=1, seed=8, contracts=("dividete",), known=(), rules=Rules(),
+    hand = parse_advice_hand("32AR.32A.3A.A54")
+    settings = Settings(hand=hand, seat=1, seed=8, contracts=("dividete", "scegliete"), known=(), rules=Rules(),
                         soloist_policy="sampled", defender_policy="dd", candidates=4, redeals=4, tt_mb=16)
-    for i in range(2):
-        outcome = evaluate(i, "dividete", settings, solver)
+    leader = first_leader("dividete", 1)
+    seen = set()
+    for i in range(5):
         hands, monte = deal_rest(hand, 1, rng_for(8, i))
-        exchange, value = exchange_for("dividete", hands, monte, settings, solver, rng_for(8, i, 4))
-        played, new_monte = apply_exchange(hands, monte, "dividete", 1, exchange)
-        leader = first_leader("dividete", 1)
-        assert outcome.thirds == value == solver.value(played, (), leader, 1, 3 + mask_thirds(new_monte))
+        for contract in ("dividete", "scegliete"):
+            takes = random_draw(monte, 1, rng_for(8, i, 4)) if contract == "dividete" else None
+            given = Exchange(takes=takes) if takes is not None else Exchange()
+            value = search_exchange(hands, monte, contract, 1, leader, given=given, solver=solver, top=1).value
+            quick = evaluate(Task(i, contract), settings, solver, worker_goals(8))
+            exact = evaluate(Task(i, contract, refine=True, thirds=True), settings, solver, worker_goals(8))
+            assert quick.makes == exact.makes == (value >= MAKE_THIRDS)
+            assert exact.thirds == value and exact.settled
+            assert quick.payoff_low <= exact.payoff_low <= quick.payoff_high
+            seen.add(quick.makes)
+    assert seen == {True, False}
 
 
 def test_an_aggravation_under_heuristic_defenders_says_how_to_check_it() -> None:
@@ -289,6 +299,15 @@ class _CoinSolver:
     def reaches(self, hands, trick, leader, soloist, bonus, target):  # type: ignore[no-untyped-def]
         self.calls += 1
         return hash((self.seed, hands, bonus)) % 3 != 0
+
+    def reaches_batch(self, hands, bonus, leader, soloist, target, max_fails=0):  # type: ignore[no-untyped-def]
+        out, fails = [-1] * len(hands), 0
+        for i, (h, b) in enumerate(zip(hands, bonus)):
+            out[i] = int(self.reaches(h, (), leader, soloist, b, target))
+            fails += not out[i]
+            if max_fails and fails == max_fails:
+                break
+        return out, len(hands)
 
 
 def test_most_makes_picks_what_counting_every_world_picks() -> None:

@@ -31,10 +31,12 @@ False
 [9, 7, 20]
 """
 
-from libc.stdint cimport int8_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from operator import index as _index
+
+from numpy import ascontiguousarray as _ascontiguous, int64 as _int64, ndarray as _ndarray, uint64 as _uint64
 
 from calasolve._ccore cimport (
     CS_EINVAL, CS_ENOMEM, CS_MAX_LINE, CS_OK,
@@ -42,7 +44,7 @@ from calasolve._ccore cimport (
     cs_get_stats, cs_last_nodes, cs_total_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
     cs_solver_free, cs_solver_new, cs_stats, cs_value,
     CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_total_nodes, cs_goal_state,
-    cs_best_of,
+    cs_best_of, cs_reaches_batch,
 )
 
 cdef uint64_t _DECK = (<uint64_t>1 << 40) - 1
@@ -224,6 +226,10 @@ cdef class Solver:
             raise ValueError("invalid position")
         return r == 1
 
+    def reaches_batch(self, hands, last_bonus, leader, soloist, target, max_fails=0):
+        """:func:`reaches_batch` with this solver."""
+        return reaches_batch(self, hands, last_bonus, leader, soloist, target, max_fails)
+
     def card_values(self, hands, trick, leader, soloist, last_bonus):
         """``{card: value}`` for every legal card of the player to move: the
         soloist's thirds from here if that card is played now and both sides
@@ -398,6 +404,75 @@ cdef class GoalSearch:
         return rc == 1
 
 
+cdef void _store(cs_position *p, Py_ssize_t i, uint64_t h0, uint64_t h1, uint64_t h2, long long b,
+                 int leader, int soloist) except *:
+    if (h0 | h1 | h2) & ~_DECK or h0 & h1 or h0 & h2 or h1 & h2:
+        raise ValueError(f"candidate {i}: hands must be disjoint masks of cards 0..39")
+    size = _popcount(h0)
+    if _popcount(h1) != size or _popcount(h2) != size:
+        raise ValueError(f"candidate {i}: hands of unequal sizes")
+    if not 0 <= b <= MAX_BONUS:
+        raise ValueError(f"candidate {i}: last_bonus must be 0..{MAX_BONUS}")
+    p.hands[0] = h0
+    p.hands[1] = h1
+    p.hands[2] = h2
+    p.ntrick = 0
+    p.leader = <uint8_t>leader
+    p.soloist = <uint8_t>soloist
+    p.last_bonus = <uint8_t>b
+
+
+cdef cs_position *_load_batch(object hands, object last_bonus, int leader, int soloist) except NULL:
+    """The candidates of a batch as a malloc'ed array (the caller frees it),
+    every one checked: disjoint masks of equal sizes, a bonus in range.
+    ``hands`` is a sequence of 3 masks per candidate, or an (n, 3) uint64
+    array with ``last_bonus`` an int64 array (read without Python objects)."""
+    cdef Py_ssize_t n = len(hands), i
+    cdef cs_position *pos
+    cdef const uint64_t[:, ::1] harr
+    cdef const int64_t[::1] barr
+    if len(last_bonus) != n:
+        raise ValueError("one last_bonus per candidate")
+    if n > 0x7FFFFFFF:
+        raise ValueError("too many candidates")
+    arrays = isinstance(hands, _ndarray) and isinstance(last_bonus, _ndarray)
+    if arrays:
+        if hands.dtype != _uint64 or last_bonus.dtype != _int64 or hands.ndim != 2 or hands.shape[1] != 3:
+            raise TypeError("arrays must be (n, 3) uint64 hands and (n,) int64 bonuses")
+        harr = _ascontiguous(hands)
+        barr = _ascontiguous(last_bonus)
+    pos = <cs_position *>malloc((n if n > 0 else 1) * sizeof(cs_position))
+    if not pos:
+        raise MemoryError()
+    try:
+        if arrays:
+            for i in range(n):
+                _store(&pos[i], i, harr[i, 0], harr[i, 1], harr[i, 2], barr[i], leader, soloist)
+        else:
+            for i in range(n):
+                t0, t1, t2 = hands[i]
+                _store(&pos[i], i, _int(t0, "a hand"), _int(t1, "a hand"), _int(t2, "a hand"),
+                       _int(last_bonus[i], "last_bonus"), leader, soloist)
+    except BaseException:
+        free(pos)
+        raise
+    return pos
+
+
+cdef int _clamp_target(object target) except? -1:
+    """A target as a C int: every target <= 0 is always reached and every
+    one above 35 never, so clamping keeps the answers."""
+    t = _int(target, "target")
+    return 0 if t < 0 else (127 if t > 127 else t)
+
+
+cdef tuple _seats(object leader, object soloist):
+    leader, soloist = _int(leader, "leader"), _int(soloist, "soloist")
+    if not 0 <= leader <= 2 or not 0 <= soloist <= 2:
+        raise ValueError("leader and soloist must be seats 0..2")
+    return leader, soloist
+
+
 def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top):
     """The ``top`` best of a batch of trick-boundary positions for the side
     choosing (the soloist if ``maximise``, else the defenders), in one C call
@@ -417,45 +492,23 @@ def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint max
     cdef int8_t *lo
     cdef int8_t *hi
     cdef int32_t *kept
-    cdef uint64_t searches = 0, h0, h1, h2
-    cdef int r, size, ctop
-    if len(last_bonus) != n:
-        raise ValueError("one last_bonus per candidate")
-    leader, soloist, top = _int(leader, "leader"), _int(soloist, "soloist"), _int(top, "top")
-    if not 0 <= leader <= 2 or not 0 <= soloist <= 2:
-        raise ValueError("leader and soloist must be seats 0..2")
+    cdef uint64_t searches = 0
+    cdef int r, ctop
+    leader, soloist = _seats(leader, soloist)
+    top = _int(top, "top")
     if top < 1:
         raise ValueError("top must be at least 1")
-    if n > 0x7FFFFFFF:
-        raise ValueError("too many candidates")
+    pos = _load_batch(hands, last_bonus, leader, soloist)
     if n == 0:
+        free(pos)
         return [], [], 0
     ctop = top if top < n else n
-    pos = <cs_position *>malloc(n * sizeof(cs_position))
     lo = <int8_t *>malloc(n)
     hi = <int8_t *>malloc(n)
     kept = <int32_t *>malloc(ctop * sizeof(int32_t))
     try:
-        if not pos or not lo or not hi or not kept:
+        if not lo or not hi or not kept:
             raise MemoryError()
-        for i in range(n):
-            t0, t1, t2 = hands[i]
-            h0, h1, h2 = _int(t0, "a hand"), _int(t1, "a hand"), _int(t2, "a hand")
-            b = _int(last_bonus[i], "last_bonus")
-            if (h0 | h1 | h2) & ~_DECK or h0 & h1 or h0 & h2 or h1 & h2:
-                raise ValueError(f"candidate {i}: hands must be disjoint masks of cards 0..39")
-            size = _popcount(h0)
-            if _popcount(h1) != size or _popcount(h2) != size:
-                raise ValueError(f"candidate {i}: hands of unequal sizes")
-            if not 0 <= b <= MAX_BONUS:
-                raise ValueError(f"candidate {i}: last_bonus must be 0..{MAX_BONUS}")
-            pos[i].hands[0] = h0
-            pos[i].hands[1] = h1
-            pos[i].hands[2] = h2
-            pos[i].ntrick = 0
-            pos[i].leader = <uint8_t>leader
-            pos[i].soloist = <uint8_t>soloist
-            pos[i].last_bonus = <uint8_t>b
         solver._enter()
         try:
             with nogil:
@@ -471,3 +524,45 @@ def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint max
         free(hi)
         free(kept)
 
+
+def reaches_batch(Solver solver not None, hands, last_bonus, leader, soloist, target, max_fails=0):
+    """Null-window tests "value >= target" of a batch of trick-boundary positions
+    (as for :func:`best_of`), in one C call (``cs_reaches_batch``), in the order
+    given; testing stops once ``max_fails`` candidates have failed (0: never).
+
+    Returns ``(results, searches)``: ``results[i]`` is 1 or 0 for each candidate
+    tested and -1 for those left untested.
+
+    >>> s = Solver(tt_mb=1)
+    >>> reaches_batch(s, [(1 << 0, 1 << 7, 1 << 20), (1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 8, 1 << 21)], [3, 3, 3], 0, 0, 4, 1)[0]
+    [0, -1, -1]
+    >>> reaches_batch(s, [(1 << 0, 1 << 7, 1 << 20), (1 << 9, 1 << 7, 1 << 20)], [3, 3], 0, 0, 4)[0]
+    [0, 1]
+    """
+    cdef Py_ssize_t n = len(hands), i
+    cdef cs_position *pos
+    cdef int8_t *out
+    cdef uint64_t searches = 0
+    cdef int r, t, mf
+    leader, soloist = _seats(leader, soloist)
+    t = _clamp_target(target)
+    mf = _int(max_fails, "max_fails")
+    if mf < 0:
+        raise ValueError("max_fails must be at least 0")
+    pos = _load_batch(hands, last_bonus, leader, soloist)
+    out = <int8_t *>malloc(n if n > 0 else 1)
+    try:
+        if not out:
+            raise MemoryError()
+        solver._enter()
+        try:
+            with nogil:
+                r = cs_reaches_batch(solver._s, pos, <int>n, t, mf, out, &searches)
+        finally:
+            solver._busy = False
+        if r < 0:
+            raise ValueError("invalid candidates")
+        return [out[i] for i in range(n)], searches
+    finally:
+        free(pos)
+        free(out)

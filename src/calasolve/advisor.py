@@ -81,22 +81,30 @@ from .cards import (
     parse_cards_or_hand,
     popcount,
 )
+from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, MAX_SAMPLES
 from .errors import CalasolveError
 from .exchange import Exchange, Hands, apply_exchange
 from .game import CONTRACT_VALUE, CONTRACTS, PlayState, defender_seats, first_leader
 from .rules import STANDARD, Rules
 from .sampling import check_known, deal_rest, rng_for
-from .stats import mean_se, wilson
+from .outcome import DefenceOracle, Oracle, Outcome, PositionOracle, judge
+from .payoff import multiplier_of, payoff_levels
+from .race import CAP, INTERVAL_METHOD, Race, Track, difference_interval
+from .stats import mean_se
 
 SOLOIST_POLICIES = ("sampled", "dd")
 DEFENDER_POLICIES = ("dd", "heuristic")
-DEFAULT_SAMPLES = 400
 #: The ``sampled`` policy's defaults.  Measured on 200 samples of the benchmark
 #: hand against 6 candidates x 10 re-deals: 4 x 4 gives up 0.07 thirds and
 #: 1 point of P(make) at 40% of the cost of 6 x 6 (which matches 6 x 10).
 DEFAULT_CANDIDATES = 4
 DEFAULT_REDEALS = 4
 DEFAULT_DEFENDER_POLICY = "dd"
+#: How the game points are obtained, as reported in the output.
+PAYOFF_METHOD = (
+    "null-window tests: 18 thirds for make or fail, then 30 (made) or 6 (failed) for the multiplier; "
+    "the goal search only where those leave it open and the contract is still in the race"
+)
 #: What each policy's estimate is, said in the output next to its name.
 POLICY_NOTES = {
     "soloist": {
@@ -125,27 +133,33 @@ def parse_advice_hand(text: str) -> Mask:
 # -- results -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Outcome:
-    """One sample of one contract, double dummy."""
-
-    thirds: int           # soloist's final thirds (thirds-optimal play)
-    payoff: int           # soloist's game points (payoff-optimal play)
-    multiplier: int       # 1, 2 (cappotto) or 3 (stramazzo) of that payoff
-
-
-@dataclass(frozen=True)
 class ContractEstimate:
     """The aggregate of one contract's samples."""
 
     contract: str
     samples: int
     makes: int
+    #: the 95% confidence-sequence interval of P(make)
+    p_make_95: tuple[float, float]
+    #: mean final thirds, its standard error, and the samples it comes from
     mean_thirds: float
     se_thirds: float
+    thirds_samples: int
+    #: expected game points (samples known only as an interval count at its midpoint)
     mean_payoff: float
     se_payoff: float
+    payoff_95: tuple[float, float]
+    #: the mean game points with every open sample at its low end, and at its high end
+    payoff_range: tuple[float, float]
+    #: share of the samples per multiplier, among those whose game points are exact
     multipliers: dict[int, float]
+    #: samples whose game points are known only as an interval (never refined: not needed)
+    unresolved: int
     policy: str
+    #: why sampling stopped: settled, eliminated, cap or fixed
+    stopped: str
+    #: what it fell below: "pass", another contract, or None
+    below: str | None
     seconds: float
 
     @property
@@ -154,20 +168,26 @@ class ContractEstimate:
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson(self.makes, self.samples)
+        return self.p_make_95
 
     def to_dict(self) -> dict[str, Any]:
         lo, hi = self.interval
         return {
             "contract": self.contract,
             "samples": self.samples,
+            "stopped": self.stopped,
+            "below": self.below,
             "p_make": self.p_make,
             "p_make_95": [lo, hi],
             "mean_thirds": self.mean_thirds,
             "se_thirds": self.se_thirds,
+            "thirds_samples": self.thirds_samples,
             "expected_points": self.mean_payoff,
             "se_points": self.se_payoff,
+            "expected_points_95": list(self.payoff_95),
+            "expected_points_range": list(self.payoff_range),
             "multipliers": {str(k): v for k, v in sorted(self.multipliers.items())},
+            "unresolved": self.unresolved,
             "policy": self.policy,
             "seconds": round(self.seconds, 3),
         }
@@ -179,6 +199,7 @@ class Advice:
 
     hand: Mask
     seat: int
+    #: the cap per contract (with ``fixed``, the samples of every contract)
     samples: int
     seed: int
     rules: Rules
@@ -192,6 +213,13 @@ class Advice:
     #: the ``sampled`` policy's parameters
     candidates: int = DEFAULT_CANDIDATES
     redeals: int = DEFAULT_REDEALS
+    #: what the recommendation is a toss-up with (contracts, or "pass")
+    toss_up: tuple[str, ...] = ()
+    precision: float = DEFAULT_PRECISION
+    fixed: bool = False
+    thirds_samples: int = DEFAULT_THIRDS_SAMPLES
+    #: every sample's outcome per contract, in sample order (for analysis; not in ``to_dict``)
+    race: Race | None = field(default=None, repr=False, compare=False)
 
     def ranked(self) -> list[ContractEstimate]:
         """The estimates, best expected game points first."""
@@ -212,8 +240,13 @@ class Advice:
                 "soloist": POLICY_NOTES["soloist"][self.soloist_policy],
                 "defenders": POLICY_NOTES["defenders"][self.defender_policy],
             },
+            "sampling": "fixed" if self.fixed else "sequential",
+            "precision": self.precision,
+            "interval_method": INTERVAL_METHOD,
+            "payoff_method": PAYOFF_METHOD,
             "contracts": [e.to_dict() for e in self.ranked()],
             "recommendation": self.recommendation,
+            "toss_up": list(self.toss_up),
             "reason": self.reason,
             "seconds": round(self.seconds, 3),
         }
@@ -401,29 +434,36 @@ def most_makes(
 
     The result that matters to a bidder is making the contract, so each world
     costs a null-window search for 18 thirds, several times cheaper than an
-    exact value.  A challenger stops as soon as it cannot beat the best so far,
-    and it meets first the worlds where the best failed: similar choices tend
-    to fail together, so a weaker one is out after fewer searches.  (The order
-    only saves searches: every choice that could win is still counted in full.)
+    exact value; a choice's worlds are one batch in the C core
+    (:func:`calasolve._core.reaches_batch`).  A challenger stops as soon as it
+    cannot beat the best so far, and it meets first the worlds where the best
+    failed: similar choices tend to fail together, so a weaker one is out after
+    fewer searches.  (The order only saves searches: every choice that could
+    win is still counted in full.)
     """
     best = -1  # the best choice's makes, its index and the worlds it made
     best_index = 0
     best_made: list[bool] = [False] * len(worlds)
     for index, (ret, discards) in enumerate(choices):
+        if best == len(worlds):
+            break  # made everywhere: nothing can beat it
         kept = mine & ~discards & ~((1 << ret) if ret is not None else 0)
         bonus = LAST_TRICK_THIRDS + mask_thirds(discards)
         order = sorted(range(len(worlds)), key=lambda w: best_made[w])  # the best's failures first
-        made = [False] * len(worlds)
-        makes = 0
-        for k, w in enumerate(order):
-            if makes + len(worlds) - k <= best:
-                break  # cannot beat the best choice any more
+        positions = []
+        for w in order:
             h = list(worlds[w])
             h[soloist] = kept
             if ret is not None and returned_to is not None:
                 h[returned_to] |= 1 << ret
-            made[w] = bool(solver.reaches((h[0], h[1], h[2]), (), leader, soloist, bonus, MAKE_THIRDS))
-            makes += made[w]
+            positions.append((h[0], h[1], h[2]))
+        # stop once the fails leave no room to beat the best (never for the first choice)
+        max_fails = len(worlds) - best if best >= 0 else 0
+        results, _ = solver.reaches_batch(positions, [bonus] * len(positions), leader, soloist, MAKE_THIRDS, max_fails)
+        made = [False] * len(worlds)
+        for w, r in zip(order, results):
+            made[w] = r == 1
+        makes = sum(made)
         if makes > best:
             best, best_index, best_made = makes, index, made
     return best_index
@@ -464,6 +504,22 @@ def random_draw(monte: Mask, soloist: int, rng: np.random.Generator) -> tuple[Ma
     return takes[0], takes[1], takes[2]
 
 
+def heuristic_exchange(hands: Hands, monte: Mask, soloist: int, takes: Hands | None) -> Exchange:
+    """The ``heuristic`` defenders' exchange: ``takes`` (dividete's draw) or the
+    heuristic split (scegliete), then each defender's heuristic discards."""
+    if takes is None:
+        takes = heuristic_split(hands, monte, soloist)
+    d = tuple(heuristic_discards(hands[s] | takes[s], popcount(takes[s])) if s != soloist else 0 for s in range(3))
+    return Exchange(takes=takes, discards=(d[0], d[1], d[2]))
+
+
+def _bonus_of(hands: Hands, monte: Mask, after: Hands) -> int:
+    """The last-trick bonus once the defenders' exchange leaves ``after``: the monte
+    then holds every card of the deal that is in no hand."""
+    everything = hands[0] | hands[1] | hands[2] | monte
+    return LAST_TRICK_THIRDS + mask_thirds(everything & ~(after[0] | after[1] | after[2]))
+
+
 # -- one sample -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -481,123 +537,155 @@ class Settings:
     candidates: int
     redeals: int
     tt_mb: int
+    goal_mb: int = DEFAULT_GOAL_MB
 
 
-def exchange_for(
-    contract: str,
-    hands: tuple[Mask, Mask, Mask],
-    monte: Mask,
-    settings: Settings,
-    solver: Any,
-    rng: np.random.Generator,
-    first: Hands | None = None,
-) -> tuple[Exchange, int | None]:
-    """The exchange of one sample under the settings' policies, and the soloist's
-    final thirds with it when the policy has already solved that (``dd``), else None.
-    ``first``: hands after a good exchange for the ``dd`` search to try first
-    (:func:`calasolve.exchange_search.best_exchange`)."""
-    from .dealfile import Record
-    from .exchange_search import best_exchange
+@dataclass(frozen=True)
+class Task:
+    """One sample of one contract to evaluate: ``refine`` makes its game points exact,
+    ``thirds`` computes its exact final thirds too."""
 
-    seat, rules = settings.seat, settings.rules
+    index: int
+    contract: str
+    refine: bool = False
+    thirds: bool = False
+
+
+def deal_sample(settings: Settings, index: int) -> tuple[Hands, Mask]:
+    """Sample ``index``: the same deal for every contract (common random numbers)."""
+    return deal_rest(settings.hand, settings.seat, rng_for(settings.seed, index), dict(settings.known))
+
+
+def oracle_for(
+    task: Task, settings: Settings, solver: Any, goals: Any, hints: dict[int, Hands]
+) -> tuple[Oracle, int | None]:
+    """The questions about sample ``task.index`` after ``task.contract``'s exchange under
+    the settings' policies, and the final thirds when the exchange search already
+    found them (the soloist's ``dd``).  ``hints`` carries, by sample, the hands of
+    the defenders' refuting dividete exchange to their scegliete, where it is one
+    of the candidates (the drawn split), tried first."""
+    from .exchange_search import defence_candidates, search_exchange
+
+    seat, rules, contract = settings.seat, settings.rules, task.contract
+    hands, monte = deal_sample(settings, task.index)
+    rng = rng_for(settings.seed, task.index, 1 + CONTRACTS.index(contract))
+    leader = first_leader(contract, seat, rules)
+    known: int | None = None
+    if contract in ("dividete", "scegliete") and settings.defender_policy == "dd":
+        takes = random_draw(monte, seat, rng) if contract == "dividete" else None
+        first = hints.get(task.index) if contract == "scegliete" else None
+        # the plain-card-sense exchange refutes most contracts that fail: tried first
+        plain, _ = apply_exchange(hands, monte, contract, seat, heuristic_exchange(hands, monte, seat, takes))
+        probes = [(h, _bonus_of(hands, monte, h)) for h in ([first] if first is not None else []) + [plain]]
+        return DefenceOracle(
+            solver, goals, lambda: defence_candidates(hands, monte, contract, seat, takes=takes, first=first),
+            probes, leader, seat, contract, rules,
+        ), None
     if contract == "solissimo":
-        return Exchange(), None
-    if contract in ("solo", "chiamo"):
+        exchange = Exchange()
+    elif contract in ("solo", "chiamo"):
         if settings.soloist_policy == "sampled":
-            return sampled_soloist_exchange(
+            exchange = sampled_soloist_exchange(
                 hands, monte, contract, seat, rules, solver, rng,
                 candidates=settings.candidates, redeals=settings.redeals,
-            ), None
-        record = Record(hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules)
-        found = best_exchange(record, solver=solver, top=1)
-        return found.exchange, found.value
-    takes = random_draw(monte, seat, rng) if contract == "dividete" else None
-    if settings.defender_policy == "heuristic":
-        if takes is None:
-            takes = heuristic_split(hands, monte, seat)
-        discards = tuple(heuristic_discards(hands[s] | takes[s], popcount(takes[s])) if s != seat else 0 for s in range(3))
-        return Exchange(takes=takes, discards=(discards[0], discards[1], discards[2])), None
-    record = Record(
-        hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules,
-        exchange=Exchange(takes=takes) if takes is not None else Exchange(),
-    )
-    found = best_exchange(record, solver=solver, top=1, first=first)
-    return found.exchange, found.value
-
-
-def evaluate(
-    index: int, contract: str, settings: Settings, solver: Any, dividete: dict[int, Hands] | None = None
-) -> Outcome:
-    """Deal sample ``index``, carry out ``contract``'s exchange, solve it.
-
-    ``dividete``: the caller's record, by sample, of the hands after the
-    defenders' ``dd`` dividete exchange, which this call fills in (dividete) or
-    reads (scegliete): those hands are one of scegliete's candidates (the drawn
-    split), and a good one, so its search tries them first.
-
-    One exact thirds solve per sample (none when the exchange search already
-    valued the exchange).  The payoff then costs a goal search only at the
-    extremes: the thirds value settles every other level (see
-    :func:`calasolve.payoff.payoff_value`).
-    """
-    from .payoff import multiplier_of, payoff_value
-
-    seat, rules = settings.seat, settings.rules
-    hands, monte = deal_rest(settings.hand, seat, rng_for(settings.seed, index), dict(settings.known))
-    rng = rng_for(settings.seed, index, 1 + CONTRACTS.index(contract))
-    first = dividete.get(index) if dividete is not None and contract == "scegliete" else None
-    exchange, thirds = exchange_for(contract, hands, monte, settings, solver, rng, first)
+            )
+        else:
+            found = search_exchange(hands, monte, contract, seat, leader, solver=solver, top=1)
+            exchange, known = found.exchange, found.value
+    else:
+        exchange = heuristic_exchange(hands, monte, seat, random_draw(monte, seat, rng) if contract == "dividete" else None)
     played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
-    if dividete is not None and contract == "dividete" and settings.defender_policy == "dd":
-        dividete[index] = played
-    leader = first_leader(contract, seat, rules)
-    if thirds is None:
-        thirds = solver.value(played, (), leader, seat, LAST_TRICK_THIRDS + mask_thirds(new_monte))
-    state = PlayState(played, new_monte, soloist=seat, leader=leader)
-    payoff = payoff_value(state, contract, rules, worker_goals(), thirds=thirds)
-    return Outcome(thirds=thirds, payoff=payoff, multiplier=multiplier_of(payoff, contract, rules))
+    bonus = LAST_TRICK_THIRDS + mask_thirds(new_monte)
+    return PositionOracle(solver, goals, played, leader, seat, bonus, contract, rules), known
+
+
+def evaluate(task: Task, settings: Settings, solver: Any, goals: Any, hints: dict[int, Hands] | None = None) -> Outcome:
+    """Deal sample ``task.index``, carry out the contract's exchange, judge it
+    (:func:`calasolve.outcome.judge`): a null-window test at 18 thirds and one
+    or two more for the multiplier, unless the task asks for more."""
+    hints = {} if hints is None else hints
+    oracle, known = oracle_for(task, settings, solver, goals, hints)
+    outcome = judge(oracle, task.contract, settings.rules, refine=task.refine, thirds=task.thirds, known=known)
+    if isinstance(oracle, DefenceOracle) and task.contract == "dividete" and oracle.refuter is not None:
+        hints[task.index] = oracle.refuter
+    return outcome
 
 
 _WORKER: dict[str, Any] = {}
 
-#: The goal search's memo per worker, in MiB.  Only hands at the extremes need a
-#: goal search (e.g. a hopeless soloist: can they win no trick, or 3 card thirds,
-#: rather than pay x3?), and those searches are memo-bound: on one such sample
-#: 8 MiB took 14 s, 32 MiB 4 s, 128 MiB 2.5 s (README.md).  The memo is
-#: calloc'ed, so the pages cost nothing until a search touches them.
-GOAL_MEMO_MB = 128
 
-
-def worker_goals() -> Any:
-    """This process's goal search, one per worker like the solver (its memo stays
-    untouched, so free, on the samples that need no goal search: most of them)."""
+def worker_goals(goal_mb: int = DEFAULT_GOAL_MB) -> Any:
+    """This process's goal search, one per worker like the solver (its memo is
+    calloc'ed: free until a search at the extremes touches it)."""
     goals = _WORKER.get("goals")
-    if goals is None:
+    if goals is None or _WORKER.get("goal_mb") != goal_mb:
         from ._core import GoalSearch
 
-        goals = _WORKER["goals"] = GoalSearch(GOAL_MEMO_MB)
+        goals = _WORKER["goals"] = GoalSearch(goal_mb)
+        _WORKER["goal_mb"] = goal_mb
     return goals
 
 
-def _work(job: tuple[Settings, Sequence[tuple[int, str]]]) -> list[tuple[int, str, Outcome, float]]:
-    """Evaluate a chunk of (sample, contract) pairs with this process's solver."""
+def _work(job: tuple[Settings, Sequence[Task]]) -> list[tuple[Task, Outcome, float]]:
+    """Evaluate a chunk of tasks with this process's solver.  A chunk holds whole
+    samples, their contracts in the standard order: a sample's dividete comes
+    before its scegliete, and the table is warm from the same deal."""
     from .solving import make_solver
 
-    settings, pairs = job
+    settings, tasks = job
     solver = _WORKER.get("solver")
     if solver is None or _WORKER.get("tt_mb") != settings.tt_mb:
         solver = _WORKER["solver"] = make_solver(settings.tt_mb)
         _WORKER["tt_mb"] = settings.tt_mb
+    goals = worker_goals(settings.goal_mb)
+    hints: dict[int, Hands] = {}
     out = []
-    # A chunk holds whole samples, their contracts in CONTRACTS order (advise):
-    # a sample's dividete is met before its scegliete.
-    dividete: dict[int, Hands] = {}
-    for index, contract in pairs:
-        # CPU time, not wall: the cost of a sample whatever else runs on the machine
-        start = time.process_time()
-        outcome = evaluate(index, contract, settings, solver, dividete)
-        out.append((index, contract, outcome, time.process_time() - start))
+    for task in tasks:
+        start = time.process_time()  # CPU time: the cost of a sample whatever else runs
+        outcome = evaluate(task, settings, solver, goals, hints)
+        out.append((task, outcome, time.process_time() - start))
     return out
+
+
+# -- the race ------------------------------------------------------------------------
+
+def _chunks(settings: Settings, tasks: Sequence[Task], jobs: int) -> list[tuple[Settings, list[Task]]]:
+    """Tasks grouped by sample (standard contract order within), a few samples a chunk:
+    small chunks keep both cores busy to the end of a round."""
+    by_sample: dict[int, list[Task]] = {}
+    for t in sorted(tasks, key=lambda t: (t.index, CONTRACTS.index(t.contract))):
+        by_sample.setdefault(t.index, []).append(t)
+    groups = list(by_sample.values())
+    per = max(1, len(groups) // (jobs * 4)) if jobs > 1 else len(groups) or 1
+    return [(settings, [t for g in groups[k : k + per] for t in g]) for k in range(0, len(groups), per)]
+
+
+class _Runner:
+    """Runs tasks in this process or in a pool of workers kept for the whole race."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+
+    def run(
+        self, settings: Settings, tasks: Sequence[Task], progress: Callable[[int], None] | None
+    ) -> list[tuple[Task, Outcome, float]]:
+        out: list[tuple[Task, Outcome, float]] = []
+        chunks = _chunks(settings, tasks, self.jobs)
+        parts = map(_work, chunks) if self.pool is None else self.pool.map(_work, chunks)
+        for part in parts:
+            out += part
+            if progress:
+                progress(len(part))
+        return out
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+def _is_dd_defence(contract: str, settings: Settings) -> bool:
+    return contract in ("dividete", "scegliete") and settings.defender_policy == "dd"
 
 
 def advise(
@@ -614,14 +702,23 @@ def advise(
     rules: Rules = STANDARD,
     candidates: int = DEFAULT_CANDIDATES,
     redeals: int = DEFAULT_REDEALS,
+    precision: float = DEFAULT_PRECISION,
+    fixed: bool = False,
+    thirds_samples: int = DEFAULT_THIRDS_SAMPLES,
     tt_mb: int = 32,
+    goal_mb: int = DEFAULT_GOAL_MB,
     progress: Callable[[int], None] | None = None,
+    on_round: Callable[[Race], None] | None = None,
 ) -> Advice:
     """Estimate every contract's chances for ``hand`` held by ``seat`` (see the module doc).
 
-    ``policy`` is the soloist's exchange policy, ``defender_policy`` the
-    defenders'; ``progress`` is called with the number of sample-contract
-    evaluations finished since the last call.
+    ``samples`` is the cap per contract (with ``fixed``, every contract gets
+    exactly that many); ``precision`` the 95% half-width wanted on the
+    recommended contract's P(make); ``thirds_samples`` how many samples of each
+    contract also get their exact final thirds.  ``policy`` is the soloist's
+    exchange policy, ``defender_policy`` the defenders'.  ``progress`` is called
+    with the number of sample evaluations finished since the last call,
+    ``on_round`` with the race after each round.
     """
     mask = parse_advice_hand(hand) if isinstance(hand, str) else hand
     if popcount(mask) != 12:
@@ -630,8 +727,12 @@ def advise(
         raise CalasolveError(f"seat {seat}: must be 0, 1 or 2")
     if candidates < 1 or redeals < 1:
         raise CalasolveError(f"candidates {candidates}, redeals {redeals}: each must be at least 1")
-    if samples < 1:
-        raise CalasolveError(f"samples {samples}: must be at least 1")
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise CalasolveError(f"samples {samples}: must be 1 to {MAX_SAMPLES:,}")
+    if not 0 < precision <= 1:
+        raise CalasolveError(f"precision {precision}: must be above 0 and at most 1")
+    if thirds_samples < 0:
+        raise CalasolveError(f"thirds_samples {thirds_samples}: must be at least 0")
     if policy not in SOLOIST_POLICIES:
         raise CalasolveError(f"unknown soloist policy {policy!r} (use {', '.join(SOLOIST_POLICIES)})")
     if defender_policy not in DEFENDER_POLICIES:
@@ -646,85 +747,154 @@ def advise(
     check_known(mask, seat, known)
     settings = Settings(
         hand=mask, seat=seat, seed=seed, contracts=chosen, known=tuple(known.items()), rules=rules,
-        soloist_policy=policy, defender_policy=defender_policy, candidates=candidates, redeals=redeals, tt_mb=tt_mb,
+        soloist_policy=policy, defender_policy=defender_policy, candidates=candidates, redeals=redeals,
+        tt_mb=tt_mb, goal_mb=goal_mb,
     )
-    jobs = jobs or os.cpu_count() or 1
-    # A chunk holds whole samples, each sample's contracts in the standard order:
-    # the contracts of one deal share positions, so the worker's table is warm
-    # for the next (dividete's search warms scegliete's, which covers its
-    # split).  On the benchmark hand, -12% CPU over all five contracts, -17% in
-    # scegliete; the other order (scegliete first) only -6%.  Small chunks keep
-    # the progress bar moving and the cores busy to the end.
     order = sorted(chosen, key=CONTRACTS.index)
-    pairs = [(i, c) for i in range(samples) for c in order]
-    size = len(order) * max(1, min(25 // len(order), samples // (jobs * 8)))
-    chunks = [(settings, pairs[k : k + size]) for k in range(0, len(pairs), size)]
+    race = Race(
+        [Track(c, min(payoff_levels(c, rules)), max(payoff_levels(c, rules))) for c in order],
+        cap=samples, precision=precision, fixed=fixed,
+    )
+    thirds: dict[str, dict[int, int]] = {c: {} for c in order}
+    cpu = {c: 0.0 for c in order}
     start = time.perf_counter()
-    results: list[tuple[int, str, Outcome, float]] = []
-    if jobs == 1:
-        for chunk in chunks:
-            results += _work(chunk)
-            if progress:
-                progress(len(chunk[1]))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part in pool.map(_work, chunks):
-                results += part
-                if progress:
-                    progress(len(part))
-    estimates = tuple(_aggregate(c, [r for r in results if r[1] == c], settings) for c in chosen)
-    recommendation, reason = _recommend(estimates)
+    runner = _Runner(jobs or os.cpu_count() or 1)
+    try:
+        n = 0
+        while not race.done:
+            indices = range(n, min(n + ROUND, samples))
+            n = indices.stop
+            active = race.active()
+            tasks = [Task(i, t.contract, thirds=i < thirds_samples and not _is_dd_defence(t.contract, settings))
+                     for i in indices for t in active]
+            results = runner.run(settings, tasks, progress)
+            fresh = _collect(results, race, thirds, cpu)
+            race.eliminate()
+            # the contracts still in the race need exact game points on this round's samples
+            redo = [Task(task.index, task.contract, refine=True, thirds=task.thirds)
+                    for task, outcome in fresh if not outcome.settled and race.needs_refining(race_track(race, task.contract))]
+            if redo:
+                _collect(runner.run(settings, redo, None), race, thirds, cpu)
+                race.eliminate()
+            race.settle(n)
+            if on_round:
+                on_round(race)
+        # the dd defence's exact thirds cost an exchange search each: only for a contract still in the answer
+        late = [Task(i, t.contract, refine=True, thirds=True)
+                for t in race.tracks if _is_dd_defence(t.contract, settings) and t.below is None
+                for i in range(min(thirds_samples, t.n))]
+        if late:
+            for task, outcome, seconds in runner.run(settings, late, None):
+                if outcome.thirds is not None:
+                    thirds[task.contract][task.index] = outcome.thirds
+                cpu[task.contract] += seconds
+    finally:
+        runner.close()
+    estimates = tuple(_estimate(t, thirds[t.contract], cpu[t.contract], settings) for t in race.tracks)
+    recommendation, ties = race.result()
     return Advice(
         hand=mask, seat=seat, samples=samples, seed=seed, rules=rules,
         soloist_policy=policy, defender_policy=defender_policy,
-        estimates=estimates, recommendation=recommendation, reason=reason,
+        estimates=estimates, recommendation=recommendation, toss_up=ties,
+        reason=_reason(race, recommendation, ties),
         seconds=time.perf_counter() - start,
         known={str(k): hand_name(v) for k, v in known.items()},
-        candidates=candidates, redeals=redeals,
+        candidates=candidates, redeals=redeals, precision=precision, fixed=fixed, thirds_samples=thirds_samples,
+        race=race,
     )
 
 
-def _aggregate(contract: str, rows: list[tuple[int, str, Outcome, float]], settings: Settings) -> ContractEstimate:
-    rows.sort(key=lambda r: r[0])
-    outcomes = [r[2] for r in rows]
+#: Samples per round: every contract still in the race gets the next ROUND samples.
+ROUND = 32
+
+
+def race_track(race: Race, contract: str) -> Track:
+    return next(t for t in race.tracks if t.contract == contract)
+
+
+def _collect(
+    results: Sequence[tuple[Task, Outcome, float]], race: Race, thirds: dict[str, dict[int, int]], cpu: dict[str, float]
+) -> list[tuple[Task, Outcome]]:
+    """File a batch of results into the race's tracks (a refined sample replaces its
+    first outcome, in place), in sample order."""
+    fresh = []
+    for task, outcome, seconds in sorted(results, key=lambda r: (r[0].index, CONTRACTS.index(r[0].contract))):
+        track = race_track(race, task.contract)
+        cpu[task.contract] += seconds
+        if outcome.thirds is not None:
+            thirds[task.contract][task.index] = outcome.thirds
+        if task.refine and task.index < track.n:
+            track.replace(task.index, outcome)
+        else:
+            assert task.index == track.n, "samples arrive in order"
+            track.add(outcome)
+        fresh.append((task, outcome))
+    return fresh
+
+
+def _estimate(track: Track, thirds: dict[int, int], cpu: float, settings: Settings) -> ContractEstimate:
+    outcomes = track.outcomes
     n = len(outcomes)
-    thirds_mean, thirds_se = mean_se([o.thirds for o in outcomes])
-    pay_mean, pay_se = mean_se([o.payoff for o in outcomes])
+    values = [thirds[i] for i in sorted(thirds) if i < n]
+    thirds_mean, thirds_se = mean_se(values)
+    mids = [(o.payoff_low + o.payoff_high) / 2 for o in outcomes]
+    pay_mean, pay_se = mean_se(mids)
+    exact = [o for o in outcomes if o.settled]
     counts: dict[int, int] = {}
-    for o in outcomes:
-        counts[o.multiplier] = counts.get(o.multiplier, 0) + 1
-    mults = {m: k / n for m, k in counts.items()}
-    if contract in ("solo", "chiamo"):
+    for o in exact:
+        m = multiplier_of(o.payoff_low, track.contract, settings.rules)
+        counts[m] = counts.get(m, 0) + 1
+    if track.contract in ("solo", "chiamo"):
         policy = f"soloist:{settings.soloist_policy}"
-    elif contract in ("dividete", "scegliete"):
+    elif track.contract in ("dividete", "scegliete"):
         policy = f"defenders:{settings.defender_policy}"
     else:
         policy = "none"
     return ContractEstimate(
-        contract=contract,
+        contract=track.contract,
         samples=n,
-        makes=sum(1 for o in outcomes if o.thirds >= MAKE_THIRDS),
+        makes=sum(1 for o in outcomes if o.makes),
+        p_make_95=track.p_make_interval() if n else (0.0, 1.0),
         mean_thirds=thirds_mean,
         se_thirds=thirds_se,
+        thirds_samples=len(values),
         mean_payoff=pay_mean,
         se_payoff=pay_se,
-        multipliers=mults,
+        payoff_95=track.payoff_interval() if n else (float(track.low), float(track.high)),
+        payoff_range=track.mean_range(),
+        multipliers={m: k / len(exact) for m, k in counts.items()},
+        unresolved=n - len(exact),
         policy=policy,
-        seconds=sum(r[3] for r in rows),
+        stopped=track.stopped or CAP,
+        below=track.below,
+        seconds=cpu,
     )
 
 
-def _recommend(estimates: Sequence[ContractEstimate]) -> tuple[str, str]:
-    best = max(estimates, key=lambda e: (e.mean_payoff, -CONTRACTS.index(e.contract)))
-    if best.mean_payoff <= 0:
-        return "pass", (
-            f"no contract has positive expected game points (best: {best.contract} "
-            f"{best.mean_payoff:+.2f}, makes {best.p_make:.0%})"
-        )
-    return best.contract, (
-        f"{best.contract} has the highest expected game points: {best.mean_payoff:+.2f} "
-        f"± {best.se_payoff:.2f}, makes {best.p_make:.0%} (value {CONTRACT_VALUE[best.contract]} per defender)"
-    )
+def _reason(race: Race, recommendation: str, ties: Sequence[str]) -> str:
+    """One sentence on why: the best estimate and what it is a toss-up with."""
+    if recommendation == "pass":
+        lead = race.leader([t for t in race.tracks if t.n])
+        if lead is None:
+            return "no contract was sampled"
+        if ties:
+            return (f"no contract is clearly above the pass line (best: {lead.contract} "
+                    f"{lead.mean_payoff():+.2f} game points, a toss-up with passing)")
+        return f"every contract's expected game points are below 0 (best: {lead.contract} {lead.mean_payoff():+.2f})"
+    track = race_track(race, recommendation)
+    lo, hi = track.payoff_interval()
+    text = (f"{recommendation} has the highest expected game points: {track.mean_payoff():+.2f} "
+            f"({lo:+.2f} to {hi:+.2f}), value {CONTRACT_VALUE[recommendation]} per defender")
+    if ties:
+        parts = []
+        for other in ties:
+            if other == "pass":
+                parts.append("passing (not clearly above 0)")
+            else:
+                dlo, dhi = difference_interval(track, race_track(race, other))
+                parts.append(f"{other} (within {max(abs(dlo), abs(dhi)):.2f} game points)")
+        text += "; a toss-up with " + ", ".join(parts)
+    return text
 
 
 def _soloist_text(advice: Advice) -> str:
@@ -733,23 +903,36 @@ def _soloist_text(advice: Advice) -> str:
     return f"{advice.soloist_policy} ({POLICY_NOTES['soloist'][advice.soloist_policy]})"
 
 
+_STOPPED_TEXT = {"settled": "settled", "eliminated": "out", "cap": "cap", "fixed": "fixed"}
+
+
 def format_advice(advice: Advice) -> list[str]:
     """The readable table of ``calasolve advise``, best first."""
+    sampling = (f"{advice.samples} samples per contract" if advice.fixed else
+                f"sequential sampling, up to {advice.samples} samples per contract, P(make) to ±{advice.precision:.0%}")
     lines = [
-        f"hand {hand_name(advice.hand)} in seat {advice.seat}: {advice.samples} samples per contract, seed {advice.seed}",
+        f"hand {hand_name(advice.hand)} in seat {advice.seat}: {sampling}, seed {advice.seed}",
         f"exchange policies: soloist {_soloist_text(advice)}, defenders {advice.defender_policy}"
         + (f"; rules {advice.rules.describe()}" if advice.rules.changes() else ""),
         "",
-        f"  {'contract':<10} {'P(make)':>8} {'95% interval':>15} {'thirds':>13} {'game points':>15}  multipliers",
+        f"  {'contract':<10} {'samples':>7}  {'stopped':<14} {'P(make)':>7} {'95% interval':>13} "
+        f"{'thirds (n)':>16} {'game points':>11} {'95% interval':>15}  multipliers",
     ]
     for e in advice.ranked():
         lo, hi = e.interval
+        plo, phi = e.payoff_95
         mult = " ".join(f"x{k} {v:.0%}" for k, v in sorted(e.multipliers.items()))
+        if e.unresolved:
+            mult += f" ({e.unresolved} open)"
+        stopped = _STOPPED_TEXT[e.stopped] + (f" < {e.below}" if e.below else "")
+        thirds = f"{e.mean_thirds:.1f} ± {e.se_thirds:.1f} ({e.thirds_samples})" if e.thirds_samples else "-"
+        points = f"{e.mean_payoff:+.2f}" if not e.unresolved else f"{e.payoff_range[0]:+.1f}..{e.payoff_range[1]:+.1f}"
         lines.append(
-            f"  {e.contract:<10} {e.p_make:>8.1%} {f'{lo:.1%}-{hi:.1%}':>15} "
-            f"{f'{e.mean_thirds:.1f} ± {e.se_thirds:.1f}':>13} {f'{e.mean_payoff:+.2f} ± {e.se_payoff:.2f}':>15}  {mult}"
+            f"  {e.contract:<10} {e.samples:>7}  {stopped:<14} {e.p_make:>7.1%} {f'{lo:.0%}-{hi:.0%}':>13} "
+            f"{thirds:>16} {points:>11} {f'{plo:+.2f} to {phi:+.2f}':>15}  {mult}"
         )
     lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
+    lines.append("intervals: 95% " + INTERVAL_METHOD + "; game points by " + PAYOFF_METHOD)
     if advice.recommendation in ("dividete", "scegliete") and advice.defender_policy == "heuristic":
         # the cheap defence is the optimistic one: an aggravation deserves the worst case too
         lines.append(

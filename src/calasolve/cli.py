@@ -20,6 +20,7 @@ import click
 from . import __version__
 from .cards import SUIT_SYMBOLS, SUITS, card_name, card_symbol, hand_name
 from .errors import CalasolveError
+from .defaults import DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, MAX_SAMPLES
 from .game import CONTRACTS
 from .rules import RULE_HELP, VARIANTS, Rules
 
@@ -400,12 +401,19 @@ def analyse_cmd(
 @cli.command("advise")
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="The hand's seat (who leads depends on it).")
-@click.option("--samples", type=click.IntRange(1, 1_000_000), default=400, show_default=True, help="Deals sampled per contract.")
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=DEFAULT_SAMPLES, show_default=True,
+              help="The cap on deals sampled per contract (with --fixed: exactly this many).")
+@click.option("--precision", type=click.FloatRange(0, 100, min_open=True), default=DEFAULT_PRECISION * 100, show_default=True,
+              help="The 95% half-width wanted on the recommended contract's P(make), in percentage points.")
+@click.option("--fixed", is_flag=True, help="No sequential stopping: sample every contract --samples times (slow: minutes).")
+@click.option("--thirds-samples", type=click.IntRange(0, MAX_SAMPLES), default=DEFAULT_THIRDS_SAMPLES, show_default=True,
+              help="Samples per contract that also get their exact final thirds (the mean thirds).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Random seed: same seed, same answer.")
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate.")
 @click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
-@click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True, help="The soloist's exchange policy (solo, chiamo).")
-@click.option("--defender-policy", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True, help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best (conservative for the soloist), or heuristic, 20 to 60 times cheaper but kinder to the soloist.")
+@click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True,
+              help="The soloist's exchange policy (solo, chiamo): sampled, or dd (sees every card; an exact exchange search per sample, minutes).")
+@click.option("--defender-policy", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True, help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best (conservative for the soloist), or heuristic, cheaper but kinder to the soloist.")
 @json_option("One JSON object: every contract's estimate and the recommendation.")
 @rule_option
 @jobs_option("Parallel worker processes, one solver each (default: all cores).")
@@ -414,6 +422,9 @@ def advise_cmd(
     hand: Sequence[str],
     seat: int,
     samples: int,
+    precision: float,
+    fixed: bool,
+    thirds_samples: int,
     seed: int,
     contracts: str,
     known: Sequence[str],
@@ -428,10 +439,14 @@ def advise_cmd(
 
     HAND is hand notation (32A7.RC5.F64.AR) or 12 card tokens.  For each
     contract the unseen cards are dealt at random, the exchange is made by
-    the chosen policy and the deal is solved double dummy: P(make) with a
-    95% interval, mean thirds ± standard error, expected game points and the
-    multipliers' chances.  The recommendation is the contract with the
-    highest expected game points, or pass.
+    the chosen policy and the deal is solved double dummy.  The samples come
+    in rounds, and a contract stops being sampled once its question is
+    settled: out (its expected game points are below the pass line or
+    another contract's, with confidence), settled (the answer, its P(make)
+    as precise as asked) or at the cap.  Reported: P(make) with a 95%
+    interval valid under this stopping, mean thirds, expected game points
+    and the multipliers' chances.  The recommendation is the contract with
+    the highest expected game points, or pass; a toss-up says so.
 
     \b
     Examples:
@@ -440,18 +455,25 @@ def advise_cmd(
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
     """
     from .advisor import advise, format_advice, parse_advice_hand
+    from .race import Race
     from .sampling import parse_known
 
     rules_ = Rules.parse(rule_items)
     mask = parse_advice_hand(" ".join(hand))
     chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
-    total = samples * len(chosen)
     show = sys.stderr.isatty() and not as_json
-    with click.progressbar(length=total, label="sampling", file=sys.stderr) if show else _NoBar() as bar:
+    with click.progressbar(length=samples * len(chosen), label="sampling", file=sys.stderr) if show else _NoBar() as bar:
+
+        def on_round(race: Race) -> None:
+            # a contract that stops early gives back its share of the bar
+            bar.length = sum(t.n if not t.active else samples for t in race.tracks) if show else 0
+            bar.label = " ".join(f"{t.contract}{'' if t.active else ' ' + (t.stopped or '')}" for t in race.tracks)
+
         result = advise(
             mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
             defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
-            rules=rules_, tt_mb=tt_mb, progress=bar.update,
+            rules=rules_, tt_mb=tt_mb, precision=precision / 100, fixed=fixed, thirds_samples=thirds_samples,
+            progress=bar.update, on_round=on_round,
         )
     if as_json:
         emit_json(result.to_dict())

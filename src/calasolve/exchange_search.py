@@ -507,6 +507,17 @@ _PASS_DEPTHS = (4, 10, 36)
 _PREFIX = 50
 
 
+def _order(batch: _Batch, maximise: bool, first: Hands | None) -> np.ndarray:
+    """The order to try the candidates in: best estimate first for the side choosing
+    (ties in the order given), a candidate with the hands ``first`` before all."""
+    order = np.argsort(-batch.estimate if maximise else batch.estimate, kind="stable")
+    if first is not None and len(order):
+        hit = np.nonzero(np.all(batch.hands[order] == np.array(first, dtype=np.uint64), axis=1))[0]
+        if len(hit):
+            order = np.concatenate([order[hit[:1]], np.delete(order, hit[0])])
+    return order
+
+
 def _best_of(
     solver: CoreSolver,
     cands: _Batch | Sequence[_Candidate],
@@ -537,12 +548,7 @@ def _best_of(
     last sweep checks that no candidate left out can beat the list.
     """
     batch = cands if isinstance(cands, _Batch) else _Batch.of(cands)
-    # best estimate first for the side choosing; ties in the order given
-    order = np.argsort(-batch.estimate if maximise else batch.estimate, kind="stable")
-    if first is not None and len(order):
-        hit = np.nonzero(np.all(batch.hands[order] == np.array(first, dtype=np.uint64), axis=1))[0]
-        if len(hit):
-            order = np.concatenate([order[hit[:1]], np.delete(order, hit[0])])
+    order = _order(batch, maximise, first)
     if isinstance(solver, _core.Solver):
         return _best_of_c(solver, batch, order, leader, soloist, maximise=maximise, top=top, stats=stats)
     cands = batch.candidates() if isinstance(cands, _Batch) else cands
@@ -639,6 +645,15 @@ def _best_of(
     return [(v, i, cands[i]) for v, i in kept]
 
 
+def _grouped(batch: _Batch, order: np.ndarray) -> np.ndarray:
+    """The prefix (the most promising) first, then the rest grouped by layout
+    (call/return, takes), in ``order`` within each: the killer leads the C search
+    carries from one candidate to the next fit candidates of one layout."""
+    prefix = max(_PREFIX, len(order) // _PREFIX)
+    rest = order[prefix:]
+    return np.concatenate([order[:prefix], rest[np.argsort(batch.layout[rest], kind="stable")]])
+
+
 def _best_of_c(
     solver: Any,
     batch: _Batch,
@@ -652,14 +667,7 @@ def _best_of_c(
 ) -> list[tuple[int, int, _Candidate]]:
     """:func:`_best_of` in one call of the C core (``cs_best_of``, the same
     passes, with every candidate's fail-soft bounds kept between them)."""
-    # The prefix (the most promising) first, then the rest grouped by layout
-    # (call/return, takes), in the estimate's order within each: the killer
-    # leads the C search carries from one candidate to the next fit
-    # candidates of one layout (chiamo: -27% nodes against the estimate's
-    # order across layouts).
-    prefix = max(_PREFIX, len(order) // _PREFIX)
-    rest = order[prefix:]
-    order = np.concatenate([order[:prefix], rest[np.argsort(batch.layout[rest], kind="stable")]])
+    order = _grouped(batch, order)
     kept, values, searches = _core.best_of(
         solver, batch.hands[order].tolist(), batch.bonus[order].tolist(), leader, soloist, maximise, top
     )
@@ -776,6 +784,23 @@ def _scegliete_splits(monte: Mask, soloist: int) -> list[Hands]:
             first = sum(1 << c for c in group)
             splits.append(_per_seat(soloist, first, monte & ~first))
     return splits
+
+
+def defence_candidates(
+    hands: Hands, monte: Mask, contract: str, soloist: int, *, takes: Hands | None = None, first: Hands | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The defenders' exchanges of a dividete (``takes``: the drawn monte cards) or a
+    scegliete as the positions at the first lead, one per class, most promising
+    for the defence first (``first`` before all, when it is one of them): the
+    hands ((n, 3) uint64) and each one's last-trick bonus ((n,) int64).  The
+    soloist's value against the defenders' double-dummy exchange is the least
+    of theirs."""
+    takes_list = [takes] if takes is not None else _scegliete_splits(monte, soloist)
+    if contract == "dividete" and takes is None:
+        raise CalasolveError("dividete: the defenders' draw (takes) is needed")
+    batch = _enumerate(_defender_layouts(hands, monte, soloist, takes_list), soloist)
+    order = _order(batch, False, first)
+    return np.ascontiguousarray(batch.hands[order]), np.ascontiguousarray(batch.bonus[order])
 
 
 def search_exchange(

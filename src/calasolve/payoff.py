@@ -244,14 +244,50 @@ def _settled(contract: str, level: int, rules: Rules, thirds: int, total: int = 
     Only outcomes the deal can end with count (:func:`_ends`): e.g. a soloist
     held below 35 cannot sweep, and one with S >= 1 did not win "no trick", so
     cappotto levels are settled by ``thirds`` except at the extremes."""
+    return settled_between(contract, level, rules, thirds, thirds, total)
+
+
+@lru_cache(maxsize=None)
+def settled_between(contract: str, level: int, rules: Rules, low: int, high: int, total: int = 35) -> bool | None:
+    """What bounds on the thirds value say of reaching payoff ``level``: the soloist
+    can force S >= ``low`` and the defenders can hold S <= ``high``.  False, True,
+    or None (the bounds do not decide).
+
+    >>> settled_between("solo", 8, STANDARD, 18, 29), settled_between("solo", 8, STANDARD, 18, 35)
+    (False, None)
+    >>> settled_between("solo", -4, STANDARD, 6, 17), settled_between("solo", -4, STANDARD, 0, 17)
+    (True, None)
+    """
     table = goal_table(contract, level, rules)
     ends = _ends(total)
     wins = [s for s, l, t in ends if table[(s * 2 + l) * 3 + t]]
-    if not wins or min(wins) > thirds:
-        return False  # the defenders can hold S to `thirds`
-    if all(table[(s * 2 + l) * 3 + t] for s, l, t in ends if s >= thirds):
-        return True  # the soloist can force S >= `thirds`
+    if not wins or min(wins) > high:
+        return False  # the defenders can hold S to `high`
+    if all(table[(s * 2 + l) * 3 + t] for s, l, t in ends if s >= low):
+        return True  # the soloist can force S >= `low`
     return None
+
+
+@lru_cache(maxsize=None)
+def level_thresholds(contract: str, level: int, rules: Rules = STANDARD, total: int = 35) -> tuple[int, int]:
+    """The two thirds tests that can settle ``level``: ``(w, t)``, where failing to
+    reach ``w`` (the fewest thirds of any winning outcome) proves the level out of
+    reach, and reaching ``t`` (from which every outcome wins) proves it reached.
+
+    >>> level_thresholds("solo", 8), level_thresholds("solo", -4)
+    ((30, 33), (3, 6))
+    """
+    table = goal_table(contract, level, rules)
+    ends = _ends(total)
+    wins = [s for s, l, t in ends if table[(s * 2 + l) * 3 + t]]
+    low = min(wins) if wins else total + 1
+    sure = total + 1
+    for s in range(total, -1, -1):
+        if all(table[(e * 2 + l) * 3 + t] for e, l, t in ends if e >= s):
+            sure = s
+        else:
+            break
+    return low, sure
 
 
 def deal_thirds(state: PlayState) -> int:

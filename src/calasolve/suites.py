@@ -108,3 +108,40 @@ def endings_suite(n: int = SUITE_SIZE, tricks_left: int = 8, seed: int = STRONG_
             leader = trick_winner(trick, leader)
         out.append(Deal((hands[0], hands[1], hands[2]), d.monte, leader, d.soloist, d.last_bonus))
     return out
+
+
+class AdviseHand(NamedTuple):
+    """A hand of the advisor's benchmark suite, with its seat and what kind of hand it is."""
+
+    hand: str
+    seat: int
+    kind: str
+
+
+#: The advisor's benchmark suite: strong, borderline and weak hands in every seat.
+ADVISE_HANDS: tuple[AdviseHand, ...] = tuple(
+    AdviseHand(h, int(s), k) for h, s, k in (line.split() for line in """
+        32AR.32A.3A.2A5 0 strong
+        32A.32A.32A.32A 1 strong
+        32ARC.32A.3A.A5 2 strong
+        32AR7.32AR.3A.2 0 strong
+        3AR.32AC.32A.3A 1 strong
+        32AC6.3A7.32A.2 2 strong
+        32AR.3A7.2AF.A5 0 borderline
+        32A7.RC5.F64.AR 0 borderline
+        3A76.2AR.3A5.R4 1 borderline
+        32R5.3A6.AF7.2C 2 borderline
+        2AR7.3A.32F.AR5 0 borderline
+        3A.32A7.2R6.AC5 1 borderline
+        32F.A76.3AR.2A4 2 borderline
+        3AR5.2A6.3C7.A4 0 borderline
+        7654.7654.765.7 0 weak
+        A765.R654.F76.5 1 weak
+        2F65.C74.R654.7 2 weak
+        3754.A65.RF4.C6 0 weak
+        R76.F765.C654.A 1 weak
+        AF5.R74.2C6.F65 2 weak
+        3R7.2C5.AF6.R65 1 weak
+    """.split("\n") if line.strip())
+)
+"""Seed 1 with all the advisor's defaults is the benchmark (``benchmarks/test_bench_advise.py``)."""

@@ -1,0 +1,16 @@
+"""Defaults and limits that the library and the command line share (a light import).
+
+>>> DEFAULT_SAMPLES <= MAX_SAMPLES
+True
+"""
+
+#: The bid advisor's cap on samples per contract (with ``fixed``: the samples).
+DEFAULT_SAMPLES = 400
+#: The most samples per contract the advisor takes.
+MAX_SAMPLES = 1_000_000
+#: The 95% half-width wanted on the recommended contract's P(make).
+DEFAULT_PRECISION = 0.05
+#: Samples of each contract that also get their exact final thirds (the mean thirds' n).
+DEFAULT_THIRDS_SAMPLES = 32
+#: The goal search's memo per worker, in MiB: the searches at the extremes are memo-bound.
+DEFAULT_GOAL_MB = 128
