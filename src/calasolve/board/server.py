@@ -113,7 +113,8 @@ class Board:
         text = want(body, "text", str)
         if text is None:
             raise BadRequest("text: the record to check is missing")
-        return JSONResponse({"records": [r.to_dict() for r in parse_deal_text(text, path=PASTED)]})
+        found = parse_deal_text(text, path=PASTED)
+        return JSONResponse({"records": [{**r.to_dict(), **record_summary(r)} for r in found]})
 
     def _view(self, record: Record, change: Callable[[Position], Any] | None = None) -> dict[str, Any]:
         position = Position.from_record(record, solver=self.solver("quick"))
@@ -277,6 +278,7 @@ def serve(
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen(128)  # connections made as soon as the URL is printed wait for the server
     except (OSError, OverflowError) as err:
         sock.close()
         raise CalasolveError(f"--host {host} --port {port}: cannot listen there: {getattr(err, 'strerror', None) or err}") from None
@@ -289,4 +291,8 @@ def serve(
     echo(f"calasolve board: {url}  (Ctrl-C stops it)")
     if open_browser:
         threading.Timer(0.3, webbrowser.open, [url]).start()
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn has shut down cleanly, then re-raises the Ctrl-C
+        pass
+    echo("calasolve board: stopped")

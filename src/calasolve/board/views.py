@@ -266,7 +266,8 @@ def position_view(record: Record, position: Position) -> dict[str, Any]:
     last = st.tricks[-1] if st.tricks else None
     soloist_thirds, defender_thirds = st.side_thirds()
     return {
-        "record": record_summary(record),
+        # the record as the file has it; the cards played so far are "played" below
+        "record": {k: v for k, v in record_summary(record).items() if k != "played"},
         "first_leader": record.first_leader,
         "rules": record.rules.describe(),
         "dealt": [hand_name(h) for h in record.hands],

@@ -30,6 +30,10 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function cardLabel(token) {
   return token.slice(0, -1) + SYMBOL[token.slice(-1)];
 }
@@ -80,7 +84,7 @@ function drawSeat(view, seat) {
   if (moving) tags.push("to move");
   box.append(el("h3", {}, `Seat ${seat} `, el("span", { class: "tags" }, tags.join(" \u00b7 "))));
   box.append(el("p", { class: "note" },
-    `${info.hand_thirds} thirds in hand \u00b7 won ${info.tricks_won} tricks, ${info.captured} thirds`));
+    `${count(info.hand_thirds, "third")} in hand \u00b7 won ${count(info.tricks_won, "trick")}, ${count(info.captured, "third")}`));
   for (const suit of SUITS) {
     const row = el("div", { class: `suit suit-${suit}` }, el("span", { class: "sym" }, SYMBOL[suit]));
     for (const card of info.hand[suit]) {
@@ -127,8 +131,8 @@ function drawInfo(view) {
   const name = r.name ? `${r.name} \u2014 ` : "";
   const monte = view.monte_cards.map(cardLabel).join(" ");
   $("deal-info").replaceChildren(
-    el("strong", {}, `${name}${r.contract}`), ` \u00b7 soloist seat ${r.soloist} \u00b7 seat ${view.first_leader} leads`,
-    ` \u00b7 rules ${view.rules}`, el("br"), `monte: ${monte} (${view.monte_thirds} thirds)`,
+    el("strong", {}, `${name}${r.contract}`), ` \u00b7 soloist seat ${r.soloist} \u00b7 first lead seat ${view.first_leader}`,
+    ` \u00b7 rules ${view.rules}`, el("br"), `monte: ${monte} (${count(view.monte_thirds, "third")})`,
     ` \u00b7 exchange: ${view.exchange_text}`);
   const verdict = view.makes ? "makes" : "fails";
   const dd = view.over ? "" : ` \u00b7 double dummy: ${view.value} thirds (${Math.floor(view.value / 3)} points), ${verdict}`;
@@ -299,6 +303,7 @@ function drawGraph() {
     svg.append(el("svg:line", { x1: x(3 * t), x2: x(3 * t), y1: top, y2: H - bottom, class: "grid" }));
     if (t) svg.append(el("svg:text", { x: x(3 * t - 1.5), y: H - bottom + 16, class: "axis" }, String(t)));
   }
+  svg.append(el("svg:text", { x: left - 6, y: H - bottom + 16, class: "axis end" }, "trick"));
   for (const v of [0, 9, 18, 27, 35]) {
     svg.append(el("svg:text", { x: left - 6, y: y(v) + 4, class: "axis end" }, String(v)));
   }
@@ -340,10 +345,11 @@ async function startAdvice(event) {
     seat: Number($("advice-seat").value),
     samples: Number($("advice-samples").value),
     seed: Number($("advice-seed").value),
+    contracts: [...document.querySelectorAll("#advice-contracts input:checked")].map((box) => box.value),
   };
   try {
     const run = await api("POST", "/api/advise", body);
-    $("advice-chart").replaceChildren();
+    $("advice-panel").hidden = true;
     adviceStatus(run);
   } catch (err) {
     $("advice-error").textContent = err.message;
@@ -384,7 +390,7 @@ function cancelAdvice() {
 
 function drawAdvice(result) {
   const rows = result.contracts;
-  const W = 360, rowH = 34, left = 78, right = 70, top = 18;
+  const W = 560, rowH = 30, left = 84, right = 84, top = 20;
   const H = top + rows.length * rowH + 8;
   const x = (p) => left + p * (W - left - right);
   const svg = el("svg:svg", { viewBox: `0 0 ${W} ${H}`, class: "advice", role: "img", "aria-label": "advice chart" });
@@ -406,7 +412,9 @@ function drawAdvice(result) {
     svg.append(el("svg:text", { x: W - right + 6, y: y0 + 18, class: "axis" }, `${points} pts`));
   });
   $("advice-chart").replaceChildren(svg,
-    el("p", { class: "note" }, `Recommendation: ${result.recommendation} (${result.reason}). ${result.samples} samples per contract; bars P(make) with the 95% interval, expected game points on the right.`));
+    el("p", { class: "info" }, el("strong", {}, `Recommendation: ${result.recommendation}`), ` \u2014 ${result.reason}`),
+    el("p", { class: "note" }, `Hand ${result.hand}, seat ${result.seat}, ${result.samples} samples per contract, seed ${result.seed}; ${result.policy_notes.soloist}; ${result.policy_notes.defenders}.`));
+  $("advice-panel").hidden = false;
 }
 
 // -- start ---------------------------------------------------------------------------
