@@ -381,3 +381,31 @@ def test_board_command_bad_input_is_one_line(args: list[str], expected: str) -> 
                          capture_output=True, text=True, cwd=ROOT, timeout=60, env={**os.environ})
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.count("\n") == 1 and expected in run.stderr and "Traceback" not in run.stderr
+
+
+def test_random_requests_never_get_a_500(client: TestClient) -> None:
+    import random
+
+    rng = random.Random(20)
+    atoms: list[Any] = [None, True, 0, 1, 7, -1, 2**70, 1.5, "", "3B", "AS 5S", "x", "1=3B", [], {}, ["3B"], [["AS"]],
+                        {"1": "3B"}, {"0": 5}, SOLO_NO_EXCHANGE, BAD, "\x00", "\u2665"]
+
+    def value(depth: int = 0) -> Any:
+        if depth > 2 or rng.random() < 0.5:
+            return rng.choice(atoms)
+        if rng.random() < 0.5:
+            return [value(depth + 1) for _ in range(rng.randrange(3))]
+        keys = ["record", "text", "played", "exchange", "call", "return", "discards", "takes", "1", "2", "zz"]
+        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randrange(4))}
+
+    paths = ["/api/position", "/api/play", "/api/undo", "/api/analyse", "/api/exchange", "/api/check", "/api/advise"]
+    for _ in range(400):
+        deal = value() if rng.random() < 0.3 else {"record": rng.choice([1, 2, 6, 9]), **{k: value() for k in rng.sample(["played", "exchange"], rng.randrange(3))}}
+        body = {"deal": deal, "card": value(), "top": value(), "text": value(), "exchange": value()}
+        if rng.random() < 0.5:
+            body = {k: v for k, v in body.items() if rng.random() < 0.5}
+        path = rng.choice(paths[:-1])
+        response = client.post(path, json=body)
+        assert response.status_code < 500, (path, body, response.text)
+        if response.status_code >= 400:
+            refused(response, response.status_code)

@@ -59,8 +59,8 @@ def json_lines(*args: str) -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
-        # --no-sandbox: CI runs as root, where Chromium's sandbox cannot start
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        # CI runs as root in a container: no sandbox there, and a small /dev/shm
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
         yield b
         b.close()
 

@@ -81,6 +81,7 @@ function drawSeat(view, seat) {
   box.classList.toggle("soloist", info.role === "soloist");
   const tags = [info.role];
   if (seat === view.first_leader) tags.push("led first");
+  if (seat === view.trick.leader && !view.over) tags.push("leads this trick");
   if (moving) tags.push("to move");
   box.append(el("h3", {}, `Seat ${seat} `, el("span", { class: "tags" }, tags.join(" \u00b7 "))));
   box.append(el("p", { class: "note" },
@@ -445,6 +446,7 @@ async function start() {
   list.addEventListener("change", () => {
     const r = records[list.selectedIndex];
     if (r) openRecord(r.index, r);
+    list.blur();  // the arrow keys step through the play, not the list
   });
   const advice = await api("GET", "/api/advise");
   if (advice.state !== "idle") adviceStatus(advice);
