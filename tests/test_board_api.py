@@ -134,6 +134,17 @@ def test_play_then_undo_restores_the_values(client: TestClient) -> None:
     assert back == start
 
 
+def test_a_position_asked_again_comes_from_the_warm_table() -> None:
+    with client_for(EXAMPLE) as c:
+        first = ok(c.post("/api/position", json={"deal": {"record": 1}}))
+        solver = c.app.state.board._solvers["quick"]
+        cold = solver.total_nodes
+        ok(c.post("/api/play", json={"deal": {"record": 1}, "card": "AS"}))
+        again = ok(c.post("/api/position", json={"deal": {"record": 1}}))
+        assert again == first
+        assert solver.total_nodes - cold < cold / 20
+
+
 def test_play_through_a_trick_counts_it(client: TestClient) -> None:
     view = ok(client.post("/api/position", json={"deal": {"record": 1, "played": ["AS", "5S"]}}))
     after = ok(client.post("/api/play", json={"deal": {"record": 1, "played": ["AS", "5S"]}, "card": "7S"}))

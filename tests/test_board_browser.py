@@ -194,6 +194,12 @@ def test_played_deal_graph_shows_analyse_mistakes(browser: Any, played_url: str)
         p.keyboard.press("End")
         page.wait_step(36)
         assert "result:" in (p.locator("#score").text_content() or "")
+        # a record stopped mid-play opens where it stops, with the values of `calasolve solve`
+        stopped = json_lines("solve", "--json", PLAYED)[2]
+        page.open_record(3, stopped["name"])
+        page.wait_step(14)
+        assert page.values() == stopped["cards"]
+        expect(p.locator("circle.point")).to_have_count(15)
         assert page.errors == []
     finally:
         page.page.close()
@@ -233,6 +239,12 @@ def test_pasted_record_without_exchange_offers_the_alternatives(example_page: Pa
 def test_advice_chart(example_page: Page) -> None:
     page = example_page.page
     page.fill("#advice-hand", "32AR.32A.3A.2A5")
+    page.fill("#advice-samples", "5000")
+    page.click("#advice-go")
+    expect(page.locator("#advice-progress")).to_be_visible()
+    page.click("#advice-cancel")
+    expect(page.locator("#advice-error")).to_have_text("cancelled")
+    expect(page.locator("#advice-progress")).to_be_hidden()
     page.fill("#advice-samples", "2")
     for contract in ("chiamo", "dividete", "scegliete"):
         page.uncheck(f"#advice-contracts input[value={contract}]")

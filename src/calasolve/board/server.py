@@ -105,7 +105,7 @@ class Board:
         self.slow.shutdown(wait=True, cancel_futures=True)
 
     # -- handlers ----------------------------------------------------------------
-    async def records_(self, request: Request) -> Response:
+    async def list_records(self, request: Request) -> Response:
         return JSONResponse({"file": self.path, "records": [record_summary(r) for r in self.records]})
 
     async def check(self, request: Request) -> Response:
@@ -233,7 +233,7 @@ def create_app(
 
     routes = [
         Route("/", index),
-        Route("/api/records", board.records_),
+        Route("/api/records", board.list_records),
         Route("/api/check", board.check, methods=["POST"]),
         Route("/api/position", board.position, methods=["POST"]),
         Route("/api/play", board.play, methods=["POST"]),
