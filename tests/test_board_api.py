@@ -386,6 +386,7 @@ def test_board_command_serves_and_stops_on_ctrl_c() -> None:
     (["no-such.deal"], "no-such.deal: cannot read the file"),
     (["--port", "70000", EXAMPLE], "--port"),
     (["--host", "256.1.1.1", EXAMPLE], "--host 256.1.1.1"),
+    (["--tt-mb", "0", EXAMPLE], "--tt-mb"),
 ])
 def test_board_command_bad_input_is_one_line(args: list[str], expected: str) -> None:
     run = subprocess.run([sys.executable, "-m", "calasolve", "board", "--no-browser", *args],

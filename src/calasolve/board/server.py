@@ -81,18 +81,17 @@ class Board:
         self.records = list(records)
         self.path = path
         self.tt_mb = tt_mb
+        from ..solving import make_solver
+
         # one thread per solver (a solver is not thread-safe): clicks never wait for an analysis
         self.quick = ThreadPoolExecutor(1, thread_name_prefix="board-values")
         self.slow = ThreadPoolExecutor(1, thread_name_prefix="board-analyse")
-        self._solvers: dict[str, Any] = {}
+        # made here, so that a table the machine cannot allocate fails at start, not at the first click
+        self._solvers = {"quick": make_solver(tt_mb), "slow": make_solver(tt_mb)}
         self.advice: AdviceRun | None = None
 
     def solver(self, which: str) -> Any:
-        """The warm solver of one worker thread (made on first use, in that thread)."""
-        if which not in self._solvers:
-            from ..solving import make_solver
-
-            self._solvers[which] = make_solver(self.tt_mb)
+        """The warm solver of one worker thread ("quick" or "slow"), used only on that thread."""
         return self._solvers[which]
 
     async def run(self, pool: ThreadPoolExecutor, fn: Callable[[], T]) -> T:
