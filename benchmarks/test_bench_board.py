@@ -86,3 +86,61 @@ def test_board_answer_times(benchmark) -> None:  # type: ignore[no-untyped-def]
     benchmark.extra_info.update(result)
     print("\n" + "  ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}" for k, v in result.items()))
     assert result["deals"] == len(recs) and result["clicks"] == len(recs) * 21
+
+
+CHROMIUM = os.environ.get("CALASOLVE_CHROMIUM", "/usr/bin/chromium")
+BROWSER_DEALS = int(os.environ.get("BENCH_BOARD_BROWSER_DEALS", "5"))
+
+
+def browser_clicks(url: str, n: int) -> dict[str, float]:
+    """Click through tricks 1..9 of ``n`` deals in Chromium: click to the page redrawn."""
+    import re
+
+    from playwright.sync_api import expect, sync_playwright
+
+    rng = random.Random(20)
+    clicks = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
+        page = browser.new_page()
+        page.goto(url)
+        for index in range(1, n + 1):
+            page.select_option("#record-list", str(index))
+            expect(page.locator("#deal-info strong")).to_have_text(re.compile(f"^deal {index} "))
+            for cursor in range(27):
+                cards = page.locator(".card.best" if rng.random() < 0.5 else ".card.legal")
+                card = cards.nth(rng.randrange(cards.count()))
+                start = time.perf_counter()
+                card.click()
+                expect(page.locator("#step")).to_have_text(re.compile(f"^card {cursor + 1} of "))
+                if cursor >= 6:  # tricks 3..9
+                    clicks.append(time.perf_counter() - start)
+        browser.close()
+    return {"deals": n, "clicks": len(clicks), "browser_click_median_ms": statistics.median(clicks) * 1e3,
+            "browser_click_max_ms": max(clicks) * 1e3}
+
+
+def test_board_click_in_the_browser(benchmark, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The same clicks in Chromium, measured from the click to the redrawn page (an upper bound:
+    Playwright polls the page for the change)."""
+    import subprocess
+
+    from calasolve.dealfile import format_deal_text
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    pytest.importorskip("playwright.sync_api")
+    recs = [r.with_(name=f"deal {r.index} of the strong suite") for r in records(BROWSER_DEALS)]
+    path = tmp_path / "strong.deal"
+    path.write_text(format_deal_text(recs))
+    proc = subprocess.Popen([sys.executable, "-m", "calasolve", "board", "--no-browser", str(path)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().split()[2]  # type: ignore[union-attr]
+        result = benchmark.pedantic(browser_clicks, args=(url, BROWSER_DEALS), rounds=1, iterations=1)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    benchmark.extra_info.update(result)
+    print("\n" + "  ".join(f"{k}={v:.1f}" if isinstance(v, float) else f"{k}={v}" for k, v in result.items()))
+    assert result["clicks"] == BROWSER_DEALS * 21
