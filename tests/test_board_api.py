@@ -421,3 +421,11 @@ def test_random_requests_never_get_a_500(client: TestClient) -> None:
         assert response.status_code < 500, (path, body, response.text)
         if response.status_code >= 400:
             refused(response, response.status_code)
+
+
+def test_a_board_without_a_file_takes_pasted_records() -> None:
+    with TestClient(create_app([], allowed_hosts=["testserver"])) as c:
+        assert ok(c.get("/api/records")) == {"file": None, "records": []}
+        assert "it has 0" in refused(c.post("/api/position", json={"deal": {"record": 1}}))
+        view = ok(c.post("/api/position", json={"deal": {"text": BAD.replace("RC7\n", "RC76\n")}}))
+        assert view["record"]["where"] == "<pasted>:1" and view["to_move"] == 0
