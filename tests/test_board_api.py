@@ -121,6 +121,16 @@ def test_position_values_are_the_solvers(client: TestClient, index: int) -> None
     assert view["played"] == [c for c in ok(client.get("/api/records"))["records"][index - 1]["played"]]
 
 
+def test_values_are_the_positions(client: TestClient) -> None:
+    deal = {"record": 6, "played": ["3B", "4B", "5B", "3S", "4S", "6S", "2C", "RC"]}
+    view = ok(client.post("/api/position", json={"deal": deal}))
+    values = ok(client.post("/api/values", json={"deal": deal}))
+    assert values == {k: view[k] for k in ("played", "to_move", "over", "value", "makes", "values", "best", "loss")}
+    assert values["to_move"] == 1 and values["values"]
+    message = refused(client.post("/api/values", json={"deal": {**deal, "played": deal["played"] + ["2B"]}}))
+    assert message == "deal.played: played card 9 (2B, trick 3): seat 1 must follow Coppe (led 2C) with 3C FC 7C 6C"
+
+
 def test_play_then_undo_restores_the_values(client: TestClient) -> None:
     start = ok(client.post("/api/position", json={"deal": {"record": 1}}))
     card = sorted(start["values"])[0]
@@ -250,7 +260,7 @@ def test_exchange_search_and_applying_an_alternative(client: TestClient) -> None
 def test_an_illegal_exchange_is_the_deal_files_error(client: TestClient) -> None:
     # the discards must be the soloist's: 7B is seat 0's
     message = refused(client.post("/api/position", json={"deal": {"text": SOLO_NO_EXCHANGE, "exchange": {"discards": {"1": "7B,4B,6S,FD"}}}}))
-    assert message.startswith("<pasted>:1: ") and "7B" in message
+    assert message.startswith("deal.exchange: ") and "7B" in message
 
 
 # -- analyse -------------------------------------------------------------------------------

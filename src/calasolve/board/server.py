@@ -33,6 +33,9 @@ from .views import PASTED, BadRequest, deal_record, graph_of, position_view, rec
 
 T = TypeVar("T")
 
+#: The part of the position's view that ``/api/values`` answers.
+VALUE_KEYS = ("played", "to_move", "over", "value", "makes", "values", "best", "loss")
+
 #: The largest request body accepted, in bytes (a pasted record is well under 1 KiB).
 MAX_BODY = 65_536
 #: No page but our own may use the API or load anything from elsewhere.
@@ -125,6 +128,12 @@ class Board:
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
         return JSONResponse(await self.run(self.quick, lambda: self._view(record)))
+
+    async def values(self, request: Request) -> Response:
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        view = await self.run(self.quick, lambda: self._view(record))
+        return JSONResponse({k: view[k] for k in VALUE_KEYS})
 
     async def play(self, request: Request) -> Response:
         body = await read_json(request)
@@ -235,6 +244,7 @@ def create_app(
         Route("/api/records", board.list_records),
         Route("/api/check", board.check, methods=["POST"]),
         Route("/api/position", board.position, methods=["POST"]),
+        Route("/api/values", board.values, methods=["POST"]),
         Route("/api/play", board.play, methods=["POST"]),
         Route("/api/undo", board.undo, methods=["POST"]),
         Route("/api/analyse", board.analyse, methods=["POST"]),

@@ -40,7 +40,7 @@ from ..cards import (
     suit_of,
 )
 from ..dealfile import Record, parse_deal_text
-from ..errors import CalasolveError
+from ..errors import CalasolveError, DealFileError
 from ..exchange import Exchange
 from ..exchange_search import exchange_text
 from ..position import Position
@@ -195,12 +195,22 @@ def deal_record(body: Any, records: Sequence[Record]) -> Record:
     else:
         record = parse_one(text)
     exchange = exchange_of(body.get("exchange"))
-    changes: dict[str, Any] = {}
+    played = parse_played(body["played"]) if "played" in body else None
+    own_play = record.played
+    # the record checks the request's fields; the error names the field, not a line of the file
     if exchange is not None:
-        changes["exchange"] = exchange
-    if "played" in body:
-        changes["played"] = parse_played(body["played"])
-    return record.with_(**changes) if changes else record
+        try:
+            record = record.with_(exchange=exchange, played=())
+        except DealFileError as err:
+            raise BadRequest(f"deal.exchange: {err.message}") from None
+        if played is None:
+            played = own_play
+    if played is not None:
+        try:
+            record = record.with_(played=played)
+        except DealFileError as err:
+            raise BadRequest(f"deal.played: {err.message}") from None
+    return record
 
 
 def parse_one(text: str) -> Record:
