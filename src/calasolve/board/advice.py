@@ -1,0 +1,85 @@
+"""The board's advice run: :func:`calasolve.advise` in a child process, one at a time.
+
+A child process rather than a thread, so that cancelling stops the sampling
+at once (the process is terminated) instead of after the chunk under way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue as queue_module
+from typing import Any
+
+from ..errors import CalasolveError
+
+#: The most samples per contract the board runs (the CLI's own limit is far higher).
+MAX_SAMPLES = 5000
+
+
+def _run(params: dict[str, Any], out: Any) -> None:
+    """The child: advise, report progress and the result (or the one-line error) on ``out``."""
+    from ..advisor import advise
+
+    try:
+        result = advise(
+            params["hand"], seat=params["seat"], samples=params["samples"], seed=params["seed"], jobs=1,
+            contracts=params["contracts"], progress=lambda n: out.put(("progress", n)),
+        )
+        out.put(("done", result.to_dict()))
+    except CalasolveError as err:
+        out.put(("error", str(err)))
+
+
+class AdviceRun:
+    """One advice run: its progress, then its result, its error or its cancellation."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        ctx = multiprocessing.get_context("spawn")  # the server has threads: no fork
+        self.params = params
+        self.total = params["samples"] * len(params["contracts"])
+        self.done = 0
+        self.state = "running"
+        self.result: dict[str, Any] | None = None
+        self.error: str | None = None
+        self._queue = ctx.Queue()
+        self._process = ctx.Process(target=_run, args=(params, self._queue), daemon=True, name="calasolve-advice")
+        self._process.start()
+
+    def poll(self) -> None:
+        """Take in what the child has reported so far."""
+        while self.state == "running":
+            try:
+                kind, value = self._queue.get_nowait()
+            except queue_module.Empty:
+                if not self._process.is_alive() and self._queue.empty():
+                    self.state, self.error = "error", f"the advice process stopped (exit code {self._process.exitcode})"
+                return
+            if kind == "progress":
+                self.done += value
+            elif kind == "done":
+                self.state, self.result, self.done = "done", value, self.total
+            else:
+                self.state, self.error = "error", value
+        if self._process.is_alive() and self.state != "running":
+            self._process.join(timeout=5)
+
+    def cancel(self) -> None:
+        """Stop the run now (nothing happens to a finished one)."""
+        self.poll()
+        if self.state == "running":
+            self._process.terminate()
+            self._process.join()
+            self.state = "cancelled"
+
+    def status(self) -> dict[str, Any]:
+        """The JSON the page polls: ``state`` is running, done, error or cancelled."""
+        self.poll()
+        return {
+            "state": self.state,
+            "done": self.done,
+            "total": self.total,
+            "hand": self.params["hand_text"],
+            "seat": self.params["seat"],
+            "result": self.result,
+            "error": self.error,
+        }

@@ -1,0 +1,307 @@
+"""The board's web server: a Starlette app serving the page and its JSON API.
+
+Every handler checks its request with :mod:`calasolve.board.views` and then
+calls the Python API the command line uses (``Position``, ``analyse``,
+``best_exchange``, ``advise``).  Solving runs on one worker thread per
+solver, so that the server keeps answering and each solver's table stays
+warm from one click to the next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Callable, Sequence, TypeVar
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..dealfile import Record, parse_deal_text
+from ..errors import CalasolveError
+from ..game import CONTRACTS
+from ..position import Position
+from .advice import MAX_SAMPLES, AdviceRun
+from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, want, want_int
+
+T = TypeVar("T")
+
+#: The part of the position's view that ``/api/values`` answers.
+VALUE_KEYS = ("played", "to_move", "over", "value", "makes", "values", "best", "loss")
+
+#: The largest request body accepted, in bytes (a pasted record is well under 1 KiB).
+MAX_BODY = 65_536
+#: No page but our own may use the API or load anything from elsewhere.
+CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+
+
+def one_line(text: str) -> str:
+    r"""An error kept on one line.
+
+    >>> one_line("a\nb")
+    'a\\nb'
+    """
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+def error_response(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": one_line(message)}, status_code=status)
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's JSON object, at most :data:`MAX_BODY` bytes."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise BadRequest("the body must be JSON (Content-Type: application/json)", 415)
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_BODY:
+        raise BadRequest(f"the body is larger than {MAX_BODY} bytes", 413)
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise BadRequest(f"the body is larger than {MAX_BODY} bytes", 413)
+    try:
+        body = json.loads(data)
+    except (ValueError, RecursionError) as err:
+        raise BadRequest(f"the body is not JSON: {err}") from None
+    if not isinstance(body, dict):
+        raise BadRequest(f"the body must be a JSON object, got {type(body).__name__}")
+    return body
+
+
+class Board:
+    """The server's state: the FILE's records, the solvers' threads, the advice run."""
+
+    def __init__(self, records: Sequence[Record], *, path: str | None = None, tt_mb: int = 32) -> None:
+        self.records = list(records)
+        self.path = path
+        self.tt_mb = tt_mb
+        from ..solving import make_solver
+
+        # one thread per solver (a solver is not thread-safe): clicks never wait for an analysis
+        self.quick = ThreadPoolExecutor(1, thread_name_prefix="board-values")
+        self.slow = ThreadPoolExecutor(1, thread_name_prefix="board-analyse")
+        # made here, so that a table the machine cannot allocate fails at start, not at the first click
+        self._solvers = {"quick": make_solver(tt_mb), "slow": make_solver(tt_mb)}
+        self.advice: AdviceRun | None = None
+
+    def solver(self, which: str) -> Any:
+        """The warm solver of one worker thread ("quick" or "slow"), used only on that thread."""
+        return self._solvers[which]
+
+    async def run(self, pool: ThreadPoolExecutor, fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(pool, fn)
+
+    def close(self) -> None:
+        if self.advice is not None:
+            self.advice.cancel()
+        self.quick.shutdown(wait=True, cancel_futures=True)
+        self.slow.shutdown(wait=True, cancel_futures=True)
+
+    # -- handlers ----------------------------------------------------------------
+    async def list_records(self, request: Request) -> Response:
+        return JSONResponse({"file": self.path, "records": [record_summary(r) for r in self.records]})
+
+    async def check(self, request: Request) -> Response:
+        body = await read_json(request)
+        text = want(body, "text", str)
+        if text is None:
+            raise BadRequest("text: the record to check is missing")
+        found = parse_deal_text(text, path=PASTED)
+        return JSONResponse({"records": [{**r.to_dict(), **record_summary(r)} for r in found]})
+
+    def _view(self, record: Record, change: Callable[[Position], Any] | None = None) -> dict[str, Any]:
+        position = Position.from_record(record, solver=self.solver("quick"))
+        if change is not None:
+            change(position)
+        return position_view(record, position)
+
+    async def position(self, request: Request) -> Response:
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        return JSONResponse(await self.run(self.quick, lambda: self._view(record)))
+
+    async def values(self, request: Request) -> Response:
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        view = await self.run(self.quick, lambda: self._view(record))
+        return JSONResponse({k: view[k] for k in VALUE_KEYS})
+
+    async def play(self, request: Request) -> Response:
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        card = want(body, "card", str)
+        if card is None:
+            raise BadRequest("card: the card to play is missing")
+        return JSONResponse(await self.run(self.quick, lambda: self._view(record, lambda p: p.play(card))))
+
+    async def undo(self, request: Request) -> Response:
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        return JSONResponse(await self.run(self.quick, lambda: self._view(record, Position.undo)))
+
+    async def analyse(self, request: Request) -> Response:
+        from ..analysis import analyse
+
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        judge = want(body, "exchange", bool, False)
+        if not record.played:
+            raise BadRequest("analyse: the record has no played cards to review")
+        result = await self.run(self.slow, lambda: analyse(record, solver=self.solver("slow"), exchange=judge).to_dict())
+        return JSONResponse({"analysis": result, "graph": graph_of(result)})
+
+    async def exchange(self, request: Request) -> Response:
+        from ..exchange_search import best_exchange
+
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        top = want_int(body, "top", 1, 50, 10)
+        found = await self.run(self.slow, lambda: best_exchange(record, solver=self.solver("slow"), top=top))
+        return JSONResponse(found.to_dict())
+
+    async def advise(self, request: Request) -> Response:
+        from ..advisor import parse_advice_hand
+        from ..cards import hand_name
+
+        body = await read_json(request)
+        hand = want(body, "hand", str)
+        if hand is None:
+            raise BadRequest("hand: the 12-card hand is missing")
+        mask = parse_advice_hand(hand)
+        seat = want_int(body, "seat", 0, 2, 0)
+        samples = want_int(body, "samples", 1, MAX_SAMPLES, 100)
+        seed = want_int(body, "seed", 0, 2**63 - 1, 0)
+        contracts = want(body, "contracts", list, list(CONTRACTS))
+        for c in contracts:
+            if c not in CONTRACTS:
+                raise BadRequest(f"contracts: unknown contract {c!r} (use {', '.join(CONTRACTS)})")
+        if not contracts:
+            raise BadRequest("contracts: no contract to estimate")
+        if self.advice is not None:
+            self.advice.cancel()  # a new question replaces the old: runs never pile up
+        params = {"hand": mask, "hand_text": hand_name(mask), "seat": seat, "samples": samples, "seed": seed,
+                  "contracts": list(dict.fromkeys(contracts))}
+        self.advice = AdviceRun(params)
+        return JSONResponse(self.advice.status(), status_code=202)
+
+    async def advice_status(self, request: Request) -> Response:
+        if self.advice is None:
+            return JSONResponse({"state": "idle"})
+        return JSONResponse(self.advice.status())
+
+    async def advice_cancel(self, request: Request) -> Response:
+        if self.advice is None:
+            return JSONResponse({"state": "idle"})
+        self.advice.cancel()
+        return JSONResponse(self.advice.status())
+
+
+async def _error(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, HTTPException):
+        return error_response(str(exc.detail), exc.status_code)
+    return error_response(str(exc), getattr(exc, "status", 400))
+
+
+class _Static(StaticFiles):
+    """The page's files, with a policy that lets the page load nothing from elsewhere."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+def create_app(
+    records: Sequence[Record] = (), *, path: str | None = None, tt_mb: int = 32, allowed_hosts: Sequence[str] | None = None
+) -> Starlette:
+    """The board app for ``records`` (the FILE's, read by the caller).  ``allowed_hosts``:
+    the Host headers answered (default the loopback names), against DNS rebinding."""
+    board = Board(records, path=path, tt_mb=tt_mb)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        board.close()
+
+    async def index(request: Request) -> Response:
+        from importlib.resources import files
+
+        page = files("calasolve.board") / "static" / "index.html"
+        return FileResponse(str(page), headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"})
+
+    routes = [
+        Route("/", index),
+        Route("/api/records", board.list_records),
+        Route("/api/check", board.check, methods=["POST"]),
+        Route("/api/position", board.position, methods=["POST"]),
+        Route("/api/values", board.values, methods=["POST"]),
+        Route("/api/play", board.play, methods=["POST"]),
+        Route("/api/undo", board.undo, methods=["POST"]),
+        Route("/api/analyse", board.analyse, methods=["POST"]),
+        Route("/api/exchange", board.exchange, methods=["POST"]),
+        Route("/api/advise", board.advise, methods=["POST"]),
+        Route("/api/advise", board.advice_status, methods=["GET"]),
+        Route("/api/advise", board.advice_cancel, methods=["DELETE"]),
+        Mount("/static", _Static(packages=[("calasolve.board", "static")])),
+    ]
+    hosts = list(allowed_hosts) if allowed_hosts is not None else ["127.0.0.1", "localhost"]
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
+        exception_handlers={CalasolveError: _error, HTTPException: _error},
+        lifespan=lifespan,
+    )
+    app.state.board = board
+    return app
+
+
+def serve(
+    records: Sequence[Record],
+    *,
+    path: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    open_browser: bool = True,
+    tt_mb: int = 32,
+    echo: Callable[[str], Any] = print,
+) -> None:
+    """Serve the board on ``host:port`` (0: a free port) until Ctrl-C; print the URL first."""
+    import socket
+    import threading
+    import webbrowser
+
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)  # connections made as soon as the URL is printed wait for the server
+    except (OSError, OverflowError) as err:
+        sock.close()
+        raise CalasolveError(f"--host {host} --port {port}: cannot listen there: {getattr(err, 'strerror', None) or err}") from None
+    everywhere = host in ("0.0.0.0", "::", "")
+    hosts = ["*"] if everywhere else list(dict.fromkeys([host, "127.0.0.1", "localhost"]))
+    app = create_app(records, path=path, tt_mb=tt_mb, allowed_hosts=hosts)
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    url = f"http://{shown}:{sock.getsockname()[1]}/"
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    echo(f"calasolve board: {url}  (Ctrl-C stops it)")
+    if open_browser:
+        threading.Timer(0.3, webbrowser.open, [url]).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn has shut down cleanly, then re-raises the Ctrl-C
+        pass
+    echo("calasolve board: stopped")

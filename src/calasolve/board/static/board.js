@@ -1,0 +1,461 @@
+// The calasolve analysis board: draws what the JSON API (README.md, "The analysis board") answers.
+"use strict";
+
+const SUITS = ["B", "S", "C", "D"];
+const SYMBOL = { B: "\u2663", S: "\u2660", C: "\u2665", D: "\u2666" };
+const SVG = "http://www.w3.org/2000/svg";
+
+const state = {
+  deal: null,        // {record: N} or {text: "..."}
+  exchange: null,    // the exchange applied when the record lacks one (Exchange.to_dict form)
+  line: [],          // the cards of the line being studied; `cursor` of them are played
+  cursor: 0,
+  recordPlay: [],    // the record's own played line (the graph's)
+  graph: null,
+  view: null,
+  seq: 0,            // answers to older requests are dropped
+};
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.setAttribute("class", v);
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function cardLabel(token) {
+  return token.slice(0, -1) + SYMBOL[token.slice(-1)];
+}
+
+function status(text, isError = false) {
+  const s = $("status");
+  s.textContent = text;
+  s.classList.toggle("error", isError);
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function dealSpec(played) {
+  const spec = { ...state.deal };
+  if (state.exchange) spec.exchange = state.exchange;
+  if (played !== undefined) spec.played = played;
+  return spec;
+}
+
+// -- the table ---------------------------------------------------------------
+
+function lossClass(loss) {
+  if (loss === 0) return "best";
+  if (loss <= 2) return "loss1";
+  if (loss <= 5) return "loss2";
+  return "loss3";
+}
+
+function drawSeat(view, seat) {
+  const info = view.seats[seat];
+  const box = $(`seat-${seat}`);
+  const moving = view.to_move === seat;
+  box.replaceChildren();
+  box.classList.toggle("to-move", moving);
+  box.classList.toggle("soloist", info.role === "soloist");
+  const tags = [info.role];
+  if (seat === view.first_leader) tags.push("led first");
+  if (seat === view.trick.leader && !view.over) tags.push("leads this trick");
+  if (moving) tags.push("to move");
+  box.append(el("h3", {}, `Seat ${seat} `, el("span", { class: "tags" }, tags.join(" \u00b7 "))));
+  box.append(el("p", { class: "note" },
+    `${count(info.hand_thirds, "third")} in hand \u00b7 won ${count(info.tricks_won, "trick")}, ${count(info.captured, "third")}`));
+  for (const suit of SUITS) {
+    const row = el("div", { class: `suit suit-${suit}` }, el("span", { class: "sym" }, SYMBOL[suit]));
+    for (const card of info.hand[suit]) {
+      const legal = moving && card in view.values;
+      const button = el("button", { type: "button", class: "card", dataset: { card } },
+        el("span", { class: "face" }, cardLabel(card)));
+      if (legal) {
+        button.classList.add("legal", lossClass(view.loss[card]));
+        button.append(el("span", { class: "val" }, String(view.values[card])));
+        button.title = view.loss[card] ? `${view.values[card]} thirds: loses ${view.loss[card]}` : `${view.values[card]} thirds: best`;
+        button.addEventListener("click", () => play(card));
+      } else {
+        button.disabled = true;
+        if (moving) button.classList.add("illegal");
+      }
+      row.append(button);
+    }
+    if (!info.hand[suit].length) row.append(el("span", { class: "void" }, "\u2014"));
+    box.append(row);
+  }
+}
+
+function drawTrick(view) {
+  const trick = $("trick");
+  trick.replaceChildren();
+  let shown = view.trick;
+  let note = "";
+  if (!shown.cards.length && view.last_trick) {
+    shown = view.last_trick;
+    note = `last trick: won by seat ${view.last_trick.winner} (+${view.last_trick.thirds})`;
+  }
+  shown.cards.forEach((card, i) => {
+    const seat = (shown.leader + i) % 3;
+    trick.append(el("div", { class: `played at-${seat} suit-${card.slice(-1)}` + (shown === view.trick ? "" : " old") },
+      el("span", { class: "face" }, cardLabel(card)), el("span", { class: "who" }, `seat ${seat}`)));
+  });
+  if (view.over) note = "the deal is over";
+  else if (!note) note = `seat ${view.to_move} to play`;
+  $("trick-note").textContent = note;
+}
+
+function drawInfo(view) {
+  const r = view.record;
+  const name = r.name ? `${r.name} \u2014 ` : "";
+  const monte = view.monte_cards.map(cardLabel).join(" ");
+  $("deal-info").replaceChildren(
+    el("strong", {}, `${name}${r.contract}`), ` \u00b7 soloist seat ${r.soloist} \u00b7 first lead seat ${view.first_leader}`,
+    ` \u00b7 rules ${view.rules}`, el("br"), `monte: ${monte} (${count(view.monte_thirds, "third")})`,
+    ` \u00b7 exchange: ${view.exchange_text}`);
+  const verdict = view.makes ? "makes" : "fails";
+  const dd = view.over ? "" : ` \u00b7 double dummy: ${view.value} thirds (${Math.floor(view.value / 3)} points), ${verdict}`;
+  let text = `Soloist ${view.sides.soloist} thirds \u00b7 defenders ${view.sides.defenders} thirds${dd}`;
+  if (view.result) {
+    const res = view.result;
+    text += ` \u00b7 result: ${res.soloist_thirds} thirds, ${res.makes ? "made" : "failed"}, payments ${res.payments.join(" / ")}`;
+  }
+  $("score").textContent = text;
+  $("step").textContent = `card ${state.cursor} of ${state.line.length}`;
+  $("go-back").disabled = state.cursor === 0;
+  $("go-start").disabled = state.cursor === 0;
+  $("go-forward").disabled = state.cursor >= state.line.length;
+  $("go-end").disabled = state.cursor >= state.line.length;
+}
+
+function draw(view) {
+  state.view = view;
+  for (const seat of [0, 1, 2]) drawSeat(view, seat);
+  drawTrick(view);
+  drawInfo(view);
+  drawGraph();
+}
+
+// -- moves ---------------------------------------------------------------------
+
+async function request(method, path, body, onAnswer) {
+  const mine = ++state.seq;
+  try {
+    const data = await api(method, path, body);
+    if (mine === state.seq) onAnswer(data);
+    return data;
+  } catch (err) {
+    if (mine === state.seq) status(err.message, true);
+    return null;
+  }
+}
+
+function show(view, cursor) {
+  state.cursor = cursor;
+  status("");
+  draw(view);
+}
+
+async function play(card) {
+  const before = state.line.slice(0, state.cursor);
+  await request("POST", "/api/play", { deal: dealSpec(before), card }, (view) => {
+    if (state.line[state.cursor] !== card) state.line = before.concat([card]);
+    show(view, state.cursor + 1);
+  });
+}
+
+async function undo() {
+  if (state.cursor === 0) return;
+  await request("POST", "/api/undo", { deal: dealSpec(state.line.slice(0, state.cursor)) },
+    (view) => show(view, state.cursor - 1));
+}
+
+async function goTo(cursor) {
+  cursor = Math.max(0, Math.min(cursor, state.line.length));
+  await request("POST", "/api/position", { deal: dealSpec(state.line.slice(0, cursor)) }, (view) => show(view, cursor));
+}
+
+async function redo() {
+  if (state.cursor < state.line.length) await play(state.line[state.cursor]);
+}
+
+// -- opening a deal --------------------------------------------------------------
+
+async function openDeal(deal, summary) {
+  state.deal = deal;
+  state.exchange = null;
+  state.graph = null;
+  state.recordPlay = summary.played.slice();
+  state.line = summary.played.slice();
+  $("exchange-panel").hidden = true;
+  $("graph-panel").hidden = true;
+  if (summary.needs_exchange) await searchExchange();
+  // like `calasolve solve`: where the played line stops; a deal played out opens at the first lead
+  const start = state.line.length === 36 ? 0 : state.line.length;
+  await goTo(start);
+  if (state.recordPlay.length) analyse();
+}
+
+async function searchExchange() {
+  status("searching the best exchange\u2026");
+  const found = await api("POST", "/api/exchange", { deal: dealSpec(), top: 10 });
+  const choices = found.draws || found.alternatives;
+  state.exchange = found.best.exchange;
+  $("exchange-note").textContent = found.draws
+    ? `The draw is chance: ${choices.length} draws, mean ${found.mean.toFixed(2)} thirds; the worst for the soloist is applied.`
+    : `The record gives no complete exchange: the double-dummy best is applied. Pick another:`;
+  const list = $("exchange-list");
+  list.replaceChildren();
+  choices.forEach((choice) => {
+    const item = el("li", {}, el("button", { type: "button", class: "exchange-choice", onclick: () => pickExchange(choice.exchange, item) },
+      `${choice.text} \u2192 ${choice.soloist_thirds} thirds`));
+    if (JSON.stringify(choice.exchange) === JSON.stringify(state.exchange)) item.classList.add("chosen");
+    list.append(item);
+  });
+  $("exchange-panel").hidden = false;
+}
+
+async function pickExchange(exchange, item) {
+  state.exchange = exchange;
+  state.line = [];
+  for (const li of $("exchange-list").children) li.classList.toggle("chosen", li === item);
+  await goTo(0);
+}
+
+async function openRecord(index, summary) {
+  $("paste-error").textContent = "";
+  try {
+    await openDeal({ record: index }, summary);
+  } catch (err) {
+    status(err.message, true);
+  }
+}
+
+async function openPasted() {
+  const text = $("paste").value;
+  const problem = $("paste-error");
+  problem.textContent = "";
+  try {
+    const checked = await api("POST", "/api/check", { text });
+    if (checked.records.length !== 1) throw new Error(`<pasted>: ${checked.records.length} records; paste one record at a time`);
+    $("record-list").selectedIndex = -1;
+    await openDeal({ text }, checked.records[0]);
+  } catch (err) {
+    problem.textContent = err.message;
+  }
+}
+
+// -- the evaluation graph --------------------------------------------------------
+
+async function analyse() {
+  const deal = dealSpec();
+  delete deal.played;
+  try {
+    const answer = await api("POST", "/api/analyse", { deal });
+    state.graph = answer;
+    drawGraph();
+  } catch (err) {
+    status(err.message, true);
+  }
+}
+
+function onRecordLine() {
+  return state.line.slice(0, state.cursor).every((c, i) => c === state.recordPlay[i]);
+}
+
+function jumpTo(cursor) {
+  if (!onRecordLine() || state.line.length < state.recordPlay.length) state.line = state.recordPlay.slice();
+  goTo(cursor);
+}
+
+function drawGraph() {
+  const panel = $("graph-panel");
+  if (!state.graph) { panel.hidden = true; return; }
+  panel.hidden = false;
+  const { points, mistakes, make } = state.graph.graph;
+  const W = 760, H = 230, left = 34, right = 12, top = 12, bottom = 28;
+  const x = (i) => left + (i * (W - left - right)) / 36;
+  const y = (v) => top + ((35 - v) * (H - top - bottom)) / 35;
+  const svg = el("svg:svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "img", "aria-label": "evaluation graph" });
+  svg.append(el("svg:rect", { x: left, y: top, width: W - left - right, height: y(make) - top, class: "band-make" }));
+  for (let t = 0; t <= 12; t++) {
+    svg.append(el("svg:line", { x1: x(3 * t), x2: x(3 * t), y1: top, y2: H - bottom, class: "grid" }));
+    if (t) svg.append(el("svg:text", { x: x(3 * t - 1.5), y: H - bottom + 16, class: "axis" }, String(t)));
+  }
+  svg.append(el("svg:text", { x: left - 6, y: H - bottom + 16, class: "axis end" }, "trick"));
+  for (const v of [0, 9, 18, 27, 35]) {
+    svg.append(el("svg:text", { x: left - 6, y: y(v) + 4, class: "axis end" }, String(v)));
+  }
+  svg.append(el("svg:line", { x1: left, x2: W - right, y1: y(make), y2: y(make), class: "make" }));
+  if (onRecordLine()) {
+    svg.append(el("svg:line", { x1: x(state.cursor), x2: x(state.cursor), y1: top, y2: H - bottom, class: "cursor" }));
+  }
+  svg.append(el("svg:polyline", { points: points.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "eval" }));
+  points.forEach((v, i) => {
+    const dot = el("svg:circle", { cx: x(i), cy: y(v), r: 3, class: "point" },
+      el("svg:title", {}, i ? `after card ${i} (${state.recordPlay[i - 1]}): ${v} thirds` : `first lead: ${v} thirds`));
+    dot.addEventListener("click", () => jumpTo(i));
+    svg.append(dot);
+  });
+  const list = $("mistakes");
+  list.replaceChildren();
+  for (const m of mistakes) {
+    const label = `trick ${m.trick}: seat ${m.seat} (${m.role}) played ${cardLabel(m.card)}, costs ${m.cost} (best ${m.best.map(cardLabel).join(" ")})${m.swing ? ", the contract changes hands" : ""}`;
+    const mark = el("svg:circle", { cx: x(m.index + 1), cy: y(m.after), r: 6 + Math.min(m.cost, 6), class: `mistake seat-${m.seat}` },
+      el("svg:title", {}, label));
+    mark.addEventListener("click", () => jumpTo(m.index));
+    svg.append(mark);
+    svg.append(el("svg:text", { x: x(m.index + 1), y: y(m.after) - 12 - Math.min(m.cost, 6), class: `cost seat-${m.seat}` }, `\u2212${m.cost}`));
+    list.append(el("li", { class: `seat-${m.seat}` }, el("button", { type: "button", class: "link", onclick: () => jumpTo(m.index) }, label)));
+  }
+  if (!mistakes.length) list.append(el("li", {}, "no mistakes: every card was double-dummy best"));
+  $("graph").replaceChildren(svg);
+}
+
+// -- advice -------------------------------------------------------------------------
+
+let advicePoll = null;
+
+async function startAdvice(event) {
+  event.preventDefault();
+  $("advice-error").textContent = "";
+  const body = {
+    hand: $("advice-hand").value,
+    seat: Number($("advice-seat").value),
+    samples: Number($("advice-samples").value),
+    seed: Number($("advice-seed").value),
+    contracts: [...document.querySelectorAll("#advice-contracts input:checked")].map((box) => box.value),
+  };
+  try {
+    const run = await api("POST", "/api/advise", body);
+    $("advice-panel").hidden = true;
+    adviceStatus(run);
+  } catch (err) {
+    $("advice-error").textContent = err.message;
+  }
+}
+
+function adviceStatus(run) {
+  const bar = $("advice-progress");
+  const running = run.state === "running";
+  $("advice-cancel").disabled = !running;
+  bar.hidden = !running;
+  if (running) {
+    bar.max = run.total;
+    bar.value = run.done;
+    clearTimeout(advicePoll);
+    advicePoll = setTimeout(pollAdvice, 400);
+  } else if (run.state === "done") {
+    drawAdvice(run.result);
+  } else if (run.state === "error") {
+    $("advice-error").textContent = run.error;
+  } else if (run.state === "cancelled") {
+    $("advice-error").textContent = "cancelled";
+  }
+}
+
+async function pollAdvice(method = "GET") {
+  try {
+    adviceStatus(await api(method, "/api/advise"));
+  } catch (err) {
+    $("advice-error").textContent = err.message;
+  }
+}
+
+function cancelAdvice() {
+  clearTimeout(advicePoll);
+  return pollAdvice("DELETE");
+}
+
+function drawAdvice(result) {
+  const rows = result.contracts;
+  const W = 560, rowH = 30, left = 84, right = 84, top = 20;
+  const H = top + rows.length * rowH + 8;
+  const x = (p) => left + p * (W - left - right);
+  const svg = el("svg:svg", { viewBox: `0 0 ${W} ${H}`, class: "advice", role: "img", "aria-label": "advice chart" });
+  for (const p of [0, 0.5, 1]) {
+    svg.append(el("svg:line", { x1: x(p), x2: x(p), y1: top - 4, y2: H - 4, class: "grid" }));
+    svg.append(el("svg:text", { x: x(p), y: top - 6, class: "axis mid" }, `${p * 100}%`));
+  }
+  rows.forEach((c, i) => {
+    const y0 = top + i * rowH;
+    const [lo, hi] = c.p_make_95;
+    const best = c.contract === result.recommendation;
+    svg.append(el("svg:text", { x: left - 6, y: y0 + 18, class: "axis end" + (best ? " strong" : "") }, c.contract));
+    svg.append(el("svg:rect", { x: x(0), y: y0 + 6, width: x(c.p_make) - x(0), height: 16, class: "pmake" + (best ? " chosen" : "") },
+      el("svg:title", {}, `${c.contract}: P(make) ${(100 * c.p_make).toFixed(1)}% (95%: ${(100 * lo).toFixed(1)}-${(100 * hi).toFixed(1)}%)`)));
+    svg.append(el("svg:line", { x1: x(lo), x2: x(hi), y1: y0 + 14, y2: y0 + 14, class: "interval" }));
+    svg.append(el("svg:line", { x1: x(lo), x2: x(lo), y1: y0 + 9, y2: y0 + 19, class: "interval" }));
+    svg.append(el("svg:line", { x1: x(hi), x2: x(hi), y1: y0 + 9, y2: y0 + 19, class: "interval" }));
+    const points = c.expected_points >= 0 ? `+${c.expected_points.toFixed(2)}` : c.expected_points.toFixed(2);
+    svg.append(el("svg:text", { x: W - right + 6, y: y0 + 18, class: "axis" }, `${points} pts`));
+  });
+  $("advice-chart").replaceChildren(svg,
+    el("p", { class: "info" }, el("strong", {}, `Recommendation: ${result.recommendation}`), ` \u2014 ${result.reason}`),
+    el("p", { class: "note" }, `Hand ${result.hand}, seat ${result.seat}, ${result.samples} samples per contract, seed ${result.seed}; ${result.policy_notes.soloist}; ${result.policy_notes.defenders}.`));
+  $("advice-panel").hidden = false;
+}
+
+// -- start ---------------------------------------------------------------------------
+
+function onKey(event) {
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName)) return;
+  const actions = { ArrowLeft: undo, ArrowRight: redo, Home: () => goTo(0), End: () => goTo(state.line.length) };
+  const action = actions[event.key];
+  if (action) {
+    event.preventDefault();
+    action();
+  }
+}
+
+async function start() {
+  $("go-start").addEventListener("click", () => goTo(0));
+  $("go-back").addEventListener("click", undo);
+  $("go-forward").addEventListener("click", redo);
+  $("go-end").addEventListener("click", () => goTo(state.line.length));
+  $("open-paste").addEventListener("click", openPasted);
+  $("advice-form").addEventListener("submit", startAdvice);
+  $("advice-cancel").addEventListener("click", cancelAdvice);
+  document.addEventListener("keydown", onKey);
+  const { file, records } = await api("GET", "/api/records");
+  $("file-name").textContent = file ? `${file}: ${records.length} records` : "no file: paste a record below";
+  const list = $("record-list");
+  records.forEach((r) => list.append(el("option", { value: r.index }, `${r.index}. ${r.name || r.contract} (${r.contract})`)));
+  list.addEventListener("change", () => {
+    const r = records[list.selectedIndex];
+    if (r) openRecord(r.index, r);
+    list.blur();  // the arrow keys step through the play, not the list
+  });
+  const advice = await api("GET", "/api/advise");
+  if (advice.state !== "idle") adviceStatus(advice);
+  if (records.length) {
+    list.selectedIndex = 0;
+    await openRecord(1, records[0]);
+  } else {
+    status("paste a record to begin");
+  }
+}
+
+start().catch((err) => status(err.message, true));

@@ -1,0 +1,328 @@
+"""The board's request checking and JSON views, without the web server.
+
+A request names a deal (a record of the board's FILE by number, or a pasted
+record's text), optionally the exchange to apply and the cards played from
+the first lead.  :func:`deal_record` turns that into a checked
+:class:`~calasolve.dealfile.Record` through the deal-file reader's own
+validation; :func:`position_view` is what the page draws.
+
+>>> from calasolve.dealfile import parse_deal_text
+>>> text = '''
+... hands: 32AR.32A.32A.32 7654.765.765.76 CF.RCF4.RCF4.RC
+... monte: -.-.-.AF54
+... contract: solissimo
+... soloist: 0
+... '''
+>>> rec = deal_record({"text": text, "played": ["3B"]}, [])
+>>> [card_name(c) for c in rec.played]
+['3B']
+>>> deal_record({"record": 2}, [rec])
+Traceback (most recent call last):
+...
+calasolve.board.views.BadRequest: deal.record: 2 is not a record of the file (it has 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..cards import (
+    MAKE_THIRDS,
+    SUITS,
+    Card,
+    Mask,
+    card_name,
+    display_order,
+    hand_name,
+    mask_thirds,
+    parse_card,
+    parse_cards_or_hand,
+    suit_of,
+)
+from ..dealfile import Record, parse_deal_text
+from ..errors import CalasolveError, DealFileError
+from ..exchange import Exchange
+from ..exchange_search import exchange_text
+from ..position import Position
+
+__all__ = ["BadRequest", "deal_record", "exchange_of", "position_view", "record_summary", "parse_played", "graph_of"]
+
+#: The name a pasted record goes by in its errors, as ``<stdin>`` for the CLI.
+PASTED = "<pasted>"
+#: The most text a pasted record may hold (a record is a few hundred bytes).
+MAX_TEXT = 16_384
+
+
+class BadRequest(CalasolveError):
+    """A request the board cannot answer: one line, sent back with a 4xx status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# -- request fields ------------------------------------------------------------
+
+def want(body: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = None, *, where: str = "") -> Any:
+    """``body[key]`` if it has type ``kind`` (bools are not ints), ``default`` if absent.
+
+    >>> want({"n": 3}, "n", int)
+    3
+    >>> want({"n": True}, "n", int)
+    Traceback (most recent call last):
+    ...
+    calasolve.board.views.BadRequest: n: expected int, got bool
+    """
+    name = f"{where}{key}"
+    if key not in body or body[key] is None:
+        return default
+    value = body[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        expected = " or ".join(k.__name__ for k in kinds)
+        raise BadRequest(f"{name}: expected {expected}, got {type(value).__name__}")
+    return value
+
+
+def want_int(body: Mapping[str, Any], key: str, low: int, high: int, default: int, *, where: str = "") -> int:
+    """An int field within ``low..high``.
+
+    >>> want_int({"top": 0}, "top", 1, 50, 10)
+    Traceback (most recent call last):
+    ...
+    calasolve.board.views.BadRequest: top: 0 is out of range 1..50
+    """
+    value = want(body, key, int, default, where=where)
+    if not low <= value <= high:
+        raise BadRequest(f"{where}{key}: {value} is out of range {low}..{high}")
+    return int(value)
+
+
+def parse_played(value: Any) -> tuple[Card, ...]:
+    """The ``played`` field: a list of card tokens (or one string of them).
+
+    >>> [card_name(c) for c in parse_played(["3b", "AS"])]
+    ['3B', 'AS']
+    >>> parse_played(["3B", 7])
+    Traceback (most recent call last):
+    ...
+    calasolve.board.views.BadRequest: played card 2: expected a card token, got int
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list):
+        raise BadRequest(f"played: expected a list of card tokens, got {type(value).__name__}")
+    if len(value) > 36:
+        raise BadRequest(f"played: {len(value)} cards, but a deal has only 36 (12 tricks of 3)")
+    cards = []
+    for i, token in enumerate(value, 1):
+        if not isinstance(token, str):
+            raise BadRequest(f"played card {i}: expected a card token, got {type(token).__name__}")
+        try:
+            cards.append(parse_card(token))
+        except CalasolveError as err:
+            raise BadRequest(f"played card {i}: {err}") from None
+    return tuple(cards)
+
+
+def _per_seat(key: str, value: Any) -> tuple[Mask, Mask, Mask]:
+    """``{"1": "A.-.-.3", "2": "-"}`` (the form of ``Exchange.to_dict``) as three masks."""
+    if not isinstance(value, dict):
+        raise BadRequest(f"exchange.{key}: expected an object of seat: cards, got {type(value).__name__}")
+    out = [0, 0, 0]
+    for seat, cards in value.items():
+        if seat not in ("0", "1", "2"):
+            raise BadRequest(f"exchange.{key}: seat {seat!r} is not 0, 1 or 2")
+        if not isinstance(cards, str):
+            raise BadRequest(f"exchange.{key}.{seat}: expected cards as text, got {type(cards).__name__}")
+        try:
+            out[int(seat)] = parse_cards_or_hand(cards)
+        except CalasolveError as err:
+            raise BadRequest(f"exchange.{key}.{seat}: {err}") from None
+    return out[0], out[1], out[2]
+
+
+def exchange_of(value: Any) -> Exchange | None:
+    """The ``exchange`` field, keyed as ``Exchange.to_dict()`` writes it (the deal file's keys).
+
+    >>> exchange_of({"call": "3C", "return": "4c", "discards": {"2": "6B,5C,FD,7D"}}).to_dict()
+    {'call': '3C', 'return': '4C', 'discards': {'2': '6.-.5.F7'}}
+    >>> exchange_of({"calls": "3C"})
+    Traceback (most recent call last):
+    ...
+    calasolve.board.views.BadRequest: exchange: unknown field 'calls' (use call, return, discards, takes)
+    """
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise BadRequest(f"exchange: expected an object, got {type(value).__name__}")
+    fields: dict[str, Any] = {}
+    for key, item in value.items():
+        if key in ("call", "return"):
+            if not isinstance(item, str):
+                raise BadRequest(f"exchange.{key}: expected a card token, got {type(item).__name__}")
+            try:
+                fields["call" if key == "call" else "returned"] = parse_card(item)
+            except CalasolveError as err:
+                raise BadRequest(f"exchange.{key}: {err}") from None
+        elif key in ("discards", "takes"):
+            fields[key] = _per_seat(key, item)
+        else:
+            raise BadRequest(f"exchange: unknown field {key!r} (use call, return, discards, takes)")
+    return Exchange(**fields)
+
+
+def deal_record(body: Any, records: Sequence[Record]) -> Record:
+    """The record a request's ``deal`` object names, with its exchange and played cards.
+
+    ``{"record": N}`` is the board FILE's record N (from 1); ``{"text": "..."}``
+    a pasted record, read by the deal-file reader.  ``exchange`` replaces the
+    record's exchange and ``played`` its played cards; the record checks both,
+    as it checks a deal file's lines.
+    """
+    if not isinstance(body, dict):
+        raise BadRequest(f"deal: expected an object, got {type(body).__name__}")
+    number = want(body, "record", int, where="deal.")
+    text = want(body, "text", str, where="deal.")
+    if (number is None) == (text is None):
+        raise BadRequest("deal: give either 'record' (a record of the file) or 'text' (a pasted record)")
+    if number is not None:
+        if not 1 <= number <= len(records):
+            raise BadRequest(f"deal.record: {number} is not a record of the file (it has {len(records)})")
+        record = records[number - 1]
+    else:
+        record = parse_one(text)
+    exchange = exchange_of(body.get("exchange"))
+    played = parse_played(body["played"]) if "played" in body else None
+    own_play = record.played
+    # the record checks the request's fields; the error names the field, not a line of the file
+    if exchange is not None:
+        try:
+            record = record.with_(exchange=exchange, played=())
+        except DealFileError as err:
+            raise BadRequest(f"deal.exchange: {err.message}") from None
+        if played is None:
+            played = own_play
+    if played is not None:
+        try:
+            record = record.with_(played=played)
+        except DealFileError as err:
+            raise BadRequest(f"deal.played: {err.message}") from None
+    return record
+
+
+def parse_one(text: str) -> Record:
+    """A pasted record: exactly one, read as ``calasolve check`` reads a file."""
+    if len(text) > MAX_TEXT:
+        raise BadRequest(f"{PASTED}: {len(text)} characters; a pasted record may hold at most {MAX_TEXT}", 413)
+    found = parse_deal_text(text, path=PASTED)
+    if len(found) != 1:
+        raise BadRequest(f"{PASTED}: {len(found)} records; paste one record at a time")
+    return found[0]
+
+
+# -- views -----------------------------------------------------------------------
+
+def hand_view(mask: Mask) -> dict[str, list[str]]:
+    """A hand by suit, ranks high to low (card tokens).
+
+    >>> hand_view(parse_cards_or_hand("3F5.-.2.-"))
+    {'B': ['3B', 'FB', '5B'], 'S': [], 'C': ['2C'], 'D': []}
+    """
+    out: dict[str, list[str]] = {s: [] for s in SUITS}
+    for card in display_order(mask):
+        out[SUITS[suit_of(card)]].append(card_name(card))
+    return out
+
+
+def record_summary(record: Record) -> dict[str, Any]:
+    """What the record list shows and the page needs to ask about a record."""
+    return {
+        "index": record.index,
+        "name": record.name,
+        "where": record.where(),
+        "contract": record.contract,
+        "soloist": record.soloist,
+        "played": [card_name(c) for c in record.played],
+        "needs_exchange": record.needs_exchange,
+    }
+
+
+def position_view(record: Record, position: Position) -> dict[str, Any]:
+    """Everything the table shows for ``position`` (reached from ``record``'s first lead).
+
+    ``values`` are the legal cards' double-dummy values for the player to move
+    (the soloist's final thirds, as ``calasolve solve`` gives them), ``best``
+    the cards that reach ``value``; ``loss`` what every other card gives away.
+    """
+    st = position.state
+    values = position.values()
+    to_move = position.to_move
+    value = position.value()
+    best: list[str] = [c for c, v in values.items() if v == value]
+    seats = []
+    for seat in range(3):
+        seats.append({
+            "seat": seat,
+            "role": "soloist" if seat == st.soloist else "defender",
+            "hand": hand_view(st.hands[seat]),
+            "hand_text": hand_name(st.hands[seat]),
+            "hand_thirds": mask_thirds(st.hands[seat]),
+            "captured": st.captured[seat],
+            "tricks_won": st.tricks_won[seat],
+        })
+    last = st.tricks[-1] if st.tricks else None
+    soloist_thirds, defender_thirds = st.side_thirds()
+    return {
+        # the record as the file has it; the cards played so far are "played" below
+        "record": {k: v for k, v in record_summary(record).items() if k != "played"},
+        "first_leader": record.first_leader,
+        "rules": record.rules.describe(),
+        "dealt": [hand_name(h) for h in record.hands],
+        "monte": hand_name(record.monte),
+        "monte_cards": [card_name(c) for c in display_order(record.monte)],
+        "monte_thirds": mask_thirds(record.monte),
+        "exchange": record.exchange.to_dict(),
+        "exchange_text": exchange_text(record.exchange, record.contract, record.soloist, record.hands, record.monte),
+        "seats": seats,
+        "played": [card_name(c) for c in st.history],
+        "trick": {"leader": st.leader, "cards": [card_name(c) for c in st.trick]},
+        "last_trick": None if last is None else {
+            "leader": last.leader, "cards": [card_name(c) for c in last.cards], "winner": last.winner, "thirds": last.thirds,
+        },
+        "tricks_played": len(st.tricks),
+        "to_move": to_move,
+        "over": st.is_over,
+        "sides": {"soloist": soloist_thirds, "defenders": defender_thirds},
+        "value": value,
+        "makes": value >= MAKE_THIRDS,
+        "values": values,
+        "best": best,
+        "loss": {c: abs(v - value) for c, v in values.items()},
+        "legal": [card_name(c) for c in position.legal_cards()],
+        "result": st.result(record.contract, record.rules).to_dict() if st.is_over and st.total_tricks == 12 else None,
+    }
+
+
+def graph_of(analysis: dict[str, Any]) -> dict[str, Any]:
+    """The evaluation graph of ``Analysis.to_dict()``: the soloist's double-dummy thirds
+    at the first lead and after every card, and the mistakes (the cards that cost).
+
+    >>> g = graph_of({"start_value": 20, "cards": [
+    ...     {"index": 0, "trick": 1, "seat": 0, "role": "soloist", "card": "AS", "before": 20, "after": 17, "cost": 3,
+    ...      "best": ["3S"], "swing": True}]})
+    >>> g["points"], g["mistakes"][0]["cost"]
+    ([20, 17], 3)
+    """
+    cards = analysis["cards"]
+    return {
+        "points": [analysis["start_value"]] + [c["after"] for c in cards],
+        "mistakes": [
+            {k: c[k] for k in ("index", "trick", "seat", "role", "card", "cost", "best", "before", "after", "swing")}
+            for c in cards if c["cost"]
+        ],
+        "make": MAKE_THIRDS,
+    }
+
