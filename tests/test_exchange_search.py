@@ -378,7 +378,7 @@ def test_cli_solve_searches_the_exchange(tmp_path, capsys) -> None:  # type: ign
         main(["solve", "--top", "2", "--tt-mb", "16", str(path)])
     out = capsys.readouterr().out
     assert info.value.code == 0
-    assert "best exchange: discard" in out and "also: discard" in out
+    assert "best exchange (double dummy): discard" in out and "also: discard" in out
     with pytest.raises(SystemExit):
         main(["solve", "--json", "--top", "2", "--tt-mb", "16", str(path)])
     obj = json.loads(capsys.readouterr().out)
