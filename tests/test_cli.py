@@ -337,3 +337,16 @@ def test_check_accepts_every_example(capsys: pytest.CaptureFixture[str]) -> None
     examples = sorted(str(p) for p in (ROOT / "examples").glob("*.deal"))
     code, _, err = run(["check", *examples], capsys)
     assert code == 0 and err == "" and len(examples) >= 2
+
+
+def test_check_reports_every_error_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_dealfile import GOOD, edit
+
+    first = write(tmp_path, "\n\n".join([edit(GOOD, 5, "Contract: solo"), GOOD, edit(GOOD, 6, "soloist: 3")]), "a.deal")
+    second = write(tmp_path, edit(GOOD, 8, "played: 7B"), "b.deal")
+    code, out, err = run(["check", first, second], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 3
+    assert lines[0].startswith(f"calasolve: error: {first}:5: unknown key 'Contract'")
+    assert lines[1].startswith(f"calasolve: error: {first}:26: soloist '3'")
+    assert lines[2].startswith(f"calasolve: error: {second}:8: played card 1 (7B, trick 1)")

@@ -362,10 +362,12 @@ def _split_records(
         first = next((line for line, other, _ in current if other == key), None)
         if first is not None:
             hint = "; records are separated by a blank line" if key in _STARTS_RECORD else ""
+            before = spoiled
             fail(f"duplicate key {key!r} (first given on line {first}{hint})", number)
             if key not in _STARTS_RECORD:
                 continue
-            close()  # most likely a second record: check it as one
+            spoiled = before  # most likely a second record: check both as records
+            close()
         if not value:
             fail(f"{key}: no value given", number)
             continue

@@ -346,7 +346,10 @@ def format_check(record: Any, symbols: Notation | bool = False, *, verbose: bool
         state = record.state()
         out.append(f"  played ({plural(len(record.played), 'card')}):")
         out += trick_lines(state.tricks, record.soloist, n, last_bonus=start.last_bonus if state.is_over else None)
-        out += position_block(state, n, title="now:" if not state.is_over else "at the end:")
+        if state.is_over:
+            out += _result_lines(record, state)
+        else:
+            out += position_block(state, n, title="where the play stops:")
     return out
 
 
