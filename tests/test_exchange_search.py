@@ -38,7 +38,7 @@ def solver():  # type: ignore[no-untyped-def]
 # -- brute force, independent of the search ----------------------------------------
 
 def final_position(hands, monte, contract, soloist, ex: Exchange):  # type: ignore[no-untyped-def]
-    """Hands and the new monte after a complete exchange, by RULES.md §5, for any hand size."""
+    """Hands and the new monte after a complete exchange, by docs/rules.md §5, for any hand size."""
     h = list(hands)
     if contract in ("solo", "chiamo"):
         h[soloist] |= monte

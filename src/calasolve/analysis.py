@@ -139,7 +139,7 @@ def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> lis
 
 
 def exchange_review(record: Any, actual: int, solver: CoreSolver) -> dict[str, Any] | None:
-    """The exchange actually made against the double-dummy-best one (RULES.md §9).
+    """The exchange actually made against the double-dummy-best one (docs/rules.md §9).
 
     Who chose decides what is searched: the soloist's call, return and
     discards (chiamo, solo); the defenders' discards after the blind draw

@@ -113,7 +113,7 @@ class Record:
     # -- derived -------------------------------------------------------------
     @property
     def first_leader(self) -> int:
-        """The seat leading the first trick: ``leader`` or the default of RULES.md §6."""
+        """The seat leading the first trick: ``leader`` or the default of docs/rules.md §6."""
         return self.leader if self.leader is not None else first_leader(self.contract, self.soloist, self.rules)
 
     @property

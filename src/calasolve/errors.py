@@ -25,7 +25,7 @@ class IllegalPlayError(CalasolveError):
 
 
 class ExchangeError(CalasolveError):
-    """An exchange that contradicts RULES.md section 5."""
+    """An exchange that contradicts docs/rules.md §5."""
 
 
 class DealFileError(CalasolveError):

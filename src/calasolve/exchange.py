@@ -1,4 +1,4 @@
-"""The exchange with the monte (RULES.md section 5): check and apply a *given* exchange.
+"""The exchange with the monte (docs/rules.md §5): check and apply a *given* exchange.
 
 An :class:`Exchange` records the choices made before the first lead: the
 chiamo call and return, the discards and the defenders' takes.  It may be
@@ -180,7 +180,7 @@ def _check_deal(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int)
 
 
 def check_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int, exchange: Exchange) -> None:
-    """Check what ``exchange`` gives against the deal and RULES.md §5; missing
+    """Check what ``exchange`` gives against the deal and docs/rules.md §5; missing
     fields are fine.  Raises :class:`ExchangeFieldError` naming the faulty field.
 
     >>> from calasolve.cards import parse_hand, parse_card
@@ -279,7 +279,7 @@ def _check_defender_side(hands: Sequence[Mask], monte: Mask, contract: str, solo
 def apply_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int, exchange: Exchange) -> tuple[Hands, Mask]:
     """The hands and the monte after ``exchange``: everyone holds 12, the
     discards form the new monte.  Raises :class:`ExchangeError` when the
-    exchange breaks RULES.md §5 or lacks a choice.
+    exchange breaks docs/rules.md §5 or lacks a choice.
 
     >>> from calasolve.cards import parse_hand, parse_card, hand_name
     >>> hands = (parse_hand("32AR.32AR.3A.54"), parse_hand("CF76.CF76.2R.A6"), parse_hand("54.54.CF765.RCF"))

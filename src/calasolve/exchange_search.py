@@ -1,4 +1,4 @@
-"""The double-dummy-best exchange (RULES.md §5 and §9).
+"""The double-dummy-best exchange (docs/rules.md §5 and §9).
 
 :func:`best_exchange` completes a record's exchange the double-dummy way:
 
@@ -906,7 +906,7 @@ def solve_with_exchange(
     (for dividete without ``takes``: the draw worst for the soloist, see
     :class:`ExchangeResult`); ``extra["exchange"]`` is ``ExchangeResult.to_dict()``.
     ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
-    is chosen for thirds (RULES.md §9) whatever the ``objective`` of the play."""
+    is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play."""
     solver = solver or default_solver()
     found = best_exchange(record, solver=solver, top=top)
     try:

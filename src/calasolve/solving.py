@@ -283,7 +283,7 @@ def solve_payoff(
     all_cards: bool = True,
     labels: dict[str, Any] | None = None,
 ) -> SolveResult:
-    """Solve for the soloist's game points (RULES.md §8) instead of thirds.
+    """Solve for the soloist's game points (docs/rules.md §8) instead of thirds.
 
     The soloist maximises and the defenders minimise the soloist's payoff,
     cappotto and stramazzo included (:mod:`calasolve.payoff`).  ``cards``
