@@ -12,6 +12,7 @@ import codecs
 import json
 import os
 import sys
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
@@ -19,7 +20,7 @@ import click
 
 from . import __version__
 from .cards import SUIT_SYMBOLS, SUITS
-from .errors import CalasolveError
+from .errors import CalasolveError, TableSizeError
 from .game import CONTRACTS
 from .rules import RULE_HELP, VARIANTS, Rules
 from .text import ENV_SYMBOLS, format_solve, notation, record_label
@@ -69,6 +70,16 @@ def symbols_option(f: F) -> F:
         default=None,
         help=f"Suits in the text as symbols (A♣) or letters (AB, the default; {ENV_SYMBOLS}=1 makes symbols the default).",
     )(f)
+
+
+@contextmanager
+def tt_mb_errors() -> Iterator[None]:
+    """A table the machine cannot allocate, reported with the option that asked for it
+    (the library's error does not know the command line's names)."""
+    try:
+        yield
+    except TableSizeError as err:
+        raise CalasolveError(f"--tt-mb {err.tt_mb}: {err}") from None
 
 
 def files_argument(f: F) -> F:
@@ -248,12 +259,9 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
     record, opts = job
     solver = _worker_solver(opts["tt_mb"])
     try:
-        objective = opts.get("objective", "thirds")
-        if record.needs_exchange:
-            from .exchange_search import solve_with_exchange
-
-            return solve_with_exchange(record, solver=solver, top=opts["top"], target=opts["target"], objective=objective)
-        return solve(record, target=opts["target"], solver=solver, objective=objective)
+        # solve searches a missing exchange itself (the API's code path)
+        return solve(record, target=opts["target"], solver=solver, objective=opts.get("objective", "thirds"),
+                     top=opts["top"])
     except CalasolveError as exc:
         return _failure(record, exc)
 
@@ -311,15 +319,17 @@ def solve_cmd(
     opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective}
     results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
     n = notation(symbols)
-    print_results(records, results, as_json, lambda record, result: format_solve(record, result, n))
+    with tt_mb_errors():
+        print_results(records, results, as_json, lambda record, result: format_solve(record, result, n))
 
 
 def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
     from .analysis import analyse
 
     record, opts = job
+    solver = _worker_solver(opts["tt_mb"])  # a table too large is the option's error, not the record's
     try:
-        return analyse(record, solver=_worker_solver(opts["tt_mb"]), exchange=opts["exchange"])
+        return analyse(record, solver=solver, exchange=opts["exchange"])
     except CalasolveError as exc:
         return _failure(record, exc)
 
@@ -355,7 +365,8 @@ def analyse_cmd(
     n = notation(symbols)
     records = load_records(files, rule_items)
     results = pool_map(_analyse_one, [(r, {"tt_mb": tt_mb, "exchange": not no_exchange}) for r in records], jobs)
-    print_results(records, results, as_json, lambda record, result: format_analysis(record, result, n))
+    with tt_mb_errors():
+        print_results(records, results, as_json, lambda record, result: format_analysis(record, result, n))
 
 
 @cli.command("advise")
@@ -408,7 +419,7 @@ def advise_cmd(
     chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
     total = samples * len(chosen)
     show = sys.stderr.isatty() and not as_json
-    with click.progressbar(length=total, label="sampling", file=sys.stderr) if show else _NoBar() as bar:
+    with tt_mb_errors(), click.progressbar(length=total, label="sampling", file=sys.stderr) if show else _NoBar() as bar:
         result = advise(
             mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
             defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
@@ -462,8 +473,9 @@ def bench_cmd(
     from .suites import random_suite, strong_suite
 
     cases = (strong_suite if suite == "strong" else random_suite)(deals)
-    solver = make_solver(tt_mb, tt=not no_tt, equivalence=not no_equivalence,
-                         canonical_suits=not no_canonical, ordering=not no_ordering)
+    with tt_mb_errors():
+        solver = make_solver(tt_mb, tt=not no_tt, equivalence=not no_equivalence,
+                             canonical_suits=not no_canonical, ordering=not no_ordering)
     times, nodes = [], []
     show = sys.stderr.isatty() and not as_json
     with click.progressbar(cases, label=f"{suite} suite", file=sys.stderr) if show else _NoBar(cases) as bar:

@@ -110,6 +110,30 @@ class Record:
             line = (self.key_lines or {}).get(bad.key or "", self.line)
             raise DealFileError(bad.message, path=self.path, line=line) from None
 
+    def __repr__(self) -> str:
+        """Cards in notation, fields as in the deal file:
+
+        >>> parse_deal_text("hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76\\nmonte: R4.-.3F.-\\n"
+        ...                 "contract: solissimo\\nsoloist: 0\\nplayed: AS")[0]
+        Record(hands='3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76', monte='R4.-.3F.-', contract='solissimo', soloist=0, played='AS')
+        """
+        fields_ = {"name": self.name} if self.name is not None else {}
+        fields_.update(hands=" ".join(hand_name(h) for h in self.hands), monte=hand_name(self.monte),
+                       contract=self.contract, soloist=self.soloist)
+        if self.leader is not None:
+            fields_["leader"] = self.leader
+        if self.rules.changes():
+            fields_["rules"] = self.rules.describe()
+        if not self.exchange.is_empty:
+            fields_["exchange"] = self.exchange
+        if self.played:
+            fields_["played"] = cards_name(self.played)
+        return "Record(" + ", ".join(f"{k}={v!r}" for k, v in fields_.items()) + ")"
+
+    def __str__(self) -> str:
+        """The record as deal-file text (:func:`format_record`)."""
+        return format_record(self)
+
     # -- derived -------------------------------------------------------------
     @property
     def first_leader(self) -> int:

@@ -80,6 +80,15 @@ class Exchange:
     #: per seat: the monte cards taken (the defenders in dividete/scegliete)
     takes: tuple[Mask, Mask, Mask] | None = None
 
+    def __repr__(self) -> str:
+        """The given fields in notation, keyed as in the deal file.
+
+        >>> from calasolve.cards import parse_card
+        >>> Exchange(call=parse_card("3C"), returned=parse_card("4C"))
+        Exchange(call='3C', return='4C')
+        """
+        return "Exchange(" + ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items()) + ")"
+
     @property
     def is_empty(self) -> bool:
         """No field given."""

@@ -144,6 +144,10 @@ class ExchangeResult:
     hands: Hands = field(default=(0, 0, 0), repr=False, compare=False)
     monte: Mask = field(default=0, repr=False, compare=False)
 
+    def __repr__(self) -> str:
+        more = f", mean of the draws {self.mean:.2f}" if self.draws else f", {len(self.alternatives)} alternatives"
+        return f"<ExchangeResult {self.contract} for seat {self.soloist}: {self.text()} -> {self.value} thirds{more}>"
+
     @property
     def makes(self) -> bool:
         return self.value >= MAKE_THIRDS
