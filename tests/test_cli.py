@@ -204,7 +204,7 @@ def test_solve_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["solve", EXAMPLE], capsys)
     assert code == 0
-    assert "double dummy: the soloist ends with" in out and "a best line:" in out
+    assert "double dummy: the soloist ends with" in out and "a best line (each trick: " in out
     # the last record stops mid-trick: the diagram shows the table, the line finishes the trick first
     assert "on the table (trick 3): seat 2 led 2C" in out and "\n     3. seat 2 leads 2C " in out
 

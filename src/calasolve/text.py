@@ -284,6 +284,10 @@ def position_block(state: PlayState, symbols: Notation | bool = False, *, title:
     return out
 
 
+#: What the columns of :func:`trick_lines` say, for the heading above them.
+TRICK_COLUMNS = "(each trick: who leads, the cards in play order, who wins it and its thirds, the soloist's total)"
+
+
 def trick_lines(
     tricks: Sequence[Trick],
     soloist: int,
@@ -344,7 +348,7 @@ def format_check(record: Any, symbols: Notation | bool = False, *, verbose: bool
         out += position_block(start, n, title="at the first lead:")
     if record.played:
         state = record.state()
-        out.append(f"  played ({plural(len(record.played), 'card')}):")
+        out.append(f"  played ({plural(len(record.played), 'card')}) {TRICK_COLUMNS}:")
         out += trick_lines(state.tricks, record.soloist, n, last_bonus=start.last_bonus if state.is_over else None)
         if state.is_over:
             out += _result_lines(record, state)
@@ -513,14 +517,14 @@ def format_solve(record: Any, result: Any, symbols: Notation | bool = False) -> 
         out += exchange_block(solved, n)
     state = solved.state()
     if record.played:
-        out.append(f"  played so far ({plural(len(record.played), 'card')}):")
+        out.append(f"  played so far ({plural(len(record.played), 'card')}) {TRICK_COLUMNS}:")
         out += trick_lines(state.tricks, record.soloist, n)
     where = "the position solved" if record.played else "the first lead"
     out += position_block(state, n, title=f"hands at {where}:")
     out.append(_verdict(record, result))
     out += _value_lines(result, n)
     if result.tricks:
-        out.append("  a best line:")
+        out.append(f"  a best line {TRICK_COLUMNS}:")
         out += trick_lines(result.tricks, record.soloist, n, first=len(state.tricks) + 1,
                            captured=result.captured, last_bonus=result.last_bonus)
         out += _rests_on_last(solved, result, n)
@@ -561,6 +565,8 @@ def format_analysis(record: Any, analysis: Any, symbols: Notation | bool = False
     out += position_block(start, n, title="hands at the first lead:")
     verdict = "makes" if analysis.start_value >= MAKE_THIRDS else "fails"
     out.append(f"  double dummy at the first lead: {plural(analysis.start_value, 'third')} ({verdict})")
+    if analysis.reviews:
+        out.append("  each card: who played it, the card, the soloist's double-dummy thirds before -> after it")
     state = start.copy()
     total = 0
     for r in analysis.reviews:
@@ -581,10 +587,14 @@ def format_analysis(record: Any, analysis: Any, symbols: Notation | bool = False
             extra = f" (+{state.last_bonus} last and monte)" if state.is_over else ""
             out.append(f"    -> seat {t.winner} ({side(t.winner, record.soloist)}) wins {plural(t.thirds, 'third')}"
                        f"{extra}; soloist {total}")
-    out.append("  mistakes: " + "; ".join(
-        f"seat {s} ({role(s, record.soloist)}) {plural(c, 'mistake')}" + (f", {plural(t, 'third')} given away" if c else "")
-        for s, (c, t) in analysis.mistakes().items()
-    ))
+    mistakes = analysis.mistakes()
+    if not any(c for c, _ in mistakes.values()):
+        out.append("  mistakes: none, every card was double-dummy best" if analysis.reviews else "  no card played yet")
+    else:
+        out.append("  mistakes: " + "; ".join(
+            f"seat {s} ({role(s, record.soloist)}) {plural(c, 'mistake')}" + (f", {plural(t, 'third')} given away" if c else "")
+            for s, (c, t) in mistakes.items()
+        ))
     swings = analysis.swings()
     if swings:
         last = swings[-1]
