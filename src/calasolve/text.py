@@ -445,7 +445,8 @@ def _rests_on_last(record: Any, result: Any, n: Notation) -> list[str]:
         return []
     monte_thirds = mask_thirds(state.monte)
     last = result.tricks[-1].winner
-    if not monte_thirds or record.contract == "solissimo" or last != record.soloist:
+    # under a point in the monte the last trick is worth little more than its own 3 thirds
+    if monte_thirds < 3 or record.contract == "solissimo" or last != record.soloist:
         return []
     whose = "the soloist's" if record.contract in ("chiamo", "solo") else "the defenders'"
     return [f"  note: the value rests on the last trick: {whose} discards ({n.mask(state.monte)}, "
