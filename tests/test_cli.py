@@ -350,3 +350,10 @@ def test_check_reports_every_error_one_line_each(tmp_path: Path, capsys: pytest.
     assert lines[0].startswith(f"calasolve: error: {first}:5: unknown key 'Contract'")
     assert lines[1].startswith(f"calasolve: error: {first}:26: soloist '3'")
     assert lines[2].startswith(f"calasolve: error: {second}:8: played card 1 (7B, trick 1)")
+
+
+def test_known_card_errors_name_the_option(capsys: pytest.CaptureFixture[str]) -> None:
+    for known, expected in (("1=xx", "calasolve: error: --known '1=xx': card 'xx'"),
+                            ("1=CF7654.2RCF654.-.-", "calasolve: error: --known: 13 cards placed in seat 1")):
+        code, out, err = run(["advise", "--samples", "1", "--jobs", "1", "--known", known, "32AR.3A7.2AF.A5"], capsys)
+        assert code == 2 and out == "" and err.startswith(expected) and len(err.strip().splitlines()) == 1

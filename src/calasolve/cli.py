@@ -82,6 +82,18 @@ def tt_mb_errors() -> Iterator[None]:
         raise CalasolveError(f"--tt-mb {err.tt_mb}: {err}") from None
 
 
+@contextmanager
+def known_errors() -> Iterator[None]:
+    """Known cards at fault, reported with the ``--known`` option that gave them."""
+    from .sampling import KnownCardsError
+
+    try:
+        yield
+    except KnownCardsError as err:
+        where = f" {err.item!r}" if err.item is not None else ""
+        raise CalasolveError(f"--known{where}: {err.detail}") from None
+
+
 def files_argument(f: F) -> F:
     # "-" reads standard input
     return click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))(f)
@@ -419,7 +431,7 @@ def advise_cmd(
     chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
     total = samples * len(chosen)
     show = sys.stderr.isatty() and not as_json
-    with tt_mb_errors(), click.progressbar(length=total, label="sampling", file=sys.stderr) if show else _NoBar() as bar:
+    with tt_mb_errors(), known_errors(), click.progressbar(length=total, label="sampling", file=sys.stderr) if show else _NoBar() as bar:
         result = advise(
             mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
             defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
