@@ -117,7 +117,7 @@ class Record:
         ...                 "contract: solissimo\\nsoloist: 0\\nplayed: AS")[0]
         Record(hands='3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76', monte='R4.-.3F.-', contract='solissimo', soloist=0, played='AS')
         """
-        fields_ = {"name": self.name} if self.name is not None else {}
+        fields_: dict[str, object] = {"name": self.name} if self.name is not None else {}
         fields_.update(hands=" ".join(hand_name(h) for h in self.hands), monte=hand_name(self.monte),
                        contract=self.contract, soloist=self.soloist)
         if self.leader is not None:
