@@ -435,6 +435,9 @@ def format_exchange_search(record: Any, ex: Mapping[str, Any], symbols: Notation
     out = [f"  {chooser} exchange (double dummy): {folded[0][0]} -> {plural(folded[0][1], 'third')}"]
     for text, value in folded[1:]:
         out.append(f"    also: {text} -> {plural(value, 'third')}")
+    if len(folded) < len(alts):
+        out.append(f"    (of the {len(alts)} best exchanges, those that differ only in the card given back, "
+                   f"for the same value, share a line)")
     return out
 
 
