@@ -17,7 +17,7 @@ from typing import Any
 
 from .cards import MAKE_THIRDS, Card, card_name
 from .game import PlayState
-from .solving import CoreSolver, SolveResult, core_position, default_solver, solve
+from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, solve
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class CardReview:
     after: int          # ... and after it
     cost: int           # thirds the card gave away to the other side (0 = optimal)
     best: tuple[Card, ...]
-    values: dict[Card, int]
+    values: dict[Card, int]  # a CardValues: best first for the seat that played
 
     @property
     def swing(self) -> bool:
@@ -51,7 +51,7 @@ class CardReview:
             "after": self.after,
             "cost": self.cost,
             "best": [card_name(c) for c in self.best],
-            "values": {card_name(c): v for c, v in sorted(self.values.items())},
+            "values": {card_name(c): v for c, v in self.values.items()},  # best first, as solve's cards
             "swing": self.swing,
         }
 
@@ -131,7 +131,7 @@ def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> lis
                 after=after,
                 cost=before - after if is_soloist else after - before,
                 best=tuple(c for c in sorted(values) if values[c] == before),
-                values=values,
+                values=CardValues.ordered(values, maximise=is_soloist),
             )
         )
         state.play(card)

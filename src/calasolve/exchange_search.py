@@ -73,7 +73,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from . import _core
-from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, Mask, card_name, display_order, mask_thirds, popcount
+from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, Mask, card_name, display_order, hand_name, mask_thirds, popcount
 from .errors import CalasolveError, ExchangeError
 from .exchange import Exchange, called_from
 from .game import defender_seats
@@ -108,6 +108,10 @@ class Draw:
     exchange: Exchange
     #: the soloist's final thirds with that exchange, double dummy
     value: int
+
+    def __repr__(self) -> str:
+        takes = {str(s): hand_name(m) for s, m in enumerate(self.takes) if m}
+        return f"Draw(takes={takes!r}, exchange={self.exchange!r}, value={self.value})"
 
 
 @dataclass(frozen=True)
