@@ -184,7 +184,8 @@ def table_diagram(
     blocks = [_block(titles[s], hands[s], n) for s in range(3)]
     left = max(len(line) for line in blocks[2]) + 4
     out = [indent + f"{a:<{left}}{b}".rstrip() for a, b in zip(blocks[2], blocks[1])]
-    shift = " " * max(0, (left - max(len(line) for line in blocks[0])) // 2 + left // 2)
+    total = left + max(len(line) for line in blocks[1])
+    shift = " " * max(0, (total - max(len(line) for line in blocks[0])) // 2)  # seat 0 centred below
     out += [indent + shift + line for line in blocks[0]]
     return out
 
@@ -348,7 +349,7 @@ def format_check(record: Any, symbols: Notation | bool = False, *, verbose: bool
         out += position_block(start, n, title="at the first lead:")
     if record.played:
         state = record.state()
-        out.append(f"  played ({plural(len(record.played), 'card')}) {TRICK_COLUMNS}:")
+        out.append(f"  played, {plural(len(record.played), 'card')} {TRICK_COLUMNS}:")
         out += trick_lines(state.tricks, record.soloist, n, last_bonus=start.last_bonus if state.is_over else None)
         if state.is_over:
             out += _result_lines(record, state)
@@ -521,7 +522,7 @@ def format_solve(record: Any, result: Any, symbols: Notation | bool = False) -> 
         out += exchange_block(solved, n)
     state = solved.state()
     if record.played:
-        out.append(f"  played so far ({plural(len(record.played), 'card')}) {TRICK_COLUMNS}:")
+        out.append(f"  played so far, {plural(len(record.played), 'card')} {TRICK_COLUMNS}:")
         out += trick_lines(state.tricks, record.soloist, n)
     where = "the position solved" if record.played else "the first lead"
     out += position_block(state, n, title=f"hands at {where}:")
