@@ -12,8 +12,8 @@ import codecs
 import json
 import os
 import sys
-from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import click

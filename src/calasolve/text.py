@@ -16,6 +16,7 @@ Denari  A
 ♠ R C 5
 ♥ F 6 4
 ♦ A
+>>> from calasolve.cards import parse_cards
 >>> LETTERS.cards(parse_cards("AC 3S")), SYMBOLS.cards(parse_cards("AC 3S"))
 ('AC 3S', 'A♥ 3♠')
 """
@@ -37,7 +38,6 @@ from .cards import (
     display_order,
     mask_thirds,
     parse_card,
-    parse_cards,
     parse_hand,
 )
 from .exchange import Exchange, called_from
