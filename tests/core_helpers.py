@@ -2,7 +2,7 @@
 
 A position is the tuple ``(hands, trick, leader, soloist, last_bonus)`` the
 solver methods take.  Everything here is plain Python and follows
-RULES.md directly, independently of the C code.
+docs/rules.md directly, independently of the C code.
 """
 
 from __future__ import annotations

@@ -101,9 +101,9 @@ def test_known_card_errors() -> None:
         advise(STRONG, samples=1, known=parse_known(["1=7S", "2=7S"]))
     with pytest.raises(CalasolveError, match="not a seat"):
         parse_known(["4=7S"])
-    with pytest.raises(CalasolveError, match=r"^--known '1=xx': card 'xx'"):
+    with pytest.raises(CalasolveError, match=r"^known cards '1=xx': card 'xx'"):
         parse_known(["1=xx"])
-    with pytest.raises(CalasolveError, match=r"^--known '1=4B,4B': .*twice"):
+    with pytest.raises(CalasolveError, match=r"^known cards '1=4B,4B': .*twice"):
         parse_known(["1=4B,4B"])
     with pytest.raises(CalasolveError, match="13 cards placed in seat 1, which holds 12"):
         advise("32AR.3A7.2AF.A5", samples=1, known=parse_known(["1=CF7654.2RCF654.-.-"]))

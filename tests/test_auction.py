@@ -1,4 +1,4 @@
-"""The auction of RULES.md §4, in every variant, with illegal calls."""
+"""The auction of docs/rules.md §4, in every variant, with illegal calls."""
 
 from __future__ import annotations
 

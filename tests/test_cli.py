@@ -87,11 +87,11 @@ def test_table_too_large_for_the_machine(tmp_path: Path, capsys: pytest.CaptureF
 def test_output_encoding_without_suit_symbols(tmp_path: Path) -> None:
     """A cp1252 stdout (Windows, redirected): the suits print as letters, no traceback."""
     env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
-    proc = subprocess.run([sys.executable, "-m", "calasolve", "solve", write(tmp_path, SOLISSIMO)],
+    proc = subprocess.run([sys.executable, "-m", "calasolve", "solve", "--symbols", write(tmp_path, SOLISSIMO)],
                           capture_output=True, env=env, timeout=120)
     assert proc.returncode == 0 and proc.stderr == b""
     text = proc.stdout.decode("cp1252")
-    assert "seat 0 leads: " in text and not any(ch in text for ch in "♣♠♥♦")
+    assert "seat 0 leads " in text and not any(ch in text for ch in "♣♠♥♦")
 
 
 def test_analyse_error_names_the_place_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -139,7 +139,7 @@ def test_check_examples(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["check", EXAMPLE, PLAYED], capsys)
     assert code == 0 and err == ""
     assert out.count("record ") >= 9
-    assert "seat 0 (soloist, leads)" in out
+    assert "seat 0 (soloist)" in out
 
 
 def test_check_json_one_object_per_record(capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,9 +204,9 @@ def test_solve_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["solve", EXAMPLE], capsys)
     assert code == 0
-    assert "double dummy: soloist" in out and "optimal line:" in out
-    # the last record stops mid-trick: the line finishes the current trick first
-    assert "third trick under way" in out
+    assert "double dummy: the soloist ends with" in out and "a best line (each trick: " in out
+    # the last record stops mid-trick: the diagram shows the table, the line finishes the trick first
+    assert "on the table (trick 3): seat 2 led 2C" in out and "\n     3. seat 2 leads 2C " in out
 
 
 def test_rule_option_applies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -337,3 +337,23 @@ def test_check_accepts_every_example(capsys: pytest.CaptureFixture[str]) -> None
     examples = sorted(str(p) for p in (ROOT / "examples").glob("*.deal"))
     code, _, err = run(["check", *examples], capsys)
     assert code == 0 and err == "" and len(examples) >= 2
+
+
+def test_check_reports_every_error_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_dealfile import GOOD, edit
+
+    first = write(tmp_path, "\n\n".join([edit(GOOD, 5, "Contract: solo"), GOOD, edit(GOOD, 6, "soloist: 3")]), "a.deal")
+    second = write(tmp_path, edit(GOOD, 8, "played: 7B"), "b.deal")
+    code, out, err = run(["check", first, second], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 3
+    assert lines[0].startswith(f"calasolve: error: {first}:5: unknown key 'Contract'")
+    assert lines[1].startswith(f"calasolve: error: {first}:26: soloist '3'")
+    assert lines[2].startswith(f"calasolve: error: {second}:8: played card 1 (7B, trick 1)")
+
+
+def test_known_card_errors_name_the_option(capsys: pytest.CaptureFixture[str]) -> None:
+    for known, expected in (("1=xx", "calasolve: error: --known '1=xx': card 'xx'"),
+                            ("1=CF7654.2RCF654.-.-", "calasolve: error: --known: 13 cards placed in seat 1")):
+        code, out, err = run(["advise", "--samples", "1", "--jobs", "1", "--known", known, "32AR.3A7.2AF.A5"], capsys)
+        assert code == 2 and out == "" and err.startswith(expected) and len(err.strip().splitlines()) == 1

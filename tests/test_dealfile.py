@@ -369,3 +369,53 @@ def test_to_dict():
         "rules": {"stramazzo": "off"},
         "exchange": {"call": "AD", "return": "4D", "discards": {"0": "R.-.4.75"}},
     }
+
+
+# -- every error of a file, with hints ---------------------------------------------
+
+def test_check_reports_every_error_in_line_order() -> None:
+    from calasolve.dealfile import check_deal_text
+
+    text = "\n\n".join([
+        GOOD,
+        edit(GOOD, 5, "Contract: solo"),
+        edit(GOOD, 6, "soloist: 3"),
+        GOOD,
+        edit(GOOD, 8, "played: 7B"),
+    ])
+    records, errors = check_deal_text(text, path="bad.deal")
+    assert len(records) == 2
+    assert [e.message.split(":")[0] for e in errors] == ["unknown key 'Contract' (keys are lowercase", "soloist '3'",
+                                                         "played card 1 (7B, trick 1)"]
+    assert [e.line for e in errors] == sorted(e.line for e in errors)
+    with pytest.raises(DealFileError) as info:
+        parse_deal_text(text, path="bad.deal")
+    assert info.value.message == errors[0].message  # the first-error API is unchanged
+
+
+def test_missing_blank_line_between_records_is_hinted() -> None:
+    from calasolve.dealfile import check_deal_text
+
+    second = edit(GOOD, 2, "name: second").replace("played: 3B 7B 4B", "played: 3B 7B")
+    text = GOOD.strip() + "\n" + second.split("\n", 1)[1]
+    records, errors = check_deal_text(text, path="bad.deal")
+    [err] = errors
+    assert err.line == 9 and "duplicate key 'name'" in err.message
+    assert "records are separated by a blank line" in err.message
+    assert [len(r.played) for r in records] == [3, 2]  # both records are still checked
+
+
+def test_wrong_suit_order_is_hinted() -> None:
+    # seat 1 wrote Denari before Coppe
+    assert not check_deal_text_of(GOOD)[1]
+    swapped = GOOD.replace(" CF76.CF76.2R.A6 ", " CF76.CF76.A6.2R ")
+    _, errors = check_deal_text_of(swapped)
+    [err] = errors
+    assert "is dealt twice" in err.message
+    assert "seat 1's hand reads right in the suit order B.S.D.C: hands are written B.S.C.D" in err.message
+
+
+def check_deal_text_of(text: str):  # type: ignore[no-untyped-def]
+    from calasolve.dealfile import check_deal_text
+
+    return check_deal_text(text, path="bad.deal")

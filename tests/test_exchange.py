@@ -1,4 +1,4 @@
-"""Applying a given exchange (RULES.md §5): every contract, every violation."""
+"""Applying a given exchange (docs/rules.md §5): every contract, every violation."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def test_chiamo_call_in_own_hand_is_an_error_even_alone():
 
 
 def test_chiamo_the_called_card_may_be_discarded():
-    # RULES.md §5: any card may be discarded; nothing exempts the called card.
+    # docs/rules.md §5: any card may be discarded; nothing exempts the called card.
     ex = Exchange(call=C("AD"), returned=C("4D"), discards=solo("AD", "4C", "7D", "5D"))
     hands, monte = apply("chiamo", ex)
     assert_dealt(hands, monte)

@@ -38,7 +38,7 @@ def solver():  # type: ignore[no-untyped-def]
 # -- brute force, independent of the search ----------------------------------------
 
 def final_position(hands, monte, contract, soloist, ex: Exchange):  # type: ignore[no-untyped-def]
-    """Hands and the new monte after a complete exchange, by RULES.md §5, for any hand size."""
+    """Hands and the new monte after a complete exchange, by docs/rules.md §5, for any hand size."""
     h = list(hands)
     if contract in ("solo", "chiamo"):
         h[soloist] |= monte
@@ -378,7 +378,7 @@ def test_cli_solve_searches_the_exchange(tmp_path, capsys) -> None:  # type: ign
         main(["solve", "--top", "2", "--tt-mb", "16", str(path)])
     out = capsys.readouterr().out
     assert info.value.code == 0
-    assert "best exchange: discard" in out and "also: discard" in out
+    assert "best exchange (double dummy): discard" in out and "also: discard" in out
     with pytest.raises(SystemExit):
         main(["solve", "--json", "--top", "2", "--tt-mb", "16", str(path)])
     obj = json.loads(capsys.readouterr().out)

@@ -1,4 +1,4 @@
-"""The match ledger (RULES.md §2, §4, §8): seating, rotation, void deals, match end."""
+"""The match ledger (docs/rules.md §2, §4, §8): seating, rotation, void deals, match end."""
 
 from __future__ import annotations
 

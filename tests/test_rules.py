@@ -1,4 +1,4 @@
-"""The rules of play and scoring (RULES.md §1, §6-§8), with worked examples.
+"""The rules of play and scoring (docs/rules.md §1, §6-§8), with worked examples.
 
 The multiplier tests play whole 12-trick deals through PlayState, so the
 capture of the monte and of the last is tested, not only score().  Their
@@ -45,7 +45,7 @@ STANDARD = Rules()
 
 
 def new_state(hands: str, monte: str, soloist: int, contract: str, rules: Rules = STANDARD) -> PlayState:
-    """A whole deal ready to play, first leader from the rules (RULES.md §6)."""
+    """A whole deal ready to play, first leader from the rules (docs/rules.md §6)."""
     masks = [parse_hand(h) for h in hands.split()]
     m = parse_hand(monte)
     assert masks[0] | masks[1] | masks[2] | m == FULL_DECK

@@ -7,67 +7,53 @@
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import Any as _Any
 
 from .cards import card_name, cards_name, hand_name, parse_card, parse_cards, parse_hand
-from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, RuleError
-from .game import PlayState, score
+from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, RuleError, TableSizeError
+from .game import DealResult, PlayState, score
 from .rules import Rules
-from .solving import SolveResult, solve
+from .solving import CardValues, SolveResult, solve
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "CalasolveError",
-    "DealFileError",
-    "ExchangeError",
-    "IllegalPlayError",
-    "PlayState",
-    "Position",
-    "Rules",
-    "RuleError",
-    "SolveResult",
-    "Solver",
-    "advise",
-    "analyse",
-    "best_exchange",
-    "card_name",
-    "cards_name",
-    "hand_name",
-    "parse_card",
-    "parse_cards",
-    "parse_hand",
-    "read_deal_file",
-    "score",
-    "solve",
-]
+# The C extension and the heavier modules load on first use, so that
+# `import calasolve` stays cheap and works for the pure-Python parts.
+_LAZY = {
+    "Solver": "._core",
+    "Position": ".position",
+    "Record": ".dealfile",
+    "read_deal_file": ".dealfile",
+    "parse_deal_text": ".dealfile",
+    "check_deal_file": ".dealfile",
+    "Exchange": ".exchange",
+    "ExchangeResult": ".exchange_search",
+    "best_exchange": ".exchange_search",
+    "Analysis": ".analysis",
+    "analyse": ".analysis",
+    "advise": ".advisor",
+    "Notation": ".text",
+    "notation": ".text",
+    "hand_diagram": ".text",
+    "table_diagram": ".text",
+}
+
+__all__ = sorted([
+    "CalasolveError", "DealFileError", "ExchangeError", "IllegalPlayError", "RuleError", "TableSizeError",
+    "CardValues", "DealResult", "PlayState", "Rules", "SolveResult",
+    "card_name", "cards_name", "hand_name", "parse_card", "parse_cards", "parse_hand", "score", "solve",
+    *_LAZY,
+])
 
 
-def __getattr__(name: str) -> Any:
-    # The C extension and the heavier modules load on first use, so that
-    # `import calasolve` stays cheap and works for the pure-Python parts.
-    if name == "Solver":
-        from ._core import Solver
-
-        return Solver
-    if name == "Position":
-        from .position import Position
-
-        return Position
-    if name == "advise":
-        from .advisor import advise
-
-        return advise
-    if name == "analyse":
-        from .analysis import analyse
-
-        return analyse
-    if name == "best_exchange":
-        from .exchange_search import best_exchange
-
-        return best_exchange
-    if name == "read_deal_file":
-        from .dealfile import read_deal_file
-
-        return read_deal_file
+def __getattr__(name: str) -> _Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'calasolve' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return [*__all__, "__version__"]

@@ -15,9 +15,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import MAKE_THIRDS, Card, card_name, card_symbol
+from .cards import MAKE_THIRDS, Card, card_name
 from .game import PlayState
-from .solving import CoreSolver, SolveResult, core_position, default_solver, solve
+from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, solve
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class CardReview:
     after: int          # ... and after it
     cost: int           # thirds the card gave away to the other side (0 = optimal)
     best: tuple[Card, ...]
-    values: dict[Card, int]
+    values: dict[Card, int]  # a CardValues: best first for the seat that played
 
     @property
     def swing(self) -> bool:
@@ -51,7 +51,7 @@ class CardReview:
             "after": self.after,
             "cost": self.cost,
             "best": [card_name(c) for c in self.best],
-            "values": {card_name(c): v for c, v in sorted(self.values.items())},
+            "values": {card_name(c): v for c, v in self.values.items()},  # best first, as solve's cards
             "swing": self.swing,
         }
 
@@ -131,7 +131,7 @@ def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> lis
                 after=after,
                 cost=before - after if is_soloist else after - before,
                 best=tuple(c for c in sorted(values) if values[c] == before),
-                values=values,
+                values=CardValues.ordered(values, maximise=is_soloist),
             )
         )
         state.play(card)
@@ -139,7 +139,7 @@ def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> lis
 
 
 def exchange_review(record: Any, actual: int, solver: CoreSolver) -> dict[str, Any] | None:
-    """The exchange actually made against the double-dummy-best one (RULES.md §9).
+    """The exchange actually made against the double-dummy-best one (docs/rules.md §9).
 
     Who chose decides what is searched: the soloist's call, return and
     discards (chiamo, solo); the defenders' discards after the blind draw
@@ -164,6 +164,7 @@ def exchange_review(record: Any, actual: int, solver: CoreSolver) -> dict[str, A
         "actual": actual,
         "best": found.value,
         "best_exchange": found.text(),
+        "best_fields": found.exchange.to_dict(),
         "cost": cost,
     }
 
@@ -206,44 +207,3 @@ def analyse(record: Any, *, solver: CoreSolver | None = None, exchange: bool = T
         seconds=time.perf_counter() - start,
         extra=extra,
     )
-
-
-def format_analysis(analysis: Analysis) -> list[str]:
-    """The review as text: trick by trick, mistakes marked."""
-    verdict = "makes" if analysis.start_value >= MAKE_THIRDS else "fails"
-    lines = []
-    ex = analysis.extra.get("exchange")
-    if ex:
-        judged = "optimal" if ex["cost"] == 0 else f"costs {ex['cost']} thirds"
-        lines.append(
-            f"  exchange ({ex['chosen_by']}): {ex['actual']} thirds against {ex['best']} with the best "
-            f"({ex['best_exchange']}): {judged}"
-        )
-    lines.append(f"  double dummy at the first lead: {analysis.start_value} thirds ({verdict})")
-    for r in analysis.reviews:
-        if r.index % 3 == 0:
-            lines.append(f"  trick {r.trick}:")
-        role = "soloist " if r.soloist else "defender"
-        mark = ""
-        if r.cost:
-            alts = " ".join(card_symbol(c) for c in r.best)
-            mark = f"  ** mistake, costs {r.cost} (best: {alts})"
-        if r.swing:
-            mark += "  <- the contract changes hands"
-        lines.append(f"    seat {r.seat} {role} {card_symbol(r.card):>3}  {r.before:2d} -> {r.after:2d}{mark}")
-    lines.append("  mistakes: " + ", ".join(
-        f"seat {s} {n} ({c} thirds)" for s, (n, c) in analysis.mistakes().items()
-    ))
-    swings = analysis.swings()
-    if swings:
-        last = swings[-1]
-        lines.append(f"  the outcome was decided in trick {last.trick} ({card_symbol(last.card)} by seat {last.seat})")
-    else:
-        lines.append("  the outcome never changed hands")
-    if analysis.complete:
-        made = "made" if (analysis.actual_thirds or 0) >= MAKE_THIRDS else "failed"
-        lines.append(f"  actual result: {analysis.actual_thirds} thirds, {made}")
-    elif analysis.continuation is not None:
-        cont = " ".join(card_symbol(c) for c in analysis.continuation.line)
-        lines.append(f"  best continuation ({analysis.final_value} thirds): {cont}")
-    return lines

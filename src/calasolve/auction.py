@@ -1,4 +1,4 @@
-"""The auction (RULES.md §4): who becomes the soloist, and in which contract.
+"""The auction (docs/rules.md §4): who becomes the soloist, and in which contract.
 
 Calls are strings: ``pass`` or a contract name, case-insensitive.  Seats
 speak in the order 0 → 1 → 2 (→ 0 in the open variant); a bid must be

@@ -13,16 +13,18 @@ import json
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import click
 
 from . import __version__
-from .cards import SUIT_SYMBOLS, SUITS, card_name, card_symbol, hand_name
-from .errors import CalasolveError
+from .cards import SUIT_SYMBOLS, SUITS
 from .defaults import DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, MAX_SAMPLES
+from .errors import CalasolveError, TableSizeError
 from .game import CONTRACTS
 from .rules import RULE_HELP, VARIANTS, Rules
+from .text import ENV_SYMBOLS, format_solve, notation, record_label
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,6 +64,37 @@ def tt_option(f: F) -> F:
     )(f)
 
 
+def symbols_option(f: F) -> F:
+    return click.option(
+        "--symbols/--letters",
+        "symbols",
+        default=None,
+        help=f"Suits in the text as symbols (A♣) or letters (AB, the default; {ENV_SYMBOLS}=1 makes symbols the default).",
+    )(f)
+
+
+@contextmanager
+def tt_mb_errors() -> Iterator[None]:
+    """A table the machine cannot allocate, reported with the option that asked for it
+    (the library's error does not know the command line's names)."""
+    try:
+        yield
+    except TableSizeError as err:
+        raise CalasolveError(f"--tt-mb {err.tt_mb}: {err}") from None
+
+
+@contextmanager
+def known_errors() -> Iterator[None]:
+    """Known cards at fault, reported with the ``--known`` option that gave them."""
+    from .sampling import KnownCardsError
+
+    try:
+        yield
+    except KnownCardsError as err:
+        where = f" {err.item!r}" if err.item is not None else ""
+        raise CalasolveError(f"--known{where}: {err.detail}") from None
+
+
 def files_argument(f: F) -> F:
     # "-" reads standard input
     return click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))(f)
@@ -87,10 +120,28 @@ def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
     return records
 
 
-def record_label(record: Any) -> str:
-    where = f"{record.path}:{record.line}" if record.path else f"record {record.index}"
-    name = f" {record.name!r}" if record.name else ""
-    return f"record {record.index}{name} ({where})"
+def check_records(files: Sequence[str], rule_items: Sequence[str]) -> tuple[list[Any], list[CalasolveError]]:
+    """Every valid record of every file and every error found in them, in file and line order."""
+    from .dealfile import check_deal_bytes, check_deal_file
+
+    Rules.parse(rule_items)  # an unknown name or value fails before any file is read
+    records: list[Any] = []
+    errors: list[CalasolveError] = []
+    for path in files:
+        if path == "-":
+            read, bad = check_deal_bytes(click.get_binary_stream("stdin").read(), "<stdin>")
+        else:
+            read, bad = check_deal_file(path)
+        errors += bad
+        for record in read:
+            if rule_items:
+                try:
+                    record = record.with_(rules=Rules.parse(rule_items, base=record.rules))
+                except CalasolveError as err:
+                    errors.append(err)
+                    continue
+            records.append(record)
+    return records, errors
 
 
 def _failure(record: Any, exc: CalasolveError) -> "Failure":
@@ -103,33 +154,6 @@ def _failure(record: Any, exc: CalasolveError) -> "Failure":
 
 def emit_json(obj: dict[str, Any]) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False))
-
-
-def describe_record(record: Any) -> list[str]:
-    """The readable block for one record: hands with roles, monte, contract, lead, play so far."""
-    lines = [record_label(record)]
-    leader = record.first_leader
-    for seat in range(3):
-        role = "soloist" if seat == record.soloist else "defender"
-        lead = ", leads" if seat == leader else ""
-        lines.append(f"  seat {seat} ({role}{lead}): {hand_name(record.hands[seat])}")
-    lines.append(f"  monte: {hand_name(record.monte)}")
-    lines.append(f"  contract: {record.contract}, soloist: seat {record.soloist}, rules: {record.rules.describe()}")
-    ex = record.exchange.to_dict()
-    if ex:
-        lines.append("  exchange: " + ", ".join(f"{k} {_exchange_value(v)}" for k, v in ex.items()))
-    if record.played:
-        lines.append(f"  played ({len(record.played)}): " + " ".join(card_name(c) for c in record.played))
-    return lines
-
-
-def _exchange_value(value: Any) -> str:
-    """An exchange field for display: a card, cards, or ``seat=cards`` items."""
-    if isinstance(value, dict):
-        return " ".join(f"{seat}={cards}" for seat, cards in value.items())
-    if isinstance(value, (list, tuple)):
-        return " ".join(str(v) for v in value)
-    return str(value)
 
 
 def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -> Iterator[Any]:
@@ -189,23 +213,35 @@ def cli() -> None:
 @files_argument
 @json_option()
 @rule_option
-def check(files: Sequence[str], as_json: bool, rule_items: Sequence[str]) -> None:
+@symbols_option
+@click.option("--verbose", "-v", is_flag=True, help="Hand diagrams: as dealt, the exchange, at the first lead, where the play stops.")
+def check(files: Sequence[str], as_json: bool, rule_items: Sequence[str], symbols: bool | None, verbose: bool) -> None:
     """Validate deal files and print each record readably.
 
-    Exit status 0 when every record is valid, 2 at the first error.
+    Every error of every file is reported, one line each on stderr (and
+    nothing on stdout); the exit status is 0 when every record is valid, 2
+    otherwise.
 
     \b
     Example:
       calasolve check examples/example.deal
+      calasolve check --verbose --symbols examples/played.deal
     """
-    records = load_records(files, rule_items)
+    from .text import format_check
+
+    records, errors = check_records(files, rule_items)
+    if errors:  # like a linter: the errors only, one line each
+        for err in errors[:-1]:
+            click.echo(f"calasolve: error: {_one_line(str(err))}", err=True)
+        raise errors[-1]
+    n = notation(symbols)
     for i, record in enumerate(records):
         if as_json:
             emit_json({"record": record.index, "file": record.path, **record.to_dict()})
         else:
             if i:
                 click.echo()
-            click.echo("\n".join(describe_record(record)))
+            click.echo("\n".join(format_check(record, n, verbose=verbose)))
 
 
 @cli.command()
@@ -236,12 +272,9 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
     record, opts = job
     solver = _worker_solver(opts["tt_mb"])
     try:
-        objective = opts.get("objective", "thirds")
-        if record.needs_exchange:
-            from .exchange_search import solve_with_exchange
-
-            return solve_with_exchange(record, solver=solver, top=opts["top"], target=opts["target"], objective=objective)
-        return solve(record, target=opts["target"], solver=solver, objective=objective)
+        # solve searches a missing exchange itself (the API's code path)
+        return solve(record, target=opts["target"], solver=solver, objective=opts.get("objective", "thirds"),
+                     top=opts["top"])
     except CalasolveError as exc:
         return _failure(record, exc)
 
@@ -259,64 +292,6 @@ def _worker_solver(tt_mb: int) -> Any:
     return _WORKER_SOLVER[1]
 
 
-def format_solve(record: Any, result: Any) -> list[str]:
-    """The text report of one solved record."""
-    lines = describe_record(record)
-    if result.extra.get("exchange"):
-        lines += format_exchange(result.extra["exchange"])
-    if result.extra.get("objective") == "payoff":
-        pay = result.extra["payoff"]
-        verdict = "makes" if pay > 0 else "fails"
-        mult = {1: "", 2: ", x2 cappotto", 3: ", x3 stramazzo"}[result.extra["multiplier"]]
-        lines.append(
-            f"  double dummy for game points: soloist {pay:+d} ({verdict}{mult}); "
-            f"the line below ends with {result.soloist_thirds} thirds"
-        )
-    elif result.target is None:
-        verdict = "makes" if result.makes else "fails"
-        lines.append(
-            f"  double dummy: soloist {result.soloist_thirds} thirds = {result.soloist_points} points, {verdict}"
-            + (f" ({result.captured} already captured)" if result.captured else "")
-        )
-    else:
-        lines.append(f"  double dummy: soloist {'reaches' if result.reaches else 'does not reach'} {result.target} thirds")
-    if result.to_move is not None and result.cards:
-        role = "soloist" if result.to_move == result.soloist else "defender"
-        shown = "  ".join(f"{card_symbol(c)} {_card_value_text(v)}" for c, v in result.best_cards())
-        lines.append(f"  cards for seat {result.to_move} ({role}) to play: {shown}")
-    if result.tricks:
-        lines.append("  optimal line:")
-        done = len(record.played) // 3
-        for i, trick in enumerate(result.tricks, start=done + 1):
-            cards = " ".join(card_symbol(c) for c in trick.cards)
-            side = "soloist" if trick.winner == result.soloist else "defence"
-            # as in the JSON: the line plays to the end, so its last trick is the deal's
-            bonus = f", +{result.last_bonus} last trick and monte" if trick is result.tricks[-1] else ""
-            lines.append(f"    {i:2d}. seat {trick.leader} leads: {cards}  -> seat {trick.winner} ({side}) +{trick.thirds}{bonus}")
-    return lines
-
-
-def _card_value_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-def format_exchange(ex: dict[str, Any]) -> list[str]:
-    """The exchange search's lines (``ExchangeResult.to_dict()``): the best exchange,
-    the alternatives and, for dividete, every draw and the mean."""
-    if ex.get("draws"):
-        out = [f"  dividete draws (chance; the defenders' best discards), mean {ex['mean']:.2f} thirds:"]
-        for draw in ex["draws"]:
-            out.append(f"    {draw['text']} -> {draw['soloist_thirds']}")
-        out.append(f"  worst draw for the soloist (played below): {ex['best']['text']} -> {ex['best']['soloist_thirds']} thirds")
-        return out
-    out = [f"  best exchange: {ex['best']['text']} -> {ex['best']['soloist_thirds']} thirds"]
-    for alt in ex.get("alternatives", [])[1:]:
-        out.append(f"    also: {alt['text']} -> {alt['soloist_thirds']}")
-    return out
-
-
 @cli.command("solve")
 @files_argument
 @json_option()
@@ -327,6 +302,7 @@ def format_exchange(ex: dict[str, Any]) -> list[str]:
 @click.option("--top", type=click.IntRange(1, 1000), default=10, show_default=True, help="Exchange alternatives shown when the record gives no exchange.")
 @click.option("--objective", type=click.Choice(["thirds", "payoff"]), default="thirds", show_default=True,
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
+@symbols_option
 def solve_cmd(
     files: Sequence[str],
     as_json: bool,
@@ -336,6 +312,7 @@ def solve_cmd(
     target: int | None,
     top: int,
     objective: str,
+    symbols: bool | None,
 ) -> None:
     """Solve deal records double-dummy: the value, every card's value, the best line.
 
@@ -354,15 +331,18 @@ def solve_cmd(
         raise CalasolveError("--target asks about thirds; it does not go with --objective payoff")
     opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective}
     results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
-    print_results(records, results, as_json, format_solve)
+    n = notation(symbols)
+    with tt_mb_errors():
+        print_results(records, results, as_json, lambda record, result: format_solve(record, result, n))
 
 
 def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
     from .analysis import analyse
 
     record, opts = job
+    solver = _worker_solver(opts["tt_mb"])  # a table too large is the option's error, not the record's
     try:
-        return analyse(record, solver=_worker_solver(opts["tt_mb"]), exchange=opts["exchange"])
+        return analyse(record, solver=solver, exchange=opts["exchange"])
     except CalasolveError as exc:
         return _failure(record, exc)
 
@@ -374,8 +354,10 @@ def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
 @jobs_option()
 @tt_option
 @click.option("--no-exchange", is_flag=True, help="Skip judging the exchange against the best one (that search can be slow).")
+@symbols_option
 def analyse_cmd(
-    files: Sequence[str], as_json: bool, rule_items: Sequence[str], jobs: int | None, tt_mb: int, no_exchange: bool
+    files: Sequence[str], as_json: bool, rule_items: Sequence[str], jobs: int | None, tt_mb: int, no_exchange: bool,
+    symbols: bool | None,
 ) -> None:
     """Review played deals: the double-dummy cost of every card played.
 
@@ -391,11 +373,13 @@ def analyse_cmd(
       calasolve analyse examples/played.deal
       calasolve analyse --json examples/played.deal
     """
-    from .analysis import format_analysis
+    from .text import format_analysis
 
+    n = notation(symbols)
     records = load_records(files, rule_items)
     results = pool_map(_analyse_one, [(r, {"tt_mb": tt_mb, "exchange": not no_exchange}) for r in records], jobs)
-    print_results(records, results, as_json, lambda record, result: describe_record(record) + format_analysis(result))
+    with tt_mb_errors():
+        print_results(records, results, as_json, lambda record, result: format_analysis(record, result, n))
 
 
 @cli.command("advise")
@@ -462,7 +446,8 @@ def advise_cmd(
     mask = parse_advice_hand(" ".join(hand))
     chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
     show = sys.stderr.isatty() and not as_json
-    with click.progressbar(length=samples * len(chosen), label="sampling", file=sys.stderr) if show else _NoBar() as bar:
+    with tt_mb_errors(), known_errors(), \
+            click.progressbar(length=samples * len(chosen), label="sampling", file=sys.stderr) if show else _NoBar() as bar:
 
         def on_round(race: Race) -> None:
             # a contract that stops early gives back its share of the bar
@@ -523,8 +508,9 @@ def bench_cmd(
     from .suites import random_suite, strong_suite
 
     cases = (strong_suite if suite == "strong" else random_suite)(deals)
-    solver = make_solver(tt_mb, tt=not no_tt, equivalence=not no_equivalence,
-                         canonical_suits=not no_canonical, ordering=not no_ordering)
+    with tt_mb_errors():
+        solver = make_solver(tt_mb, tt=not no_tt, equivalence=not no_equivalence,
+                             canonical_suits=not no_canonical, ordering=not no_ordering)
     times, nodes = [], []
     show = sys.stderr.isatty() and not as_json
     with click.progressbar(cases, label=f"{suite} suite", file=sys.stderr) if show else _NoBar(cases) as bar:

@@ -40,6 +40,7 @@ from .cards import (
     NUM_CARDS,
     SUIT_NAMES,
     SUIT_MASKS,
+    SUITS,
     Card,
     Mask,
     card_name,
@@ -56,7 +57,7 @@ from .exchange import Exchange, ExchangeFieldError, apply_exchange, check_exchan
 from .game import DEFENDER_EXCHANGE, PlayState, defender_seats, first_leader, parse_contract
 from .rules import STANDARD, Rules
 
-__all__ = ["Record", "parse_deal_text", "read_deal_file", "format_record", "format_deal_text", "KEYS", "REQUIRED_KEYS"]
+__all__ = ["Record", "parse_deal_text", "read_deal_file", "check_deal_text", "check_deal_file", "check_deal_bytes", "format_record", "format_deal_text", "KEYS", "REQUIRED_KEYS"]
 
 #: Every key of a record, in the order :func:`format_record` writes them.
 KEYS = ("name", "hands", "monte", "contract", "soloist", "leader", "rules", "call", "return", "takes", "discards", "played")
@@ -109,10 +110,34 @@ class Record:
             line = (self.key_lines or {}).get(bad.key or "", self.line)
             raise DealFileError(bad.message, path=self.path, line=line) from None
 
+    def __repr__(self) -> str:
+        """Cards in notation, fields as in the deal file:
+
+        >>> parse_deal_text("hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76\\nmonte: R4.-.3F.-\\n"
+        ...                 "contract: solissimo\\nsoloist: 0\\nplayed: AS")[0]
+        Record(hands='3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76', monte='R4.-.3F.-', contract='solissimo', soloist=0, played='AS')
+        """
+        fields_: dict[str, object] = {"name": self.name} if self.name is not None else {}
+        fields_.update(hands=" ".join(hand_name(h) for h in self.hands), monte=hand_name(self.monte),
+                       contract=self.contract, soloist=self.soloist)
+        if self.leader is not None:
+            fields_["leader"] = self.leader
+        if self.rules.changes():
+            fields_["rules"] = self.rules.describe()
+        if not self.exchange.is_empty:
+            fields_["exchange"] = self.exchange
+        if self.played:
+            fields_["played"] = cards_name(self.played)
+        return "Record(" + ", ".join(f"{k}={v!r}" for k, v in fields_.items()) + ")"
+
+    def __str__(self) -> str:
+        """The record as deal-file text (:func:`format_record`)."""
+        return format_record(self)
+
     # -- derived -------------------------------------------------------------
     @property
     def first_leader(self) -> int:
-        """The seat leading the first trick: ``leader`` or the default of RULES.md §6."""
+        """The seat leading the first trick: ``leader`` or the default of docs/rules.md §6."""
         return self.leader if self.leader is not None else first_leader(self.contract, self.soloist, self.rules)
 
     @property
@@ -217,7 +242,8 @@ def _validate_cards(rec: Record) -> None:
         for seat, mask in owners:
             for card in display_order(mask):
                 if card in seen:
-                    _bad(key, f"{card_name(card)} is dealt twice: in {_seat_name(seen[card])} and in {_seat_name(seat)}")
+                    _bad(key, f"{card_name(card)} is dealt twice: in {_seat_name(seen[card])} and in {_seat_name(seat)}"
+                         + _suit_order_hint(rec.hands, rec.monte))
                 seen[card] = seat
     missing = full & ~(hands[0] | hands[1] | hands[2] | rec.monte)
     lacking = f"; {cards_name(display_order(missing))} dealt nowhere" if missing else ""
@@ -226,6 +252,43 @@ def _validate_cards(rec: Record) -> None:
             _bad("hands", f"seat {seat} holds {popcount(hands[seat])} cards ({hand_name(hands[seat])}), each hand needs 12{lacking}")
     if popcount(rec.monte) != 4:
         _bad("monte", f"the monte holds {popcount(rec.monte)} cards ({hand_name(rec.monte)}), it needs 4{lacking}")
+
+
+def _permute_suits(mask: Mask, order: Sequence[int]) -> Mask:
+    """``mask`` with the cards of suit group ``i`` moved to suit ``order[i]``."""
+    return sum(((mask >> (10 * i)) & 0x3FF) << (10 * order[i]) for i in range(4))
+
+
+def _suit_order_hint(hands: Sequence[Mask], monte: Mask) -> str:
+    """A hint when one hand (or every hand) reads as a right deal in another suit order.
+
+    >>> _suit_order_hint((parse_hand("3F5.32AF4.2.3F4"), parse_hand("C65.6.AC765.2A5"),
+    ...                   parse_hand("2AC7.R7.R4.RC76")), parse_hand("R4.-.3F.-"))
+    " (seat 1's hand reads right in the suit order S.B.C.D: hands are written B.S.C.D, Bastoni Spade Coppe Denari)"
+    """
+    from itertools import permutations
+
+    def valid(masks: Sequence[Mask]) -> bool:
+        union = 0
+        for m in masks:
+            if union & m:
+                return False
+            union |= m
+        return union == (1 << NUM_CARDS) - 1
+
+    for order in list(permutations(range(4)))[1:]:
+        written = ".".join(SUITS[order[i]] for i in range(4))
+        for seat in range(3):
+            moved = list(hands)
+            moved[seat] = _permute_suits(hands[seat], order)
+            if valid((*moved, monte)):
+                return f" ({_seat_name(seat)} reads right in the suit order {written}: {_ORDER_NOTE})"
+        if valid([_permute_suits(h, order) for h in hands] + [_permute_suits(monte, order)]):
+            return f" (the hands read right in the suit order {written}: {_ORDER_NOTE})"
+    return ""
+
+
+_ORDER_NOTE = "hands are written B.S.C.D, Bastoni Spade Coppe Denari"
 
 
 def _validate_played(rec: Record) -> None:
@@ -276,15 +339,37 @@ def _lines(text: str) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-def _split_records(text: str, path: str) -> list[list[tuple[int, str, str]]]:
-    """The records of ``text`` as lists of ``(line, key, value)``."""
+#: Keys that open a record: repeated in one block, they most likely start a second record.
+_STARTS_RECORD = ("name", "hands")
+
+
+def _split_records(
+    text: str, path: str, errors: list[DealFileError] | None = None
+) -> list[list[tuple[int, str, str]]]:
+    """The records of ``text`` as lists of ``(line, key, value)``.  With ``errors``,
+    a bad line is added to it and skipped instead of raised, so that every
+    line is checked; a repeated key that every record has starts a new record."""
     records: list[list[tuple[int, str, str]]] = []
     current: list[tuple[int, str, str]] = []
+    spoiled = False  # the current block has a bad line: its record is not checked further
+
+    def fail(message: str, number: int) -> None:
+        nonlocal spoiled
+        err = DealFileError(message, path=path, line=number)
+        if errors is None:
+            raise err
+        errors.append(err)
+        spoiled = True
+
+    def close() -> None:
+        nonlocal current, spoiled
+        if current and not spoiled:
+            records.append(current)
+        current, spoiled = [], False
+
     for number, raw in enumerate(_lines(text), 1):
         if not raw.strip():  # a blank line ends a record; a comment-only line does not
-            if current:
-                records.append(current)
-                current = []
+            close()
             continue
         content = raw.split("#", 1)[0].strip()
         if not content:
@@ -292,18 +377,26 @@ def _split_records(text: str, path: str) -> list[list[tuple[int, str, str]]]:
         key, sep, value = content.partition(":")
         key, value = key.strip(), value.strip()
         if not sep or not key:
-            raise DealFileError(f"expected 'key: value', got {content!r}", path=path, line=number)
+            fail(f"expected 'key: value', got {content!r}", number)
+            continue
         if key not in KEYS:
             hint = f"keys are lowercase: {key.lower()}" if key.lower() in KEYS else f"known keys: {', '.join(KEYS)}"
-            raise DealFileError(f"unknown key {key!r} ({hint})", path=path, line=number)
-        for first, other, _ in current:
-            if other == key:
-                raise DealFileError(f"duplicate key {key!r} (first given on line {first})", path=path, line=number)
+            fail(f"unknown key {key!r} ({hint})", number)
+            continue
+        first = next((line for line, other, _ in current if other == key), None)
+        if first is not None:
+            hint = "; records are separated by a blank line" if key in _STARTS_RECORD else ""
+            before = spoiled
+            fail(f"duplicate key {key!r} (first given on line {first}{hint})", number)
+            if key not in _STARTS_RECORD:
+                continue
+            spoiled = before  # most likely a second record: check both as records
+            close()
         if not value:
-            raise DealFileError(f"{key}: no value given", path=path, line=number)
+            fail(f"{key}: no value given", number)
+            continue
         current.append((number, key, value))
-    if current:
-        records.append(current)
+    close()
     return records
 
 
@@ -412,12 +505,28 @@ def _parse_discards(value: str, contract: str, soloist: int) -> tuple[Mask, Mask
 
 
 def parse_deal_text(text: str, path: str = "<string>") -> list[Record]:
-    """The records of a deal file's text; :class:`DealFileError` on any problem."""
+    """The records of a deal file's text; :class:`DealFileError` on the first problem."""
+    records, errors = check_deal_text(text, path)
+    if errors:
+        raise errors[0]
+    return records
+
+
+def check_deal_text(text: str, path: str = "<string>") -> tuple[list[Record], list[DealFileError]]:
+    """Every valid record of a deal file's text and every problem in it, in line order:
+    each bad line, and the first problem of each record whose lines are well formed.
+
+    >>> records, errors = check_deal_text("Hands: x\\n\\nhands: 3\\nmonte: -", path="x.deal")
+    >>> records, [str(e) for e in errors]  # doctest: +NORMALIZE_WHITESPACE
+    ([], ["x.deal:1: unknown key 'Hands' (keys are lowercase: hands)",
+          "x.deal:3: record has no 'contract' line (required: hands, monte, contract, soloist)"])
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
-    blocks = _split_records(text, path)
-    if not blocks:
-        raise DealFileError("no deal records (the file is empty or holds only comments)", path=path)
+    errors: list[DealFileError] = []
+    blocks = _split_records(text, path, errors)
+    if not blocks and not errors:
+        return [], [DealFileError("no deal records (the file is empty or holds only comments)", path=path)]
     records = []
     for index, block in enumerate(blocks, 1):
         lines = {key: number for number, key, _ in block}
@@ -425,28 +534,47 @@ def parse_deal_text(text: str, path: str = "<string>") -> list[Record]:
         try:
             records.append(_build({key: value for _, key, value in block}, path, start, index, lines))
         except _Bad as bad:
-            raise DealFileError(bad.message, path=path, line=lines.get(bad.key or "", start)) from None
-    return records
+            errors.append(DealFileError(bad.message, path=path, line=lines.get(bad.key or "", start)))
+        except DealFileError as err:
+            errors.append(err)
+    errors.sort(key=lambda e: e.line or 0)
+    return records, errors
 
 
 def read_deal_file(path: str) -> list[Record]:
     """The records of the UTF-8 deal file at ``path``."""
+    records, errors = check_deal_file(path)
+    if errors:
+        raise errors[0]
+    return records
+
+
+def check_deal_file(path: str) -> tuple[list[Record], list[DealFileError]]:
+    """:func:`check_deal_text` of the UTF-8 deal file at ``path``."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as err:
-        raise DealFileError(f"cannot read the file: {err.strerror or err}", path=str(path)) from None
-    return parse_deal_bytes(data, str(path))
+        return [], [DealFileError(f"cannot read the file: {err.strerror or err}", path=str(path))]
+    return check_deal_bytes(data, str(path))
 
 
 def parse_deal_bytes(data: bytes, path: str) -> list[Record]:
     """The records of a deal file's raw bytes (UTF-8); ``path`` names it in errors."""
+    records, errors = check_deal_bytes(data, path)
+    if errors:
+        raise errors[0]
+    return records
+
+
+def check_deal_bytes(data: bytes, path: str) -> tuple[list[Record], list[DealFileError]]:
+    """:func:`check_deal_text` of a deal file's raw bytes (UTF-8)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data[: err.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
-        raise DealFileError(f"not UTF-8 text (byte 0x{data[err.start]:02x})", path=str(path), line=line) from None
-    return parse_deal_text(text, path=str(path))
+        return [], [DealFileError(f"not UTF-8 text (byte 0x{data[err.start]:02x})", path=str(path), line=line)]
+    return check_deal_text(text, path=str(path))
 
 
 # -- writing -----------------------------------------------------------------

@@ -25,7 +25,22 @@ class IllegalPlayError(CalasolveError):
 
 
 class ExchangeError(CalasolveError):
-    """An exchange that contradicts RULES.md section 5."""
+    """An exchange that contradicts docs/rules.md §5."""
+
+
+class TableSizeError(CalasolveError):
+    """A transposition table the machine cannot allocate (the size asked for is the bad input).
+
+    ``tt_mb`` is the size asked for, so that a caller (the command line) can
+    name its own option for it.
+    """
+
+    def __init__(self, message: str, tt_mb: int) -> None:
+        super().__init__(message)
+        self.tt_mb = tt_mb
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.args[0], self.tt_mb))
 
 
 class DealFileError(CalasolveError):

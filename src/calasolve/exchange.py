@@ -1,4 +1,4 @@
-"""The exchange with the monte (RULES.md section 5): check and apply a *given* exchange.
+"""The exchange with the monte (docs/rules.md §5): check and apply a *given* exchange.
 
 An :class:`Exchange` records the choices made before the first lead: the
 chiamo call and return, the discards and the defenders' takes.  It may be
@@ -79,6 +79,15 @@ class Exchange:
     discards: tuple[Mask, Mask, Mask] | None = None
     #: per seat: the monte cards taken (the defenders in dividete/scegliete)
     takes: tuple[Mask, Mask, Mask] | None = None
+
+    def __repr__(self) -> str:
+        """The given fields in notation, keyed as in the deal file.
+
+        >>> from calasolve.cards import parse_card
+        >>> Exchange(call=parse_card("3C"), returned=parse_card("4C"))
+        Exchange(call='3C', return='4C')
+        """
+        return "Exchange(" + ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items()) + ")"
 
     @property
     def is_empty(self) -> bool:
@@ -180,7 +189,7 @@ def _check_deal(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int)
 
 
 def check_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int, exchange: Exchange) -> None:
-    """Check what ``exchange`` gives against the deal and RULES.md §5; missing
+    """Check what ``exchange`` gives against the deal and docs/rules.md §5; missing
     fields are fine.  Raises :class:`ExchangeFieldError` naming the faulty field.
 
     >>> from calasolve.cards import parse_hand, parse_card
@@ -279,7 +288,7 @@ def _check_defender_side(hands: Sequence[Mask], monte: Mask, contract: str, solo
 def apply_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int, exchange: Exchange) -> tuple[Hands, Mask]:
     """The hands and the monte after ``exchange``: everyone holds 12, the
     discards form the new monte.  Raises :class:`ExchangeError` when the
-    exchange breaks RULES.md §5 or lacks a choice.
+    exchange breaks docs/rules.md §5 or lacks a choice.
 
     >>> from calasolve.cards import parse_hand, parse_card, hand_name
     >>> hands = (parse_hand("32AR.32AR.3A.54"), parse_hand("CF76.CF76.2R.A6"), parse_hand("54.54.CF765.RCF"))

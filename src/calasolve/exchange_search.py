@@ -1,4 +1,4 @@
-"""The double-dummy-best exchange (RULES.md §5 and §9).
+"""The double-dummy-best exchange (docs/rules.md §5 and §9).
 
 :func:`best_exchange` completes a record's exchange the double-dummy way:
 
@@ -73,7 +73,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from . import _core
-from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, Mask, card_name, display_order, mask_thirds, popcount
+from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, Mask, card_name, display_order, hand_name, mask_thirds, popcount
 from .errors import CalasolveError, ExchangeError
 from .exchange import Exchange, called_from
 from .game import defender_seats
@@ -109,6 +109,10 @@ class Draw:
     #: the soloist's final thirds with that exchange, double dummy
     value: int
 
+    def __repr__(self) -> str:
+        takes = {str(s): hand_name(m) for s, m in enumerate(self.takes) if m}
+        return f"Draw(takes={takes!r}, exchange={self.exchange!r}, value={self.value})"
+
 
 @dataclass(frozen=True)
 class ExchangeResult:
@@ -143,6 +147,10 @@ class ExchangeResult:
     seconds: float = 0.0
     hands: Hands = field(default=(0, 0, 0), repr=False, compare=False)
     monte: Mask = field(default=0, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        more = f", mean of the draws {self.mean:.2f}" if self.draws else f", {len(self.alternatives)} alternatives"
+        return f"<ExchangeResult {self.contract} for seat {self.soloist}: {self.text()} -> {self.value} thirds{more}>"
 
     @property
     def makes(self) -> bool:
@@ -931,7 +939,7 @@ def solve_with_exchange(
     (for dividete without ``takes``: the draw worst for the soloist, see
     :class:`ExchangeResult`); ``extra["exchange"]`` is ``ExchangeResult.to_dict()``.
     ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
-    is chosen for thirds (RULES.md §9) whatever the ``objective`` of the play."""
+    is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play."""
     solver = solver or default_solver()
     found = best_exchange(record, solver=solver, top=top)
     try:

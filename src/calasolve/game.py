@@ -1,11 +1,11 @@
-"""The play of a deal and its scoring (RULES.md sections 5 to 8).
+"""The play of a deal and its scoring (docs/rules.md §5-§8).
 
 Contracts, who leads, legal cards, trick winners, a :class:`PlayState` that
 plays a deal card by card, and :func:`score` that turns the final thirds
 into points, make/fail, the multiplier and the payment.
 
 >>> from calasolve.cards import parse_cards
->>> trick_thirds(parse_cards("RB AB 2B"))        # RULES.md §7 worked example
+>>> trick_thirds(parse_cards("RB AB 2B"))        # docs/rules.md §7 worked example
 5
 >>> trick_winner(parse_cards("RB AB 2B"), leader=0)
 2
@@ -32,7 +32,7 @@ from .errors import CalasolveError, IllegalPlayError
 from .rules import STANDARD, Rules
 
 CONTRACTS = ("chiamo", "solo", "solissimo", "dividete", "scegliete")
-#: Value per defender ``v`` of each contract (RULES.md §5).
+#: Value per defender ``v`` of each contract (docs/rules.md §5).
 CONTRACT_VALUE = {"chiamo": 1, "solo": 2, "solissimo": 4, "dividete": 8, "scegliete": 16}
 #: Contracts in which the soloist takes the monte.
 SOLOIST_EXCHANGE = ("chiamo", "solo")
@@ -58,7 +58,7 @@ def parse_contract(text: str) -> str:
 
 
 def first_leader(contract: str, soloist: int, rules: Rules = STANDARD) -> int:
-    """Who leads the first trick (RULES.md §6).
+    """Who leads the first trick (docs/rules.md §6).
 
     >>> first_leader("solo", 2), first_leader("solissimo", 2), first_leader("solissimo", 2, Rules(first_lead="eldest"))
     (0, 2, 0)
@@ -265,7 +265,7 @@ class PlayState:
 
 @dataclass(frozen=True)
 class DealResult:
-    """The score of one deal (RULES.md §7, §8)."""
+    """The score of one deal (docs/rules.md §7, §8)."""
 
     contract: str
     soloist: int
@@ -309,7 +309,7 @@ def multiplier(
     defender_card_thirds: int,
     rules: Rules = STANDARD,
 ) -> tuple[int, str | None]:
-    """The multiplier ``m`` and its name (RULES.md §8).
+    """The multiplier ``m`` and its name (docs/rules.md §8).
 
     Cappotto (all or no tricks to the soloist) x2 comes first; otherwise
     stramazzo x3 when the side that lost holds fewer than 3 thirds in
@@ -331,7 +331,7 @@ def multiplier(
 
 
 def payments(contract: str, soloist: int, makes: bool, m: int, rules: Rules = STANDARD) -> tuple[int, int, int]:
-    """Game points moved for seats 0, 1, 2 (RULES.md §8).
+    """Game points moved for seats 0, 1, 2 (docs/rules.md §8).
 
     >>> payments("solo", 0, True, 1)        # the worked example: +4, -2, -2
     (4, -2, -2)

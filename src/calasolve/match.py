@@ -1,4 +1,4 @@
-"""A match ledger: a session of scored deals with 3 or 4 players (RULES.md §2, §4, §8).
+"""A match ledger: a session of scored deals with 3 or 4 players (docs/rules.md §2, §4, §8).
 
 **Where everyone sits.**  Players are numbered by table position ``0..n-1``
 going counter-clockwise, so player ``p + 1`` (mod n) sits on player ``p``'s

@@ -2,7 +2,7 @@
 
 The bid advisor needs, per sample and contract, whether the contract is made
 and the soloist's game points; the exact thirds only on a sub-sample.  Game
-points are a step function of the final thirds (RULES.md §8 in docs): once
+points are a step function of the final thirds (docs/rules.md §8): once
 the contract is known made (or failed), the multiplier is settled by one
 more null-window test in nearly every deal (a made contract pays x1 unless
 the soloist can reach 30 thirds; a failed one x1 if the soloist can reach 6).

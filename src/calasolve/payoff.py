@@ -1,6 +1,6 @@
 """Payoff-aware double dummy: play for game points, not for thirds.
 
-Players are paid in game points (RULES.md §8): the contract's value times
+Players are paid in game points (docs/rules.md §8): the contract's value times
 a multiplier, where sweeping every trick pays x2 (cappotto) but leaving the
 defenders one pointless trick can pay x3 (stramazzo), and a failing soloist
 can still lose x1 instead of x3.  So the soloist's best play for payoff is

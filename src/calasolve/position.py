@@ -30,7 +30,7 @@ from .cards import Card, card_name, cards_of, parse_card
 from .errors import CalasolveError
 from .game import DealResult, PlayState
 from .rules import STANDARD, Rules
-from .solving import CoreSolver, SolveResult, core_position, default_solver, solve
+from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, solve
 
 
 class Position:
@@ -89,13 +89,26 @@ class Position:
         captured = self.state.captured[self.state.soloist]
         return captured + self.solver.value(*core_position(self.state))
 
-    def values(self) -> dict[str, int]:
-        """Each legal card's value (the soloist's final thirds if it is played now), by token."""
+    def values(self) -> CardValues:
+        """Each legal card's value (the soloist's final thirds if it is played now), best first,
+        keyed like :attr:`SolveResult.cards <calasolve.solving.SolveResult>` (card ids; tokens look up too)."""
         if self.state.is_over:
-            return {}
+            return CardValues()
         captured = self.state.captured[self.state.soloist]
         raw = self.solver.card_values(*core_position(self.state))
-        return {card_name(c): v + captured for c, v in sorted(raw.items())}
+        return CardValues.ordered({c: v + captured for c, v in raw.items()}, maximise=self.state.to_move == self.state.soloist)
+
+    def __repr__(self) -> str:
+        st = self.state
+        where = "over" if st.is_over else f"seat {st.to_move} to play"
+        played = " ".join(card_name(c) for c in st.history) or "-"
+        return f"<Position {self.contract} for seat {st.soloist}: {where}, played {played}>"
+
+    def __str__(self) -> str:
+        """The hands still held around the table, the cards on the table and the monte."""
+        from .text import notation, position_block
+
+        return "\n".join([f"{self.contract} for seat {self.state.soloist}"] + position_block(self.state, notation()))
 
     def solve(self, **options: Any) -> SolveResult:
         """The full :func:`~calasolve.solve.solve` answer for this position."""

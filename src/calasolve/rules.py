@@ -1,7 +1,7 @@
-"""The ruleset: the standard rules of RULES.md and its named variants.
+"""The ruleset: the standard rules of docs/rules.md and its named variants.
 
 A :class:`Rules` value is immutable and hashable.  Variants are chosen by
-name, exactly as RULES.md writes them (``stramazzo=off``, ``payment=plus``,
+name, exactly as docs/rules.md writes them (``stramazzo=off``, ``payment=plus``,
 ...), from the command line (``--rule name=value``), from a deal record
 (``rules: name=value ...``) or from Python:
 
@@ -22,7 +22,7 @@ from typing import Iterable, Mapping
 
 from .errors import RuleError
 
-#: Each rule's allowed values, the standard one first, with the RULES.md section.
+#: Each rule's allowed values, the standard one first, with the docs/rules.md section.
 VARIANTS: dict[str, tuple[str, ...]] = {
     # §4: one round of bidding (standard) or bidding round until two pass.
     "auction": ("single", "open"),

@@ -31,8 +31,22 @@ def rng_for(seed: int, *stream: int) -> np.random.Generator:
     return np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, *stream])
 
 
+class KnownCardsError(CalasolveError):
+    """Known cards that are malformed or cannot be placed.  ``item`` is the ``WHERE=CARDS``
+    text at fault (None for a problem of the whole placement) and ``detail`` the problem,
+    so that the command line can name its own option."""
+
+    def __init__(self, detail: str, item: str | None = None) -> None:
+        super().__init__(f"known cards {item!r}: {detail}" if item is not None else f"known cards: {detail}")
+        self.detail = detail
+        self.item = item
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.detail, self.item))
+
+
 def parse_known(items: list[str] | tuple[str, ...]) -> dict[object, Mask]:
-    """``--known`` items ``WHERE=CARDS`` (WHERE a seat 0..2 or ``monte``) as a mapping.
+    """Known-card items ``WHERE=CARDS`` (WHERE a seat 0..2 or ``monte``) as a mapping.
 
     >>> {k: hand_name(v) for k, v in parse_known(["1=3B", "monte=AD 2D"]).items()}
     {1: '3.-.-.-', 'monte': '-.-.-.2A'}
@@ -42,18 +56,18 @@ def parse_known(items: list[str] | tuple[str, ...]) -> dict[object, Mask]:
         where, sep, cards = item.partition("=")
         where = where.strip().lower()
         if not sep or not cards.strip():
-            raise CalasolveError(f"--known {item!r}: write it as SEAT=CARDS or monte=CARDS, e.g. 1=3B")
+            raise KnownCardsError("write it as SEAT=CARDS or monte=CARDS, e.g. 1=3B", item)
         key: object = MONTE if where == MONTE else where
         if key != MONTE:
             if where not in ("0", "1", "2"):
-                raise CalasolveError(f"--known {item!r}: {where!r} is not a seat (0, 1, 2) or 'monte'")
+                raise KnownCardsError(f"{where!r} is not a seat (0, 1, 2) or 'monte'", item)
             key = int(where)
         try:
             mask = parse_cards_or_hand(cards)
         except CalasolveError as err:
-            raise CalasolveError(f"--known {item!r}: {err}") from None
+            raise KnownCardsError(str(err), item) from None
         if known.get(key, 0) & mask:
-            raise CalasolveError(f"--known {item!r}: a card is given twice")
+            raise KnownCardsError("a card is given twice", item)
         known[key] = known.get(key, 0) | mask
     return known
 
@@ -64,15 +78,15 @@ def check_known(hand: Mask, seat: int, known: Mapping[object, Mask]) -> None:
     for where, mask in known.items():
         if where == seat:
             if mask & ~hand:
-                raise CalasolveError(f"--known: seat {seat} is the hand itself; {hand_name(mask & ~hand)} is not in it")
+                raise KnownCardsError(f"seat {seat} is the hand itself; {hand_name(mask & ~hand)} is not in it")
             continue
         clash = mask & seen
         if clash:
-            raise CalasolveError(f"--known: {' '.join(card_name(c) for c in cards_of(clash))} placed twice (or in the hand)")
+            raise KnownCardsError(f"{' '.join(card_name(c) for c in cards_of(clash))} placed twice (or in the hand)")
         seen |= mask
         if popcount(mask) > _SIZES[where]:  # type: ignore[index]
             place = "the monte" if where == MONTE else f"seat {where}"
-            raise CalasolveError(f"--known: {popcount(mask)} cards placed in {place}, which holds {_SIZES[where]}")  # type: ignore[index]
+            raise KnownCardsError(f"{popcount(mask)} cards placed in {place}, which holds {_SIZES[where]}")  # type: ignore[index]
 
 
 def deal_rest(

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
 from .cards import MAKE_THIRDS, Card, Mask, card_name, hand_name
-from .errors import CalasolveError
+from .errors import CalasolveError, TableSizeError
 from .game import PlayState, Trick
 
 __all__ = ["SolveResult", "solve", "default_solver", "core_position", "make_solver"]
@@ -43,19 +43,66 @@ class CoreSolver(Protocol):
     def line(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> list[Card]: ...
 
 
+class CardValues(dict):  # type: ignore[type-arg]
+    """Each legal card's value, keyed by card id, best first for the player to move
+    (ties in reading order).  A token looks a card up as well, and the repr
+    writes tokens, so both forms read the same:
+
+    >>> from calasolve.cards import parse_card
+    >>> v = CardValues.ordered({parse_card("AS"): 14, parse_card("FS"): 11, parse_card("3B"): 14}, maximise=True)
+    >>> v
+    CardValues({'3B': 14, 'AS': 14, 'FS': 11})
+    >>> v["AS"] == v[parse_card("AS")] == 14, "FS" in v, list(v) == [parse_card(t) for t in ("3B", "AS", "FS")]
+    (True, True, True)
+    """
+
+    @classmethod
+    def ordered(cls, values: dict[Card, Any], *, maximise: bool) -> "CardValues":
+        """``values`` best first: highest first when ``maximise`` (the soloist to move), else lowest."""
+        items = sorted(values.items(), key=lambda kv: (kv[0] // 10, -(kv[0] % 10)))
+        return cls(sorted(items, key=lambda kv: -kv[1] if maximise else kv[1]))
+
+    @staticmethod
+    def _key(card: Any) -> Any:
+        if isinstance(card, str):
+            from .cards import parse_card
+
+            return parse_card(card)
+        return card
+
+    def __getitem__(self, card: Any) -> Any:
+        return super().__getitem__(self._key(card))
+
+    def __contains__(self, card: object) -> bool:
+        try:
+            return super().__contains__(self._key(card))
+        except CalasolveError:
+            return False
+
+    def get(self, card: Any, default: Any = None) -> Any:
+        return self[card] if card in self else default
+
+    def tokens(self) -> dict[str, Any]:
+        """The same values keyed by card token, in the same order (the JSON form)."""
+        return {card_name(c): v for c, v in self.items()}
+
+    def __repr__(self) -> str:
+        return f"CardValues({self.tokens()!r})"
+
+
 _default: CoreSolver | None = None
 
 
 def make_solver(tt_mb: int = 32, **switches: bool) -> CoreSolver:
     """A new C solver with a table of ``tt_mb`` MiB; ``switches`` are the ablation flags.
-    A table the machine cannot allocate is a :class:`CalasolveError` (a size asked
-    for, like any bad input; in a worker process too)."""
+    A table the machine cannot allocate is a :class:`~calasolve.errors.TableSizeError`
+    (a size asked for, like any bad input; in a worker process too)."""
     from ._core import Solver
 
     try:
         return Solver(tt_mb, **switches)
     except MemoryError as err:
-        raise CalasolveError(f"--tt-mb {tt_mb}: {err}") from None
+        raise TableSizeError(str(err) or f"cannot allocate a {tt_mb} MiB transposition table", tt_mb) from None
 
 
 def default_solver() -> CoreSolver:
@@ -108,6 +155,12 @@ class SolveResult:
     record: int | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    def __repr__(self) -> str:
+        value = f"soloist_thirds={self.soloist_thirds}" if self.target is None else f"target={self.target}, reaches={self.reaches}"
+        label = f"{self.name!r}, " if self.name else ""
+        return (f"<SolveResult {label}{self.contract or 'deal'} for seat {self.soloist}: {value}, to_move={self.to_move}, "
+                f"cards={CardValues(self.cards).tokens()}, line={' '.join(card_name(c) for c in self.line)!r}>")
+
     @property
     def soloist_points(self) -> int | None:
         return None if self.soloist_thirds is None else self.soloist_thirds // 3
@@ -146,7 +199,7 @@ class SolveResult:
             out["reaches"] = self.reaches
             if self.target == MAKE_THIRDS:
                 out["makes"] = self.reaches
-        out["cards"] = {card_name(c): v for c, v in self.best_cards()}
+        out["cards"] = {card_name(c): v for c, v in self.best_cards()}  # best first, as ``cards``
         out["line"] = [card_name(c) for c in self.line]
         out["tricks"] = [
             {"leader": t.leader, "cards": [card_name(c) for c in t.cards], "winner": t.winner, "thirds": t.thirds}
@@ -186,9 +239,14 @@ def solve(
     objective: str = "thirds",
     contract: str | None = None,
     rules: Any = None,
+    top: int = 10,
 ) -> SolveResult:
     """Solve a record (at its ``played`` point), a :class:`~calasolve.position.Position`
     or a :class:`PlayState` double-dummy.
+
+    A record whose exchange is missing or partial gets the double-dummy-best
+    exchange first, as ``calasolve solve`` does (:func:`~calasolve.exchange_search.solve_with_exchange`:
+    ``extra["exchange"]`` describes it, with the ``top`` best alternatives).
 
     ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
     ``all_cards=False`` skips the per-card values; ``line=False`` skips the line.
@@ -198,11 +256,16 @@ def solve(
     """
     if objective not in OBJECTIVES:
         raise CalasolveError(f"unknown objective {objective!r} (use thirds or payoff)")
+    if getattr(position, "needs_exchange", False):
+        # as `calasolve solve`: the missing exchange is searched, then the deal played with the best
+        from .exchange_search import solve_with_exchange
+
+        return solve_with_exchange(position, solver=solver, top=top, target=target, objective=objective)
     state, labels = _state_of(position)
     solver = solver or getattr(position, "solver", None) or default_solver()
     if objective == "payoff":
         if target is not None:
-            raise CalasolveError("--target asks about thirds; it does not go with the payoff objective")
+            raise CalasolveError("a target asks about thirds; it does not go with the payoff objective")
         contract = contract or labels.get("contract")
         if contract is None:
             raise CalasolveError("the payoff objective needs the contract")
@@ -221,7 +284,7 @@ def solve(
             nodes=0, seconds=0.0, target=target, reaches=None if target is None else final >= target, **labels,
         )
     args = core_position(state)
-    cards: dict[Card, Any] = {}
+    cards: dict[Card, Any] = CardValues()
     best_line: list[Card] = []
     if target is None:
         if all_cards:
@@ -235,6 +298,7 @@ def solve(
             cards = {c: v + captured for c, v in values.items()}
             pick = max if state.to_move == state.soloist else min
             thirds: int | None = pick(cards.values())
+            cards = CardValues.ordered(cards, maximise=state.to_move == state.soloist)
         else:
             thirds = solver.value(*args) + captured
             nodes += solver.nodes
@@ -255,6 +319,7 @@ def solve(
                 else:
                     cards[card] = solver.reaches(*core_position(child), target - child.captured[child.soloist])
                     nodes += solver.nodes
+            cards = CardValues.ordered(cards, maximise=state.to_move == state.soloist)
         thirds = None
     seconds = time.perf_counter() - start
     return SolveResult(
@@ -283,7 +348,7 @@ def solve_payoff(
     all_cards: bool = True,
     labels: dict[str, Any] | None = None,
 ) -> SolveResult:
-    """Solve for the soloist's game points (RULES.md §8) instead of thirds.
+    """Solve for the soloist's game points (docs/rules.md §8) instead of thirds.
 
     The soloist maximises and the defenders minimise the soloist's payoff,
     cappotto and stramazzo included (:mod:`calasolve.payoff`).  ``cards``
@@ -307,7 +372,10 @@ def solve_payoff(
         pick = max if state.to_move == state.soloist else min
         thirds = pick(card_thirds.values())
     value = payoff_value(state, contract, rules, thirds=thirds)
-    cards = payoff_card_values(state, contract, rules, thirds=card_thirds) if all_cards and not state.is_over else {}
+    cards: dict[Card, Any] = {}
+    if all_cards and not state.is_over:
+        cards = CardValues.ordered(payoff_card_values(state, contract, rules, thirds=card_thirds),
+                                   maximise=state.to_move == state.soloist)
     best_line = payoff_line(state, contract, value, rules, solver=solver) if not state.is_over else []
     replay = state.copy()
     for card in best_line:
