@@ -138,7 +138,7 @@ def test_play_then_undo_restores_the_values(client: TestClient) -> None:
     assert after["played"] == [card] and after["to_move"] == 1
     pos = Position.from_record(read_deal_file(EXAMPLE)[0], solver=make_solver(8))
     pos.play(card)
-    assert after["values"] == pos.values()
+    assert after["values"] == pos.values().tokens()
     assert after["trick"] == {"leader": 0, "cards": [card]}
     back = ok(client.post("/api/undo", json={"deal": {"record": 1, "played": [card]}}))
     assert back == start

@@ -258,7 +258,7 @@ def position_view(record: Record, position: Position) -> dict[str, Any]:
     the cards that reach ``value``; ``loss`` what every other card gives away.
     """
     st = position.state
-    values = position.values()
+    values = position.values().tokens()
     to_move = position.to_move
     value = position.value()
     best: list[str] = [c for c, v in values.items() if v == value]
