@@ -179,10 +179,10 @@ def test_json_shape() -> None:
 
 
 def test_the_dd_soloist_policy_is_labelled_an_upper_bound() -> None:
-    from calasolve.advisor import format_advice
+    from calasolve.text import format_advice
 
     advice = advise(parse_hand("32A.32A.32A.32A"), samples=1, jobs=1, contracts=["solissimo"], policy="dd")
-    assert "soloist dd (the soloist sees every card: an optimistic upper bound)" in format_advice(advice)[1]
+    assert "soloist dd (the soloist sees every card: an optimistic upper bound)" in "\n".join(format_advice(advice))
     assert advice.to_dict()["policy_notes"]["soloist"].endswith("an optimistic upper bound")
 
 
@@ -277,16 +277,16 @@ def test_dd_defenders_make_test_agrees_with_the_exchange_search(solver) -> None:
 
 
 def test_an_aggravation_under_heuristic_defenders_says_how_to_check_it() -> None:
-    from calasolve.advisor import format_advice
+    from calasolve.text import format_advice
 
     def text(**kw: object) -> str:
         return "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, **kw)))  # type: ignore[arg-type]
 
     heuristic = text(contracts=["solissimo", "scegliete"], defender_policy="heuristic")
-    assert "recommendation: scegliete" in heuristic and "--defender-policy dd" in heuristic
-    assert "--defender-policy dd" not in text(contracts=["solissimo"], defender_policy="heuristic")
+    assert "recommendation: scegliete" in heuristic and "the dd defender policy" in heuristic
+    assert "dd defender policy" not in text(contracts=["solissimo"], defender_policy="heuristic")
     # the default defenders see every card: nothing to check
-    assert "--defender-policy dd" not in text(contracts=["solissimo", "scegliete"])
+    assert "dd defender policy" not in text(contracts=["solissimo", "scegliete"])
 
 
 class _CoinSolver:

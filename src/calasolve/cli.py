@@ -399,6 +399,7 @@ def analyse_cmd(
               help="The soloist's exchange policy (solo, chiamo): sampled, or dd (sees every card; an exact exchange search per sample, minutes).")
 @click.option("--defender-policy", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True, help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best (conservative for the soloist), or heuristic, cheaper but kinder to the soloist.")
 @json_option("One JSON object: every contract's estimate and the recommendation.")
+@symbols_option
 @rule_option
 @jobs_option("Parallel worker processes, one solver each (default: all cores).")
 @tt_option
@@ -415,6 +416,7 @@ def advise_cmd(
     policy: str,
     defender_policy: str,
     as_json: bool,
+    symbols: bool | None,
     rule_items: Sequence[str],
     jobs: int | None,
     tt_mb: int,
@@ -438,8 +440,9 @@ def advise_cmd(
       calasolve advise --seat 2 --samples 1000 --seed 7 3B 2B AB RB 3S 2S AS 3C AC 2D AD 5D
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
     """
-    from .advisor import advise, format_advice, parse_advice_hand
+    from .advisor import advise, parse_advice_hand
     from .race import Race
+    from .text import format_advice
     from .sampling import parse_known
 
     rules_ = Rules.parse(rule_items)
@@ -463,7 +466,7 @@ def advise_cmd(
     if as_json:
         emit_json(result.to_dict())
     else:
-        click.echo("\n".join(format_advice(result)))
+        click.echo("\n".join(format_advice(result, notation(symbols))))
 
 
 @cli.command("bench")

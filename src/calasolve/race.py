@@ -203,18 +203,15 @@ class Race:
 
     def settle(self, n: int) -> None:
         """After ``n`` samples: stop the answer once it is clear and precise, or all at the cap."""
-        if n >= self.cap:
-            for t in self.active():
-                t.stopped = FIXED if self.fixed else CAP
-            return
-        if self.fixed:
-            return
         left = self.active()
-        if len(left) == 1:
+        if not self.fixed and len(left) == 1:
             t = left[0]
             lo, hi = t.p_make_interval(self.alpha)
             if above_pass(t, self.alpha_each) and (hi - lo) / 2 <= self.precision:
                 t.stopped = SETTLED
+        if n >= self.cap:
+            for t in self.active():
+                t.stopped = FIXED if self.fixed else CAP
 
     @property
     def done(self) -> bool:

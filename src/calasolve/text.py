@@ -616,3 +616,66 @@ def format_analysis(record: Any, analysis: Any, symbols: Notation | bool = False
         out += trick_lines(cont.tricks, record.soloist, n, first=len(state.tricks) + 1,
                            captured=cont.captured, last_bonus=cont.last_bonus)
     return out
+
+
+# -- advice -----------------------------------------------------------------------------
+
+_STOPPED_TEXT = {"settled": "settled", "eliminated": "out", "cap": "cap", "fixed": "fixed"}
+
+
+def _soloist_text(advice: Any) -> str:
+    from .advisor import POLICY_NOTES
+
+    if advice.soloist_policy == "sampled":
+        return f"sampled ({advice.candidates} choices x {advice.redeals} re-deals)"
+    return f"{advice.soloist_policy} ({POLICY_NOTES['soloist'][advice.soloist_policy]})"
+
+
+def _share(v: float) -> str:
+    return "<1%" if 0 < v < 0.005 else f"{v:.0%}"
+
+
+def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
+    """The readable report of ``calasolve advise``: the hand, then every contract best first."""
+    from .advisor import PAYOFF_METHOD
+    from .race import INTERVAL_METHOD
+
+    n = _as_notation(symbols)
+    sampling = (f"{advice.samples} samples per contract" if advice.fixed else
+                f"sequential sampling, up to {advice.samples} samples per contract, "
+                f"P(make) to ±{advice.precision:.0%}")
+    lines = [f"seat {advice.seat} holds ({plural(mask_thirds(advice.hand), 'third')}):"]
+    lines += ["  " + line for line in hand_diagram(advice.hand, n)]
+    if advice.known:
+        lines.append("known: " + ", ".join(f"{where} {n.mask(parse_hand(cards))}" for where, cards in advice.known.items()))
+    lines += [
+        "",
+        f"{sampling}, seed {advice.seed}",
+        f"exchange policies: soloist {_soloist_text(advice)}, defenders {advice.defender_policy}"
+        + (f"; rules {advice.rules.describe()}" if advice.rules.changes() else ""),
+        "",
+        f"  {'contract':<10} {'samples':>7}  {'stopped':<16} {'P(make)':>7} {'95% interval':>13} "
+        f"{'thirds (n)':>16} {'game points':>11} {'95% interval':>15}  multipliers",
+    ]
+    for e in advice.ranked():
+        lo, hi = e.interval
+        plo, phi = e.payoff_95
+        mult = " ".join(f"x{k} {_share(v)}" for k, v in sorted(e.multipliers.items()))
+        if e.unresolved:
+            mult += f" ({e.unresolved} open)"
+        stopped = _STOPPED_TEXT[e.stopped] + (f" < {e.below}" if e.below else "")
+        thirds = f"{e.mean_thirds:.1f} ± {e.se_thirds:.1f} ({e.thirds_samples})" if e.thirds_samples else "-"
+        points = f"{e.mean_payoff:+.2f}" if not e.unresolved else f"{e.payoff_range[0]:+.1f}..{e.payoff_range[1]:+.1f}"
+        lines.append(
+            f"  {e.contract:<10} {e.samples:>7}  {stopped:<16} {e.p_make:>7.1%} {f'{lo:.0%}-{hi:.0%}':>13} "
+            f"{thirds:>16} {points:>11} {f'{plo:+.2f} to {phi:+.2f}':>15}  {mult}"
+        )
+    lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
+    lines.append("intervals: 95% " + INTERVAL_METHOD + "; game points by " + PAYOFF_METHOD)
+    if advice.recommendation in ("dividete", "scegliete") and advice.defender_policy == "heuristic":
+        # the cheap defence is the optimistic one: an aggravation deserves the worst case too
+        lines.append(
+            "note: the defenders exchanged by plain heuristic; before aggravating, check it against "
+            "defenders who see every card (the dd defender policy)"
+        )
+    return lines
