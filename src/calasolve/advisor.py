@@ -2,16 +2,19 @@
 
 For each contract, :func:`advise` deals the 28 unseen cards at random
 (12, 12 and 4; cards pinned with ``known`` stay where they are), carries out
-the contract's exchange under a named policy, solves the deal double dummy
-and aggregates: P(make) with a 95% Wilson interval, the mean final thirds
-with its standard error, the expected game points for the soloist (payoff-
-optimal play, cappotto and stramazzo included) and how often each
-multiplier comes up.  The recommendation is the contract with the highest
-expected game points, or pass when none is positive.
+the contract's exchange under a named policy and judges the deal double
+dummy (:mod:`calasolve.outcome`): made or not, the soloist's game points
+(payoff-optimal play, cappotto and stramazzo included) and, on a
+sub-sample, the final thirds.  The samples come in rounds and a contract
+stops being sampled once its question is settled (:mod:`calasolve.race`):
+the intervals are confidence sequences, valid however often they were
+looked at.  The recommendation is the contract with the highest expected
+game points, or pass when none is positive; a toss-up says so.
 
 Sample ``i`` is dealt from a generator seeded by ``(seed, i)`` alone, and the
 same deal is used for every contract (common random numbers: the contracts
-are compared on the same cards), so results are identical for any ``jobs``.
+are compared on the same cards); the rounds do not depend on ``jobs``, so
+neither do the results.
 
 **Exchange policies** (reported in the output):
 
@@ -28,28 +31,22 @@ are compared on the same cards), so results are identical for any ``jobs``.
     go to the better static estimate.  The re-deals come from their own
     generator; the real hidden cards are never looked at.
   - ``dd``: the double-dummy-best exchange of the sample itself
-    (:func:`calasolve.exchange_search.best_exchange`): the soloist sees
-    every card, an optimistic upper bound.
+    (:func:`calasolve.exchange_search.search_exchange`): the soloist sees
+    every card, an optimistic upper bound, at the cost of an exact exchange
+    search per sample.
 
 * defenders (dividete, scegliete):
 
   - ``dd`` (default): the defenders choose with every card in view (for
     dividete the two-and-two draw of the monte is random, the discards are
-    the defenders' double-dummy best): conservative for the soloist, at the
-    cost of an exact exchange search per sample (thousands of candidates in
-    dividete, tens of thousands in scegliete), 20 to 60 times the cost.
+    theirs): conservative for the soloist.  The contract fails if any of
+    their exchanges refutes it; the plain-card-sense exchange is tried
+    first, then every exchange, most promising for the defence first.
   - ``heuristic``: plain card sense, without seeing the soloist's cards.
     Scegliete: each monte card goes to the defender with more cards of its
     suit (ties: the first defender).  Discards: each defender throws their
     lowest cards of no point value, shortest suit first (then the lowest
-    point cards).  One solve per sample; leans towards the soloist.
-
-**Cost.**  Each sample costs one exact thirds solve (none under ``dd``, whose
-exchange search already valued it), plus the ``sampled`` policy's
-null-window tests for 18 thirds (at most ``candidates`` x ``redeals``, far
-fewer with its early stop).  The payoff costs a goal search only at the
-extremes (sweeps, hopeless hands): the thirds value settles every other
-level.
+    point cards).  One position per sample; leans towards the soloist.
 """
 
 from __future__ import annotations
@@ -805,7 +802,7 @@ def advise(
 
 
 #: Samples per round: every contract still in the race gets the next ROUND samples.
-ROUND = 32
+ROUND = 16
 
 
 def race_track(race: Race, contract: str) -> Track:

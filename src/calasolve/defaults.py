@@ -11,6 +11,6 @@ MAX_SAMPLES = 1_000_000
 #: The 95% half-width wanted on the recommended contract's P(make).
 DEFAULT_PRECISION = 0.05
 #: Samples of each contract that also get their exact final thirds (the mean thirds' n).
-DEFAULT_THIRDS_SAMPLES = 32
+DEFAULT_THIRDS_SAMPLES = 24
 #: The goal search's memo per worker, in MiB: the searches at the extremes are memo-bound.
 DEFAULT_GOAL_MB = 128
