@@ -57,7 +57,6 @@ from __future__ import annotations
 import math
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -87,6 +86,7 @@ from .game import CONTRACT_VALUE, CONTRACTS, PlayState, defender_seats, first_le
 from .rules import STANDARD, Rules
 from .sampling import check_known, deal_rest, rng_for
 from .stats import mean_se, wilson
+from .workers import worker_pool
 
 SOLOIST_POLICIES = ("sampled", "dd")
 DEFENDER_POLICIES = ("dd", "heuristic")
@@ -481,6 +481,7 @@ class Settings:
     candidates: int
     redeals: int
     tt_mb: int
+    goal_mb: int = 128
 
 
 def exchange_for(
@@ -554,28 +555,32 @@ def evaluate(
     if thirds is None:
         thirds = solver.value(played, (), leader, seat, LAST_TRICK_THIRDS + mask_thirds(new_monte))
     state = PlayState(played, new_monte, soloist=seat, leader=leader)
-    payoff = payoff_value(state, contract, rules, worker_goals(), thirds=thirds)
+    payoff = payoff_value(state, contract, rules, worker_goals(settings.goal_mb), thirds=thirds)
     return Outcome(thirds=thirds, payoff=payoff, multiplier=multiplier_of(payoff, contract, rules))
 
 
 _WORKER: dict[str, Any] = {}
 
-#: The goal search's memo per worker, in MiB.  Only hands at the extremes need a
-#: goal search (e.g. a hopeless soloist: can they win no trick, or 3 card thirds,
-#: rather than pay x3?), and those searches are memo-bound: on one such sample
-#: 8 MiB took 14 s, 32 MiB 4 s, 128 MiB 2.5 s (README.md).  The memo is
-#: calloc'ed, so the pages cost nothing until a search touches them.
+#: The goal search's memo per worker, in MiB, by default (``goal_mb``).  Only hands
+#: at the extremes need a goal search (e.g. a hopeless soloist: can they win no
+#: trick, or 3 card thirds, rather than pay x3?), and those searches are
+#: memo-bound: on one such sample 8 MiB took 14 s, 32 MiB 4 s, 128 MiB 2.5 s
+#: (README.md).  The memo is calloc'ed, so the pages cost nothing until a search
+#: touches them.
 GOAL_MEMO_MB = 128
 
 
-def worker_goals() -> Any:
+def worker_goals(goal_mb: int = GOAL_MEMO_MB) -> Any:
     """This process's goal search, one per worker like the solver (its memo stays
-    untouched, so free, on the samples that need no goal search: most of them)."""
+    untouched, so free, on the samples that need no goal search: most of them).
+    A memo the machine cannot allocate is a ``ParameterError`` naming ``goal_mb``."""
     goals = _WORKER.get("goals")
-    if goals is None:
-        from ._core import GoalSearch
+    if goals is None or _WORKER.get("goal_mb") != goal_mb:
+        from .payoff import make_goal_search
 
-        goals = _WORKER["goals"] = GoalSearch(GOAL_MEMO_MB)
+        _WORKER.pop("goals", None)  # the old memo goes before the new one is allocated
+        goals = _WORKER["goals"] = make_goal_search(goal_mb)
+        _WORKER["goal_mb"] = goal_mb
     return goals
 
 
@@ -586,6 +591,7 @@ def _work(job: tuple[Settings, Sequence[tuple[int, str]]]) -> list[tuple[int, st
     settings, pairs = job
     solver = _WORKER.get("solver")
     if solver is None or _WORKER.get("tt_mb") != settings.tt_mb:
+        _WORKER.pop("solver", None)  # the old table goes before the new one is allocated
         solver = _WORKER["solver"] = make_solver(settings.tt_mb)
         _WORKER["tt_mb"] = settings.tt_mb
     out = []
@@ -615,38 +621,26 @@ def advise(
     candidates: int = DEFAULT_CANDIDATES,
     redeals: int = DEFAULT_REDEALS,
     tt_mb: int = 32,
+    goal_mb: int = GOAL_MEMO_MB,
     progress: Callable[[int], None] | None = None,
 ) -> Advice:
     """Estimate every contract's chances for ``hand`` held by ``seat`` (see the module doc).
 
     ``policy`` is the soloist's exchange policy, ``defender_policy`` the
-    defenders'; ``progress`` is called with the number of sample-contract
-    evaluations finished since the last call.
+    defenders'; ``tt_mb`` and ``goal_mb`` size each worker's transposition
+    table and goal memo (MiB); ``progress`` is called with the number of
+    sample-contract evaluations finished since the last call.  Every argument
+    is checked here, before any work: a bad one is a ``ParameterError`` naming it.
     """
-    mask = parse_advice_hand(hand) if isinstance(hand, str) else hand
-    if popcount(mask) != 12:
-        raise CalasolveError(f"hand {hand_name(mask)}: has {popcount(mask)} cards, a hand has 12")
-    if seat not in (0, 1, 2):
-        raise CalasolveError(f"seat {seat}: must be 0, 1 or 2")
-    if candidates < 1 or redeals < 1:
-        raise CalasolveError(f"candidates {candidates}, redeals {redeals}: each must be at least 1")
-    if samples < 1:
-        raise CalasolveError(f"samples {samples}: must be at least 1")
-    if policy not in SOLOIST_POLICIES:
-        raise CalasolveError(f"unknown soloist policy {policy!r} (use {', '.join(SOLOIST_POLICIES)})")
-    if defender_policy not in DEFENDER_POLICIES:
-        raise CalasolveError(f"unknown defender policy {defender_policy!r} (use {', '.join(DEFENDER_POLICIES)})")
-    chosen = tuple(dict.fromkeys(contracts))
-    for c in chosen:
-        if c not in CONTRACTS:
-            raise CalasolveError(f"unknown contract {c!r} (use {', '.join(CONTRACTS)})")
-    if not chosen:
-        raise CalasolveError("no contract to estimate")
-    known = dict(known or {})
-    check_known(mask, seat, known)
+    mask, chosen, known = check_advise_arguments(
+        hand, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy, defender_policy=defender_policy,
+        contracts=contracts, known=known, rules=rules, candidates=candidates, redeals=redeals, tt_mb=tt_mb,
+        goal_mb=goal_mb, progress=progress,
+    )
     settings = Settings(
         hand=mask, seat=seat, seed=seed, contracts=chosen, known=tuple(known.items()), rules=rules,
         soloist_policy=policy, defender_policy=defender_policy, candidates=candidates, redeals=redeals, tt_mb=tt_mb,
+        goal_mb=goal_mb,
     )
     jobs = jobs or os.cpu_count() or 1
     # A chunk holds whole samples, each sample's contracts in the standard order:
@@ -667,7 +661,7 @@ def advise(
             if progress:
                 progress(len(chunk[1]))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with worker_pool(jobs) as pool:
             for part in pool.map(_work, chunks):
                 results += part
                 if progress:
@@ -682,6 +676,82 @@ def advise(
         known={str(k): hand_name(v) for k, v in known.items()},
         candidates=candidates, redeals=redeals,
     )
+
+
+def check_advise_arguments(
+    hand: Any,
+    *,
+    seat: Any,
+    samples: Any,
+    seed: Any,
+    jobs: Any,
+    policy: Any,
+    defender_policy: Any,
+    contracts: Any,
+    known: Any,
+    rules: Any,
+    candidates: Any,
+    redeals: Any,
+    tt_mb: Any,
+    goal_mb: Any,
+    progress: Any,
+) -> tuple[Mask, tuple[str, ...], dict[object, Mask]]:
+    """Every argument of :func:`advise` checked, with the command line's limits
+    (:mod:`calasolve.limits`): the hand's mask, the contracts (once each, in the
+    order given) and the known cards.
+
+    >>> check_advise_arguments("32AR.32A.3A.2A5", seat=0, samples=2**70, seed=0, jobs=1, policy="sampled",
+    ...     defender_policy="dd", contracts=["solo"], known=None, rules=STANDARD, candidates=4, redeals=4,
+    ...     tt_mb=32, goal_mb=128, progress=None)
+    Traceback (most recent call last):
+    ...
+    calasolve.errors.ParameterError: samples 1180591620717411303424: must be an integer from 1 to 1000000
+    """
+    from .limits import (
+        MAX_CANDIDATES, MAX_JOBS, MAX_REDEALS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, check_callable, check_choice,
+        check_instance, check_int, check_mask, check_optional_int,
+    )
+    from .errors import ParameterError
+    from .sampling import MONTE
+
+    if isinstance(hand, str):
+        mask = parse_advice_hand(hand)
+    else:
+        mask = check_mask("hand", hand)
+        if popcount(mask) != 12:
+            raise ParameterError("hand", hand_name(mask), f"has {popcount(mask)} cards, a hand has 12")
+    check_int("seat", seat, 0, 2)
+    check_int("samples", samples, 1, MAX_SAMPLES)
+    check_int("seed", seed, 0, MAX_SEED)
+    check_optional_int("jobs", jobs, 1, MAX_JOBS)
+    check_choice("policy", policy, SOLOIST_POLICIES)
+    check_choice("defender_policy", defender_policy, DEFENDER_POLICIES)
+    check_int("candidates", candidates, 1, MAX_CANDIDATES)
+    check_int("redeals", redeals, 1, MAX_REDEALS)
+    check_int("tt_mb", tt_mb, 1, MAX_TABLE_MB)
+    check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
+    check_instance("rules", rules, Rules, "a Rules")
+    check_callable("progress", progress)
+    if isinstance(contracts, str):
+        raise ParameterError("contracts", contracts, "must be a sequence of contract names, not one string")
+    try:
+        chosen = tuple(dict.fromkeys(contracts))
+    except TypeError:
+        raise ParameterError("contracts", contracts, "must be a sequence of contract names") from None
+    for c in chosen:
+        if not isinstance(c, str) or c not in CONTRACTS:
+            raise ParameterError("contracts", c, f"unknown contract (use {', '.join(CONTRACTS)})")
+    if not chosen:
+        raise ParameterError("contracts", contracts, "no contract to estimate")
+    if known is not None and not isinstance(known, Mapping):
+        raise ParameterError("known", known, "must be a mapping of a seat 0..2 or 'monte' to cards")
+    pinned: dict[object, Mask] = {}
+    for where, cards in (known or {}).items():
+        if isinstance(where, bool) or where not in (0, 1, 2, MONTE):
+            raise ParameterError("known", where, "a place must be a seat 0..2 or 'monte'")
+        pinned[where] = check_mask("known", cards)
+    check_known(mask, seat, pinned)
+    return mask, chosen, pinned
 
 
 def _aggregate(contract: str, rows: list[tuple[int, str, Outcome, float]], settings: Settings) -> ContractEstimate:

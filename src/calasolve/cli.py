@@ -12,16 +12,18 @@ import codecs
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import click
 
 from . import __version__
 from .cards import SUIT_SYMBOLS, SUITS, card_name, card_symbol, hand_name
-from .errors import CalasolveError
+from .errors import CalasolveError, OutputError, ParameterError
 from .game import CONTRACTS
+from .limits import MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from .rules import RULE_HELP, VARIANTS, Rules
+from .workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all, worker_pool
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,13 +50,13 @@ _JOBS_HELP = "Parallel worker processes (default: all cores when there are sever
 
 
 def jobs_option(text: str = _JOBS_HELP) -> Callable[[F], F]:
-    return click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help=text)
+    return click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None, help=text)
 
 
 def tt_option(f: F) -> F:
     return click.option(
         "--tt-mb",
-        type=click.IntRange(1, 65536),
+        type=click.IntRange(1, MAX_TABLE_MB),
         default=32,
         show_default=True,
         help="Transposition table size per solver, in MiB (one the machine cannot allocate is an error).",
@@ -139,7 +141,7 @@ def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -
     if jobs == 1:
         yield from map(fn, items)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with worker_pool(jobs) as pool:
         yield from pool.map(fn, items, chunksize=1)
 
 
@@ -322,8 +324,8 @@ def format_exchange(ex: dict[str, Any]) -> list[str]:
 @rule_option
 @jobs_option()
 @tt_option
-@click.option("--target", type=click.IntRange(0, 35), default=None, help="Only decide whether the soloist reaches T thirds (18 = makes).")
-@click.option("--top", type=click.IntRange(1, 1000), default=10, show_default=True, help="Exchange alternatives shown when the record gives no exchange.")
+@click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None, help="Only decide whether the soloist reaches T thirds (18 = makes).")
+@click.option("--top", type=click.IntRange(1, MAX_TOP), default=10, show_default=True, help="Exchange alternatives shown when the record gives no exchange.")
 @click.option("--objective", type=click.Choice(["thirds", "payoff"]), default="thirds", show_default=True,
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
 def solve_cmd(
@@ -360,8 +362,9 @@ def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
     from .analysis import analyse
 
     record, opts = job
+    solver = _worker_solver(opts["tt_mb"])  # a table too large is the option's error, not the record's
     try:
-        return analyse(record, solver=_worker_solver(opts["tt_mb"]), exchange=opts["exchange"])
+        return analyse(record, solver=solver, exchange=opts["exchange"])
     except CalasolveError as exc:
         return _failure(record, exc)
 
@@ -400,8 +403,8 @@ def analyse_cmd(
 @cli.command("advise")
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="The hand's seat (who leads depends on it).")
-@click.option("--samples", type=click.IntRange(1, 1_000_000), default=400, show_default=True, help="Deals sampled per contract.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Random seed: same seed, same answer.")
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=400, show_default=True, help="Deals sampled per contract.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same answer.")
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate.")
 @click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
 @click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True, help="The soloist's exchange policy (solo, chiamo).")
@@ -410,6 +413,8 @@ def analyse_cmd(
 @rule_option
 @jobs_option("Parallel worker processes, one solver each (default: all cores).")
 @tt_option
+@click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=128, show_default=True,
+              help="The payoff goal search's memo per worker, in MiB (one the machine cannot allocate is an error).")
 def advise_cmd(
     hand: Sequence[str],
     seat: int,
@@ -423,6 +428,7 @@ def advise_cmd(
     rule_items: Sequence[str],
     jobs: int | None,
     tt_mb: int,
+    goal_mb: int,
 ) -> None:
     """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo.
 
@@ -451,7 +457,7 @@ def advise_cmd(
         result = advise(
             mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
             defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
-            rules=rules_, tt_mb=tt_mb, progress=bar.update,
+            rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb, progress=bar.update,
         )
     if as_json:
         emit_json(result.to_dict())
@@ -463,7 +469,7 @@ def advise_cmd(
 @click.option("--suite", type=click.Choice(["strong", "random"]), default="strong", show_default=True,
               help="strong: solissimo deals, the strongest hand leads; random: random soloist and leader.")
 @click.option("--deals", type=click.IntRange(1, 10_000), default=200, show_default=True, help="Deals of the suite to solve.")
-@click.option("--target", type=click.IntRange(0, 35), default=None, help="Time the boolean search 'reaches T thirds?' instead of the full solve.")
+@click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None, help="Time the boolean search 'reaches T thirds?' instead of the full solve.")
 @click.option("--no-tt", is_flag=True, help="Ablation: no transposition table.")
 @click.option("--no-equivalence", is_flag=True, help="Ablation: no equivalent-card pruning.")
 @click.option("--no-canonical", is_flag=True, help="Ablation: no suit canonicalisation in table keys.")
@@ -594,42 +600,143 @@ def _fit_streams() -> None:
             pass
 
 
+def _option_message(exc: ParameterError, command: Any) -> str:
+    """A library's :class:`ParameterError` said with the command's option for the
+    parameter (``tt_mb`` -> ``--tt-mb``) when the command has one."""
+    for param in getattr(command, "params", ()):
+        if param.name == exc.parameter and isinstance(param, click.Option):
+            option = max(param.opts, key=len)
+            return f"{option} {exc.value}: {exc.problem}"
+    return str(exc)
+
+
+class _CheckedOutput:
+    """Standard output whose write failures (a full disk: ``> /dev/full``) are an
+    :class:`OutputError`; a closed pipe stays a :class:`BrokenPipeError`."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: Any) -> int:
+        try:
+            return self._stream.write(text)  # type: ignore[no-any-return]
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(f"cannot write the output: {err.strerror or err}") from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(f"cannot write the output: {err.strerror or err}") from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _drop_unwritten_output(stream: Any) -> None:
+    """Point ``stream``'s file at /dev/null, so the interpreter's exit does not retry
+    (and report) what could not be written."""
+    try:
+        fd = stream.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):  # no file behind it (a test's capture)
+        pass
+
+
+def _set_signals(handlers: dict[int, Any]) -> dict[int, Any]:
+    """Install signal handlers (main thread only); returns the ones they replace."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, handler) for signum, handler in handlers.items()}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; errors become one line on stderr and exit status 2.
+
+    Every way out stops the worker processes first (:mod:`calasolve.workers`):
+    the end of the work, an error, Ctrl-C (exit status 130), SIGTERM (143), a
+    reader that closed the pipe (exit status 0, as for any filter).  Output
+    that cannot be written (a full disk, stdout closed) is an error (2).
 
     The context is made and invoked here rather than through ``cli.main``,
     which would turn a closed pipe (``calasolve solve ... | head``) into a
     silent exit status 1 before this function could see it."""
+    import signal
+
     args = list(argv) if argv is not None else sys.argv[1:]
     code = 0
     _fit_streams()
+    saved = _set_signals({signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)})
+    if saved:
+        exit_on_sigterm()
+    group: Any = None
+    real_stdout = sys.stdout
     try:
+        if real_stdout is None:  # `calasolve ... >&-`
+            raise OutputError("cannot write the output: standard output is closed")
+        sys.stdout = _CheckedOutput(real_stdout)  # type: ignore[assignment]
         try:
             with cli.make_context("calasolve", args) as ctx:
+                group = ctx
                 cli.invoke(ctx)
         except click.exceptions.Exit as exc:  # --help, --version
             code = exc.exit_code
         sys.stdout.flush()  # a closed pipe shows here at the latest
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
-        sys.exit(2)
+        code = 2
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
         click.echo(f"calasolve: error: {_one_line(exc.format_message())}{hint}", err=True)
-        sys.exit(2)
+        code = 2
     except click.ClickException as exc:
         click.echo(f"calasolve: error: {_one_line(exc.format_message())}", err=True)
-        sys.exit(2)
+        code = 2
+    except OutputError as exc:
+        _drop_unwritten_output(real_stdout)
+        click.echo(f"calasolve: error: {_one_line(str(exc))}", err=True)
+        code = 2
+    except ParameterError as exc:
+        command = cli.commands.get(group.invoked_subcommand or "") if group is not None else None
+        click.echo(f"calasolve: error: {_one_line(_option_message(exc, command))}", err=True)
+        code = 2
     except CalasolveError as exc:
         click.echo(f"calasolve: error: {_one_line(str(exc))}", err=True)
-        sys.exit(2)
+        code = 2
+    except MemoryError as exc:
+        click.echo(f"calasolve: error: out of memory{f' ({_one_line(str(exc))})' if str(exc) else ''}", err=True)
+        code = 2
+    except BrokenProcessPool:
+        click.echo("calasolve: error: a worker process died (killed, or out of memory)", err=True)
+        code = 2
     except click.exceptions.Abort:
         click.echo("calasolve: aborted", err=True)
-        sys.exit(130)
+        code = 130
     except KeyboardInterrupt:
         click.echo("calasolve: interrupted", err=True)
-        sys.exit(130)
+        code = 130
+    except Terminated:
+        click.echo("calasolve: terminated", err=True)
+        code = SIGTERM_STATUS
     except BrokenPipeError:
         # `calasolve solve ... | head`: the reader went away; not an error of ours
+        stop_all()
         os._exit(0)
+    finally:
+        # a second Ctrl-C or SIGTERM must not interrupt the workers' shutdown
+        _set_signals({signal.SIGINT: signal.SIG_IGN, signal.SIGTERM: signal.SIG_IGN})
+        try:
+            stop_all()
+        finally:
+            sys.stdout = real_stdout
+            _set_signals(saved)
     sys.exit(code)

@@ -32,6 +32,7 @@ calasolve.errors.DealFileError: x.deal:1: record has no 'monte' line (required: 
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NoReturn, Sequence
@@ -413,6 +414,10 @@ def _parse_discards(value: str, contract: str, soloist: int) -> tuple[Mask, Mask
 
 def parse_deal_text(text: str, path: str = "<string>") -> list[Record]:
     """The records of a deal file's text; :class:`DealFileError` on any problem."""
+    if not isinstance(text, str):
+        from .errors import ParameterError
+
+        raise ParameterError("text", text, "must be a str")
     if text.startswith("\ufeff"):
         text = text[1:]
     blocks = _split_records(text, path)
@@ -429,8 +434,21 @@ def parse_deal_text(text: str, path: str = "<string>") -> list[Record]:
     return records
 
 
+def check_record(parameter: str, record: Any) -> "Record":
+    """``record`` if it is a deal :class:`Record`, else a ``ParameterError``."""
+    if not isinstance(record, Record):
+        from .errors import ParameterError
+
+        raise ParameterError(parameter, record, "must be a deal Record (see read_deal_file)")
+    return record
+
+
 def read_deal_file(path: str) -> list[Record]:
     """The records of the UTF-8 deal file at ``path``."""
+    if not isinstance(path, (str, os.PathLike)):
+        from .errors import ParameterError
+
+        raise ParameterError("path", path, "must be a file name (str or os.PathLike)")
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -441,6 +459,11 @@ def read_deal_file(path: str) -> list[Record]:
 
 def parse_deal_bytes(data: bytes, path: str) -> list[Record]:
     """The records of a deal file's raw bytes (UTF-8); ``path`` names it in errors."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        from .errors import ParameterError
+
+        raise ParameterError("data", data, "must be bytes")
+    data = bytes(data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

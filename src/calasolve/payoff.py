@@ -168,13 +168,30 @@ def reference_payoff(
 _GOALS: Any = None
 
 
+#: The memo of the process-wide goal search, in MiB.
+GOAL_SEARCH_MB = 8
+
+
+def make_goal_search(goal_mb: int) -> Any:
+    """A new C goal search with a memo of ``goal_mb`` MiB.  A memo the machine
+    cannot allocate is a :class:`~calasolve.errors.ParameterError` naming
+    ``goal_mb`` (a size asked for, like any bad input; in a worker process too)."""
+    from ._core import GoalSearch
+    from .errors import ParameterError
+    from .limits import MAX_TABLE_MB, check_int
+
+    check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
+    try:
+        return GoalSearch(goal_mb)
+    except MemoryError as err:
+        raise ParameterError("goal_mb", goal_mb, str(err)) from None
+
+
 def goal_search() -> Any:
     """The process-wide C goal searcher (made on first use)."""
     global _GOALS
     if _GOALS is None:
-        from ._core import GoalSearch
-
-        _GOALS = GoalSearch(8)
+        _GOALS = make_goal_search(GOAL_SEARCH_MB)
     return _GOALS
 
 
