@@ -54,11 +54,30 @@ def exit_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, _raise_terminated)
 
 
+_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _worker_init() -> None:
+    # the worker starts with these signals blocked (see _Pool.submit): a Ctrl-C
+    # that comes before it ignores them waits, then goes nowhere
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         _die_with_parent()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
+
+
+class _Pool(ProcessPoolExecutor):
+    """A pool whose workers are started with SIGINT and SIGTERM blocked."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        # workers are forked inside submit(); until their initializer has set
+        # their own handlers, the main process's would run in them
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _die_with_parent() -> None:
@@ -78,7 +97,7 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
 
     On a normal end the pool is shut down as usual (its work is done); on any
     other the pending work is cancelled and the workers are stopped at once."""
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+    pool = _Pool(max_workers=jobs, initializer=_worker_init)
     _POOLS.append(pool)
     done = False
     try:
@@ -105,6 +124,7 @@ def _processes(pool: ProcessPoolExecutor) -> list[Any]:
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel the pool's pending work and end its workers: SIGTERM, then SIGKILL."""
     procs = _processes(pool)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         with contextlib.suppress(Exception):
@@ -115,8 +135,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             if proc.is_alive():
                 proc.kill()
                 proc.join()
-    with contextlib.suppress(Exception):
-        pool.shutdown(wait=True)  # its manager thread sees the workers gone and ends
+    if manager is not None:
+        # it sees the workers gone and ends; waited for here, because the
+        # interpreter's exit would race with it for its wake-up pipe (Python 3.11)
+        manager.join(10 * _GRACE)
     _forget(pool)
 
 
