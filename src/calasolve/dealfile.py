@@ -454,6 +454,8 @@ def read_deal_file(path: str) -> list[Record]:
             data = f.read()
     except OSError as err:
         raise DealFileError(f"cannot read the file: {err.strerror or err}", path=str(path)) from None
+    except ValueError:  # open() refuses a name with a NUL byte
+        raise DealFileError("cannot read the file: its name holds a NUL byte", path=str(path)) from None
     return parse_deal_bytes(data, str(path))
 
 
