@@ -63,7 +63,7 @@ def finish(proc: subprocess.Popen[bytes], timeout: float = 60.0) -> tuple[int, s
     group may be left (the workers are gone before the main process exits)."""
     _, err = proc.communicate(timeout=timeout)
     assert group(proc.pid) == [], "worker processes outlived the run"
-    return proc.returncode, err.decode()
+    return proc.returncode, (err or b"").decode()
 
 
 @pytest.fixture(scope="module")
@@ -196,3 +196,19 @@ def test_advise_api_stops_its_workers_on_an_exception() -> None:
     with pytest.raises(Stop):
         advise(HAND, samples=2000, jobs=2, contracts=["solissimo"], progress=progress)
     assert live_workers() == 0 and multiprocessing.active_children() == []
+
+
+def test_closed_stdin_is_the_deal_files_error() -> None:
+    # `calasolve solve - <&-`
+    proc = start(["solve", "-"], stdin=None, preexec_fn=lambda: os.close(0))
+    code, err = finish(proc)
+    assert code == 2 and err == "calasolve: error: <stdin>: cannot read standard input: it is closed\n"
+
+
+@pytest.mark.skipif(not DEV_FULL.exists(), reason="no /dev/full")
+def test_unwritable_stderr_keeps_the_exit_status() -> None:
+    # the error cannot be said (`2>/dev/full`), but the status still tells it
+    with DEV_FULL.open("wb") as full:
+        proc = start(["check", "no-such-file.deal"], stderr=full)
+        code, _ = finish(proc)
+    assert code == 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import card_name, cards_name, hand_name, parse_card, parse_cards, parse_hand
-from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, RuleError
+from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, ParameterError, RuleError
 from .game import PlayState, score
 from .rules import Rules
 from .solving import SolveResult, solve
@@ -22,6 +22,7 @@ __all__ = [
     "DealFileError",
     "ExchangeError",
     "IllegalPlayError",
+    "ParameterError",
     "PlayState",
     "Position",
     "Rules",

@@ -78,7 +78,7 @@ def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
     records = []
     for path in files:
         if path == "-":
-            read = parse_deal_bytes(click.get_binary_stream("stdin").read(), "<stdin>")
+            read = parse_deal_bytes(_read_stdin(), "<stdin>")
         else:
             read = read_deal_file(path)
         for record in read:
@@ -86,6 +86,22 @@ def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
                 record = record.with_(rules=Rules.parse(rule_items, base=record.rules))
             records.append(record)
     return records
+
+
+def _read_stdin() -> bytes:
+    """Standard input's bytes; a closed or unreadable one is the deal file's error."""
+    from .errors import DealFileError
+
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    if stream is None:  # `calasolve solve - <&-`
+        raise DealFileError("cannot read standard input: it is closed", path="<stdin>")
+    try:
+        data = stream.read()
+    except OSError as err:
+        raise DealFileError(f"cannot read standard input: {err.strerror or err}", path="<stdin>") from None
+    if not isinstance(data, bytes):  # a text stream without a buffer (a test's stand-in)
+        data = data.encode("utf-8")
+    return data  # type: ignore[no-any-return]
 
 
 def record_label(record: Any) -> str:
@@ -649,6 +665,14 @@ def _drop_unwritten_output(stream: Any) -> None:
         pass
 
 
+def _say(text: str) -> None:
+    """A line on stderr, if stderr can take it (``2>&-``, ``2>/dev/full``: the exit status still tells)."""
+    try:
+        click.echo(text, err=True)
+    except OSError:
+        pass
+
+
 def _set_signals(handlers: dict[int, Any]) -> dict[int, Any]:
     """Install signal handlers (main thread only); returns the ones they replace."""
     import signal
@@ -692,40 +716,40 @@ def main(argv: Sequence[str] | None = None) -> None:
             code = exc.exit_code
         sys.stdout.flush()  # a closed pipe shows here at the latest
     except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
+        _say(exc.ctx.get_help() if exc.ctx else str(exc))
         code = 2
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-        click.echo(f"calasolve: error: {_one_line(exc.format_message())}{hint}", err=True)
+        _say(f"calasolve: error: {_one_line(exc.format_message())}{hint}")
         code = 2
     except click.ClickException as exc:
-        click.echo(f"calasolve: error: {_one_line(exc.format_message())}", err=True)
+        _say(f"calasolve: error: {_one_line(exc.format_message())}")
         code = 2
     except OutputError as exc:
         _drop_unwritten_output(real_stdout)
-        click.echo(f"calasolve: error: {_one_line(str(exc))}", err=True)
+        _say(f"calasolve: error: {_one_line(str(exc))}")
         code = 2
     except ParameterError as exc:
         command = cli.commands.get(group.invoked_subcommand or "") if group is not None else None
-        click.echo(f"calasolve: error: {_one_line(_option_message(exc, command))}", err=True)
+        _say(f"calasolve: error: {_one_line(_option_message(exc, command))}")
         code = 2
     except CalasolveError as exc:
-        click.echo(f"calasolve: error: {_one_line(str(exc))}", err=True)
+        _say(f"calasolve: error: {_one_line(str(exc))}")
         code = 2
     except MemoryError as exc:
-        click.echo(f"calasolve: error: out of memory{f' ({_one_line(str(exc))})' if str(exc) else ''}", err=True)
+        _say(f"calasolve: error: out of memory{f' ({_one_line(str(exc))})' if str(exc) else ''}")
         code = 2
     except BrokenProcessPool:
-        click.echo("calasolve: error: a worker process died (killed, or out of memory)", err=True)
+        _say("calasolve: error: a worker process died (killed, or out of memory)")
         code = 2
     except click.exceptions.Abort:
-        click.echo("calasolve: aborted", err=True)
+        _say("calasolve: aborted")
         code = 130
     except KeyboardInterrupt:
-        click.echo("calasolve: interrupted", err=True)
+        _say("calasolve: interrupted")
         code = 130
     except Terminated:
-        click.echo("calasolve: terminated", err=True)
+        _say("calasolve: terminated")
         code = SIGTERM_STATUS
     except BrokenPipeError:
         # `calasolve solve ... | head`: the reader went away; not an error of ours
