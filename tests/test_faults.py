@@ -212,3 +212,11 @@ def test_unwritable_stderr_keeps_the_exit_status() -> None:
         proc = start(["check", "no-such-file.deal"], stderr=full)
         code, _ = finish(proc)
     assert code == 2
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_payoff_goal_memo_too_large_is_the_options_error(jobs: str, big_deal: Path) -> None:
+    proc = start(["solve", "--objective", "payoff", "--jobs", jobs, "--goal-mb", "4096", str(big_deal)],
+                 preexec_fn=_limit_memory(400))
+    code, err = finish(proc)
+    assert code == 2 and err == "calasolve: error: --goal-mb 4096: cannot allocate a 4096 MiB goal memo\n"

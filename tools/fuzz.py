@@ -40,7 +40,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.deal"))
 HOSTILE: list[Any] = [
     None, -1, 0, 1, 3, 36, 2**31, 2**63, 2**70, -(2**63), 10**400, 1.5, float("nan"), float("inf"),
     "", "x", "3B", "32A.-.-.-", "\x00", "é" * 50, b"3B", [], [1, 2, 3], (0, 0, 0), {}, {"x": 1},
-    object(), True, False, print, range(3),
+    object(), True, False, abs, range(3),
 ]
 
 

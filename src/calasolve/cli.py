@@ -252,8 +252,12 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
 
     record, opts = job
     solver = _worker_solver(opts["tt_mb"])
+    objective = opts.get("objective", "thirds")
+    if objective == "payoff":
+        from .payoff import goal_search
+
+        goal_search(opts["goal_mb"])  # a memo too large is the option's error, not the record's
     try:
-        objective = opts.get("objective", "thirds")
         if record.needs_exchange:
             from .exchange_search import solve_with_exchange
 
@@ -344,6 +348,8 @@ def format_exchange(ex: dict[str, Any]) -> list[str]:
 @click.option("--top", type=click.IntRange(1, MAX_TOP), default=10, show_default=True, help="Exchange alternatives shown when the record gives no exchange.")
 @click.option("--objective", type=click.Choice(["thirds", "payoff"]), default="thirds", show_default=True,
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
+@click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=8, show_default=True,
+              help="With --objective payoff: the goal search's memo per worker, in MiB.")
 def solve_cmd(
     files: Sequence[str],
     as_json: bool,
@@ -353,6 +359,7 @@ def solve_cmd(
     target: int | None,
     top: int,
     objective: str,
+    goal_mb: int,
 ) -> None:
     """Solve deal records double-dummy: the value, every card's value, the best line.
 
@@ -369,7 +376,7 @@ def solve_cmd(
     records = load_records(files, rule_items)
     if objective == "payoff" and target is not None:
         raise CalasolveError("--target asks about thirds; it does not go with --objective payoff")
-    opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective}
+    opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective, "goal_mb": goal_mb}
     results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
     print_results(records, results, as_json, format_solve)
 

@@ -187,11 +187,21 @@ def make_goal_search(goal_mb: int) -> Any:
         raise ParameterError("goal_mb", goal_mb, str(err)) from None
 
 
-def goal_search() -> Any:
-    """The process-wide C goal searcher (made on first use)."""
-    global _GOALS
+_GOALS_MB = GOAL_SEARCH_MB
+
+
+def goal_search(goal_mb: int | None = None) -> Any:
+    """The process-wide C goal searcher, made on first use with a memo of
+    ``goal_mb`` MiB (default: the size last asked for, at first 8); asking for
+    another size replaces it."""
+    global _GOALS, _GOALS_MB
+    if goal_mb is not None and goal_mb != _GOALS_MB:
+        from .limits import MAX_TABLE_MB, check_int
+
+        _GOALS_MB = check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
+        _GOALS = None  # the old memo goes before the new one is allocated
     if _GOALS is None:
-        _GOALS = make_goal_search(GOAL_SEARCH_MB)
+        _GOALS = make_goal_search(_GOALS_MB)
     return _GOALS
 
 
