@@ -220,3 +220,16 @@ def test_payoff_goal_memo_too_large_is_the_options_error(jobs: str, big_deal: Pa
                  preexec_fn=_limit_memory(400))
     code, err = finish(proc)
     assert code == 2 and err == "calasolve: error: --goal-mb 4096: cannot allocate a 4096 MiB goal memo\n"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_workers_die_with_a_killed_main_process() -> None:
+    # kill -KILL runs no clean-up at all: the workers asked Linux for SIGTERM when their parent dies
+    proc = start(["advise", "--jobs", "2", "--samples", "100000", "--contracts", "solissimo", HAND])
+    wait_for_workers(proc, 2)
+    proc.kill()
+    proc.communicate(timeout=60)
+    end = time.monotonic() + 10
+    while group(proc.pid) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert group(proc.pid) == []

@@ -561,12 +561,11 @@ def evaluate(
 
 _WORKER: dict[str, Any] = {}
 
-#: The goal search's memo per worker, in MiB, by default (``goal_mb``).  Only hands
-#: at the extremes need a goal search (e.g. a hopeless soloist: can they win no
-#: trick, or 3 card thirds, rather than pay x3?), and those searches are
-#: memo-bound: on one such sample 8 MiB took 14 s, 32 MiB 4 s, 128 MiB 2.5 s
-#: (README.md).  The memo is calloc'ed, so the pages cost nothing until a search
-#: touches them.
+#: The goal search's memo per worker, in MiB.  Only hands at the extremes need a
+#: goal search (e.g. a hopeless soloist: can they win no trick, or 3 card thirds,
+#: rather than pay x3?), and those searches are memo-bound: on one such sample
+#: 8 MiB took 14 s, 32 MiB 4 s, 128 MiB 2.5 s (README.md).  The memo is
+#: calloc'ed, so the pages cost nothing until a search touches them.
 GOAL_MEMO_MB = 128
 
 
