@@ -275,6 +275,8 @@ def check_cli(argv: list[str]) -> None:
         except SystemExit as exc:
             code = exc.code
     text = err.getvalue()
+    if code in (130, 143):  # the fuzzer itself was interrupted or terminated (main() took the signal)
+        raise KeyboardInterrupt
     assert code in (0, 2), f"exit status {code!r}: {text[-500:]}"
     assert "Traceback" not in text, text[-2000:]
     if code == 2:
