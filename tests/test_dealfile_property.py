@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from calasolve.dealfile import format_deal_text, parse_deal_bytes, parse_deal_text  # noqa: E402
-from calasolve.errors import CalasolveError  # noqa: E402
+from calasolve.dealfile import format_deal_text, parse_deal_bytes, parse_deal_text
+from calasolve.errors import CalasolveError
 
 EXAMPLES = [p.read_bytes() for p in sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.deal"))]
 KEYS = [b"hands:", b"monte:", b"contract:", b"soloist:", b"leader:", b"played:", b"rules:", b"name:", b"call:",
