@@ -16,6 +16,12 @@ Targets:
   arguments.  Each call returns or raises a ``CalasolveError``.
 * ``cli``: the command line, run in this process, on random options and
   mutated deal files.  Each run exits 0 or 2, and 2 with one line on stderr.
+* ``faults``: whole runs (in subprocesses, with worker processes most of
+  the time) ended every way: a reader that stops after some lines, SIGTERM
+  or Ctrl-C after a while, a full disk (``/dev/full``), stdout closed, a
+  memory limit (``RLIMIT_AS``).  Each exits with the status and the one
+  line that way out calls for, and leaves no process of its group behind.
+  About a second per case; Linux (it reads ``/proc``).
 
 Anything else (another exception, a traceback, another exit status) is a
 finding: the input is printed so that it can be replayed, and the exit
@@ -287,6 +293,123 @@ def check_cli(argv: list[str]) -> None:
     assert live_workers() == 0
 
 
+# -- faults: whole runs in subprocesses, ended in every way ---------------------------
+
+HAND = "32AR.32A.3A.2A5"
+FAULTS = ["pipe", "term", "int", "full", "closed", "memory", "none"]
+
+
+def fault_case(rng: random.Random, workdir: Path) -> dict[str, Any]:
+    """A command (with workers most of the time) and a way to end it."""
+    big = workdir / "big.deal"
+    if not big.exists():
+        big.write_bytes(b"\n".join(p.read_bytes() for p in EXAMPLES for _ in range(20)))
+    jobs = rng.choice(["1", "2", "2", "3"])
+    argv = rng.choice([
+        ["solve", "--jobs", jobs, str(big)],
+        ["solve", "--jobs", jobs, "--objective", "payoff", str(big)],
+        ["analyse", "--jobs", jobs, "--no-exchange", str(big)],
+        ["advise", "--jobs", jobs, "--samples", str(rng.randint(1, 300)), "--contracts", "solissimo,solo", HAND],
+        ["check", str(big)],
+        ["rules"],
+    ])
+    fault = rng.choice(FAULTS)
+    case: dict[str, Any] = {"argv": argv, "fault": fault}
+    if fault == "pipe":
+        case["lines"] = rng.randint(0, 200)
+    elif fault in ("term", "int"):
+        case["delay"] = round(rng.uniform(0.5, 3.0), 2)
+    elif fault == "memory":
+        case["mib"] = rng.choice([200, 300, 600])  # below 200 MiB Python cannot even import numpy
+        case["argv"] = argv + (["--tt-mb", str(rng.choice([16, 256, 4096]))] if argv[0] in ("solve", "analyse", "advise") else [])
+    return case
+
+
+def _group(pgid: int) -> list[int]:
+    """The live (not zombie) processes of process group ``pgid`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                state, _ppid, pgrp = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:3]
+            except (OSError, ValueError):
+                continue
+            if int(pgrp) == pgid and state != "Z":
+                out.append(int(entry.name))
+    return out
+
+
+def check_fault(case: dict[str, Any]) -> None:
+    """Run the case in a session of its own; once it has exited, no process of its
+    group may be left, and its status and stderr must be one of the expected ones."""
+    import os
+    import resource
+    import signal
+    import subprocess
+    import time
+
+    fault = case["fault"]
+    stdout: Any = subprocess.PIPE
+    if fault == "full":
+        stdout = open("/dev/full", "wb")
+
+    def setup() -> None:
+        if fault == "closed":
+            os.close(1)
+        if fault == "memory":
+            limit = case["mib"] << 20
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    proc = subprocess.Popen([sys.executable, "-m", "calasolve", *case["argv"]], stdout=stdout if fault != "closed" else None,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True, cwd=ROOT,
+                            preexec_fn=setup)
+    try:
+        if fault == "pipe":
+            assert proc.stdout is not None
+            for _ in range(case["lines"]):
+                if not proc.stdout.readline():
+                    break
+            proc.stdout.close()
+        elif fault in ("term", "int"):
+            time.sleep(case["delay"])
+            if fault == "term":
+                proc.send_signal(signal.SIGTERM)
+            else:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGINT)
+        elif fault == "none" and proc.stdout is not None:
+            proc.stdout.read()
+        if proc.stdout is not None and not proc.stdout.closed:
+            proc.stdout.close()  # what is left of the output is not read: a closed pipe
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        code = proc.wait(timeout=120)
+    finally:
+        if fault == "full":
+            stdout.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    left = _group(proc.pid)
+    if left:
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        raise AssertionError(f"processes {left} outlived the run")
+    assert "Traceback" not in err, err[-2000:]
+    lines = err.strip().splitlines()
+    if fault == "term":
+        ok = (code, lines) in ((143, ["calasolve: terminated"]), (0, []), (-signal.SIGTERM, []))
+    elif fault == "int":
+        ok = (code, lines) in ((130, ["calasolve: interrupted"]), (0, []), (-signal.SIGINT, []))
+    elif fault in ("full", "closed"):
+        ok = code == 2 and len(lines) == 1 and lines[0].startswith("calasolve: error: cannot write the output")
+    elif fault == "memory":
+        ok = code == 0 or (code == 2 and len(lines) == 1 and lines[0].startswith("calasolve: error: "))
+    else:  # "none" and "pipe": all output read, or the reader went away
+        ok = code == 0 and lines == []
+    assert ok, f"exit status {code}, stderr {err[-1000:]!r}"
+
+
 # -- driver -------------------------------------------------------------------------
 
 class Hang(Exception):
@@ -317,9 +440,12 @@ def run(target: str, cases: int, seed: int, out: Any = sys.stdout, timeout: int 
                 except CalasolveError:  # a hostile argument refused while building the call: as it should
                     continue
                 check, shown = check_api, case[0]
-            else:
+            elif target == "cli":
                 case = cli_case(rng, Path(tmp))
                 check, shown = check_cli, repr(case)
+            else:
+                case = fault_case(rng, Path(tmp))
+                check, shown = check_fault, repr(case)
             if verbose:
                 print(f"{target} case {i}: {shown}", file=out, flush=True)
             previous = signal.signal(signal.SIGALRM, _alarm)
@@ -340,11 +466,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=500, help="cases per target (default 500)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--target", choices=["deal", "api", "cli", "all"], default="all")
+    parser.add_argument("--target", choices=["deal", "api", "cli", "faults", "all"], default="all")
     parser.add_argument("--timeout", type=int, default=60, help="seconds a case may take (default 60)")
     parser.add_argument("--verbose", action="store_true", help="print every case before running it")
     args = parser.parse_args(argv)
-    targets = ["deal", "api", "cli"] if args.target == "all" else [args.target]
+    targets = ["deal", "api", "cli", "faults"] if args.target == "all" else [args.target]
     total = 0
     for target in targets:
         found = run(target, args.cases, args.seed, timeout=args.timeout, verbose=args.verbose)
