@@ -140,8 +140,6 @@ def test_a_table_the_machine_cannot_allocate_is_an_input_error(monkeypatch: pyte
         raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
 
     monkeypatch.setattr(calasolve._core, "Solver", no_memory)
-    from calasolve.errors import TableSizeError
-
-    with pytest.raises(TableSizeError, match=r"^cannot allocate a 4096 MiB") as info:
+    with pytest.raises(CalasolveError, match=r"^tt_mb 4096: cannot allocate a 4096 MiB") as info:
         make_solver(4096)
-    assert info.value.tt_mb == 4096 and "--" not in str(info.value)  # the command line names its option
+    assert info.value.parameter == "tt_mb" and "--" not in str(info.value)  # the command line says --tt-mb

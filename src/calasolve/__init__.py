@@ -11,7 +11,7 @@ import importlib
 from typing import Any as _Any
 
 from .cards import card_name, cards_name, hand_name, parse_card, parse_cards, parse_hand
-from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, RuleError, TableSizeError
+from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, ParameterError, RuleError
 from .game import DealResult, PlayState, score
 from .rules import Rules
 from .solving import CardValues, SolveResult, solve
@@ -40,7 +40,7 @@ _LAZY = {
 }
 
 __all__ = sorted([
-    "CalasolveError", "DealFileError", "ExchangeError", "IllegalPlayError", "RuleError", "TableSizeError",
+    "CalasolveError", "DealFileError", "ExchangeError", "IllegalPlayError", "ParameterError", "RuleError",
     "CardValues", "DealResult", "PlayState", "Rules", "SolveResult",
     "card_name", "cards_name", "hand_name", "parse_card", "parse_cards", "parse_hand", "score", "solve",
     *_LAZY,

@@ -54,7 +54,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -78,7 +78,7 @@ from .cards import (
     parse_cards_or_hand,
     popcount,
 )
-from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, MAX_SAMPLES
+from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
 from .errors import CalasolveError
 from .exchange import Exchange, Hands, apply_exchange
 from .game import CONTRACT_VALUE, CONTRACTS, PlayState, defender_seats, first_leader
@@ -88,6 +88,7 @@ from .outcome import DefenceOracle, Oracle, Outcome, PositionOracle, judge
 from .payoff import multiplier_of, payoff_levels
 from .race import CAP, INTERVAL_METHOD, Race, Track, difference_interval
 from .stats import mean_se
+from .workers import worker_pool
 
 SOLOIST_POLICIES = ("sampled", "dd")
 DEFENDER_POLICIES = ("dd", "heuristic")
@@ -613,12 +614,14 @@ _WORKER: dict[str, Any] = {}
 
 def worker_goals(goal_mb: int = DEFAULT_GOAL_MB) -> Any:
     """This process's goal search, one per worker like the solver (its memo is
-    calloc'ed: free until a search at the extremes touches it)."""
+    calloc'ed: free until a search at the extremes touches it).  A memo the
+    machine cannot allocate is a ``ParameterError`` naming ``goal_mb``."""
     goals = _WORKER.get("goals")
     if goals is None or _WORKER.get("goal_mb") != goal_mb:
-        from ._core import GoalSearch
+        from .payoff import make_goal_search
 
-        goals = _WORKER["goals"] = GoalSearch(goal_mb)
+        _WORKER.pop("goals", None)  # the old memo goes before the new one is allocated
+        goals = _WORKER["goals"] = make_goal_search(goal_mb)
         _WORKER["goal_mb"] = goal_mb
     return goals
 
@@ -632,6 +635,7 @@ def _work(job: tuple[Settings, Sequence[Task]]) -> list[tuple[Task, Outcome, flo
     settings, tasks = job
     solver = _WORKER.get("solver")
     if solver is None or _WORKER.get("tt_mb") != settings.tt_mb:
+        _WORKER.pop("solver", None)  # the old table goes before the new one is allocated
         solver = _WORKER["solver"] = make_solver(settings.tt_mb)
         _WORKER["tt_mb"] = settings.tt_mb
     goals = worker_goals(settings.goal_mb)
@@ -658,11 +662,11 @@ def _chunks(settings: Settings, tasks: Sequence[Task], jobs: int) -> list[tuple[
 
 
 class _Runner:
-    """Runs tasks in this process or in a pool of workers kept for the whole race."""
+    """Runs tasks in this process, or in ``pool`` (:func:`calasolve.workers.worker_pool`,
+    kept for the whole race so each worker's table stays warm)."""
 
-    def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
-        self.pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    def __init__(self, pool: Any, jobs: int) -> None:
+        self.pool, self.jobs = pool, jobs
 
     def run(
         self, settings: Settings, tasks: Sequence[Task], progress: Callable[[int], None] | None
@@ -676,13 +680,94 @@ class _Runner:
                 progress(len(part))
         return out
 
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
-
 
 def _is_dd_defence(contract: str, settings: Settings) -> bool:
     return contract in ("dividete", "scegliete") and settings.defender_policy == "dd"
+
+
+def check_advise_arguments(
+    hand: Any,
+    *,
+    seat: Any,
+    samples: Any,
+    seed: Any,
+    jobs: Any,
+    policy: Any,
+    defender_policy: Any,
+    contracts: Any,
+    known: Any,
+    rules: Any,
+    candidates: Any,
+    redeals: Any,
+    tt_mb: Any,
+    goal_mb: Any,
+    progress: Any,
+    precision: Any = DEFAULT_PRECISION,
+    fixed: Any = False,
+    thirds_samples: Any = DEFAULT_THIRDS_SAMPLES,
+    on_round: Any = None,
+) -> tuple[Mask, tuple[str, ...], dict[object, Mask]]:
+    """Every argument of :func:`advise` checked, with the command line's limits
+    (:mod:`calasolve.limits`): the hand's mask, the contracts (once each, in the
+    order given) and the known cards.
+
+    >>> check_advise_arguments("32AR.32A.3A.2A5", seat=0, samples=2**70, seed=0, jobs=1, policy="sampled",
+    ...     defender_policy="dd", contracts=["solo"], known=None, rules=STANDARD, candidates=4, redeals=4,
+    ...     tt_mb=32, goal_mb=128, progress=None)
+    Traceback (most recent call last):
+    ...
+    calasolve.errors.ParameterError: samples 1180591620717411303424: must be an integer from 1 to 1000000
+    """
+    from .limits import (
+        MAX_CANDIDATES, MAX_JOBS, MAX_REDEALS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, check_bool, check_callable,
+        check_choice, check_instance, check_int, check_mask, check_optional_int,
+    )
+    from .errors import ParameterError
+    from .sampling import MONTE
+
+    if isinstance(hand, str):
+        mask = parse_advice_hand(hand)
+    else:
+        mask = check_mask("hand", hand)
+        if popcount(mask) != 12:
+            raise ParameterError("hand", hand_name(mask), f"has {popcount(mask)} cards, a hand has 12")
+    check_int("seat", seat, 0, 2)
+    check_int("samples", samples, 1, MAX_SAMPLES)
+    check_int("seed", seed, 0, MAX_SEED)
+    check_optional_int("jobs", jobs, 1, MAX_JOBS)
+    check_choice("policy", policy, SOLOIST_POLICIES)
+    check_choice("defender_policy", defender_policy, DEFENDER_POLICIES)
+    check_int("candidates", candidates, 1, MAX_CANDIDATES)
+    check_int("redeals", redeals, 1, MAX_REDEALS)
+    check_int("tt_mb", tt_mb, 1, MAX_TABLE_MB)
+    check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
+    check_instance("rules", rules, Rules, "a Rules")
+    check_callable("progress", progress)
+    check_callable("on_round", on_round)
+    check_int("thirds_samples", thirds_samples, 0, MAX_SAMPLES)
+    check_bool("fixed", fixed)
+    if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision <= 1:
+        raise ParameterError("precision", precision, "must be a number above 0 and at most 1")
+    if isinstance(contracts, str):
+        raise ParameterError("contracts", contracts, "must be a sequence of contract names, not one string")
+    try:
+        chosen = tuple(dict.fromkeys(contracts))
+    except TypeError:
+        raise ParameterError("contracts", contracts, "must be a sequence of contract names") from None
+    for c in chosen:
+        if not isinstance(c, str) or c not in CONTRACTS:
+            raise ParameterError("contracts", c, f"unknown contract (use {', '.join(CONTRACTS)})")
+    if not chosen:
+        raise ParameterError("contracts", contracts, "no contract to estimate")
+    if known is not None and not isinstance(known, Mapping):
+        raise ParameterError("known", known, "must be a mapping of a seat 0..2 or 'monte' to cards")
+    pinned: dict[object, Mask] = {}
+    for where, cards in (known or {}).items():
+        if isinstance(where, bool) or where not in (0, 1, 2, MONTE):
+            raise ParameterError("known", where, "a place must be a seat 0..2 or 'monte'")
+        pinned[where] = check_mask("known", cards)
+    check_known(mask, seat, pinned)
+    return mask, chosen, pinned
 
 
 def advise(
@@ -717,31 +802,12 @@ def advise(
     with the number of sample evaluations finished since the last call,
     ``on_round`` with the race after each round.
     """
-    mask = parse_advice_hand(hand) if isinstance(hand, str) else hand
-    if popcount(mask) != 12:
-        raise CalasolveError(f"hand {hand_name(mask)}: has {popcount(mask)} cards, a hand has 12")
-    if seat not in (0, 1, 2):
-        raise CalasolveError(f"seat {seat}: must be 0, 1 or 2")
-    if candidates < 1 or redeals < 1:
-        raise CalasolveError(f"candidates {candidates}, redeals {redeals}: each must be at least 1")
-    if not 1 <= samples <= MAX_SAMPLES:
-        raise CalasolveError(f"samples {samples}: must be 1 to {MAX_SAMPLES:,}")
-    if not 0 < precision <= 1:
-        raise CalasolveError(f"precision {precision}: must be above 0 and at most 1")
-    if thirds_samples < 0:
-        raise CalasolveError(f"thirds_samples {thirds_samples}: must be at least 0")
-    if policy not in SOLOIST_POLICIES:
-        raise CalasolveError(f"unknown soloist policy {policy!r} (use {', '.join(SOLOIST_POLICIES)})")
-    if defender_policy not in DEFENDER_POLICIES:
-        raise CalasolveError(f"unknown defender policy {defender_policy!r} (use {', '.join(DEFENDER_POLICIES)})")
-    chosen = tuple(dict.fromkeys(contracts))
-    for c in chosen:
-        if c not in CONTRACTS:
-            raise CalasolveError(f"unknown contract {c!r} (use {', '.join(CONTRACTS)})")
-    if not chosen:
-        raise CalasolveError("no contract to estimate")
-    known = dict(known or {})
-    check_known(mask, seat, known)
+    mask, chosen, known = check_advise_arguments(
+        hand, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy, defender_policy=defender_policy,
+        contracts=contracts, known=known, rules=rules, candidates=candidates, redeals=redeals, tt_mb=tt_mb,
+        goal_mb=goal_mb, progress=progress, precision=precision, fixed=fixed, thirds_samples=thirds_samples,
+        on_round=on_round,
+    )
     settings = Settings(
         hand=mask, seat=seat, seed=seed, contracts=chosen, known=tuple(known.items()), rules=rules,
         soloist_policy=policy, defender_policy=defender_policy, candidates=candidates, redeals=redeals,
@@ -755,8 +821,9 @@ def advise(
     thirds: dict[str, dict[int, int]] = {c: {} for c in order}
     cpu = {c: 0.0 for c in order}
     start = time.perf_counter()
-    runner = _Runner(jobs or os.cpu_count() or 1)
-    try:
+    jobs = jobs or os.cpu_count() or 1
+    with worker_pool(jobs) if jobs > 1 else nullcontext() as pool:
+        runner = _Runner(pool, jobs)
         n = 0
         while not race.done:
             indices = range(n, min(n + ROUND, samples))
@@ -785,8 +852,6 @@ def advise(
                 if outcome.thirds is not None:
                     thirds[task.contract][task.index] = outcome.thirds
                 cpu[task.contract] += seconds
-    finally:
-        runner.close()
     estimates = tuple(_estimate(t, thirds[t.contract], cpu[t.contract], settings) for t in race.tracks)
     recommendation, ties = race.result()
     return Advice(

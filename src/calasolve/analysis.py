@@ -176,6 +176,13 @@ def analyse(record: Any, *, solver: CoreSolver | None = None, exchange: bool = T
     judged against the double-dummy-best one (``extra["exchange"]``); that
     search can take seconds (chiamo the longest).
     """
+    from .dealfile import check_record
+    from .limits import check_bool
+    from .solving import check_solver
+
+    check_record("record", record)
+    check_solver("solver", solver)
+    check_bool("exchange", exchange)
     solver = solver or default_solver()
     start = time.perf_counter()
     state = record.start_state()

@@ -153,6 +153,45 @@ def _normalise_rank(ch: str, where: str) -> int:
     raise CardError(f"{where}: unknown rank {ch!r} (use 3 2 A R C F 7 6 5 4, or K Q J)")
 
 
+def _text(value: object, what: str) -> str:
+    """``value`` if it is a str: what the parsers take (anything else is a :class:`CardError`)."""
+    if not isinstance(value, str):
+        from .errors import value_text
+
+        raise CardError(f"{what} {value_text(value)}: must be a str, not {type(value).__name__}")
+    return value
+
+
+def _card_id(card: object) -> int:
+    """``card`` as a card id 0..39 (a :class:`CardError` for anything else)."""
+    import operator
+
+    try:
+        number = operator.index(card)  # type: ignore[arg-type]
+    except TypeError:
+        number = -1
+    if isinstance(card, bool) or not 0 <= number < NUM_CARDS:
+        from .errors import value_text
+
+        raise CardError(f"card id {value_text(card)} is not in 0..39")
+    return number
+
+
+def _mask(mask: object) -> int:
+    """``mask`` as a set of cards (an int of 40 bits; a :class:`CardError` for anything else)."""
+    import operator
+
+    try:
+        number = operator.index(mask)  # type: ignore[arg-type]
+    except TypeError:
+        number = -1
+    if isinstance(mask, bool) or not 0 <= number < 1 << NUM_CARDS:
+        from .errors import value_text
+
+        raise CardError(f"card mask {value_text(mask)} is not a set of cards 0..39")
+    return number
+
+
 def parse_card(token: str) -> Card:
     """Parse a card token: rank then suit, case-insensitive, ``K Q J`` and ``♣♠♥♦`` accepted.
 
@@ -163,7 +202,7 @@ def parse_card(token: str) -> Card:
     ...
     calasolve.errors.CardError: card '1B': unknown rank '1' (use 3 2 A R C F 7 6 5 4, or K Q J)
     """
-    text = token.strip()
+    text = _text(token, "card").strip()
     where = f"card {token!r}"
     if len(text) != 2:
         raise CardError(f"{where}: a card is a rank and a suit, like 3B or AC")
@@ -176,8 +215,7 @@ def card_name(card: Card) -> str:
     >>> card_name(0), card_name(39)
     ('4B', '3D')
     """
-    if not 0 <= card < NUM_CARDS:
-        raise CardError(f"card id {card} is not in 0..39")
+    card = _card_id(card)
     return RANKS[card % 10] + SUITS[card // 10]
 
 
@@ -200,7 +238,7 @@ def parse_hand(text: str) -> Mask:
     ...
     calasolve.errors.CardError: hand '32.A': needs four suit groups separated by dots, found 2
     """
-    where = f"hand {text!r}"
+    where = f"hand {_text(text, 'hand')!r}"
     groups = text.strip().split(".")
     if len(groups) != 4:
         raise CardError(f"{where}: needs four suit groups separated by dots, found {len(groups)}")
@@ -222,6 +260,7 @@ def hand_name(mask: Mask) -> str:
     >>> hand_name(0)
     '-.-.-.-'
     """
+    mask = _mask(mask)
     groups = []
     for suit in range(4):
         ranks = "".join(RANKS[r] for r in range(9, -1, -1) if mask >> (suit * 10 + r) & 1)
@@ -235,7 +274,7 @@ def parse_cards(text: str) -> list[Card]:
     >>> [card_name(c) for c in parse_cards("3B, kd 4c")]
     ['3B', 'RD', '4C']
     """
-    return [parse_card(tok) for tok in text.replace(",", " ").split()]
+    return [parse_card(tok) for tok in _text(text, "cards").replace(",", " ").split()]
 
 
 def cards_name(cards: Iterable[Card]) -> str:
@@ -253,7 +292,7 @@ def parse_cards_or_hand(text: str) -> Mask:
     >>> parse_cards_or_hand("3B AD") == parse_cards_or_hand("3.-.-.A")
     True
     """
-    if "." in text:
+    if "." in _text(text, "cards"):
         return parse_hand(text)
     cards = parse_cards(text)
     mask = mask_of(cards)

@@ -12,7 +12,7 @@ import codecs
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
@@ -20,11 +20,13 @@ import click
 
 from . import __version__
 from .cards import SUIT_SYMBOLS, SUITS
-from .defaults import DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, MAX_SAMPLES
-from .errors import CalasolveError, TableSizeError
+from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from .errors import CalasolveError, OutputError, ParameterError
 from .game import CONTRACTS
+from .limits import MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from .rules import RULE_HELP, VARIANTS, Rules
 from .text import ENV_SYMBOLS, format_solve, notation, record_label
+from .workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all, worker_pool
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,13 +53,13 @@ _JOBS_HELP = "Parallel worker processes (default: all cores when there are sever
 
 
 def jobs_option(text: str = _JOBS_HELP) -> Callable[[F], F]:
-    return click.option("--jobs", "-j", type=click.IntRange(1, 256), default=None, help=text)
+    return click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None, help=text)
 
 
 def tt_option(f: F) -> F:
     return click.option(
         "--tt-mb",
-        type=click.IntRange(1, 65536),
+        type=click.IntRange(1, MAX_TABLE_MB),
         default=32,
         show_default=True,
         help="Transposition table size per solver, in MiB (one the machine cannot allocate is an error).",
@@ -71,16 +73,6 @@ def symbols_option(f: F) -> F:
         default=None,
         help=f"Suits in the text as symbols (A♣) or letters (AB, the default; {ENV_SYMBOLS}=1 makes symbols the default).",
     )(f)
-
-
-@contextmanager
-def tt_mb_errors() -> Iterator[None]:
-    """A table the machine cannot allocate, reported with the option that asked for it
-    (the library's error does not know the command line's names)."""
-    try:
-        yield
-    except TableSizeError as err:
-        raise CalasolveError(f"--tt-mb {err.tt_mb}: {err}") from None
 
 
 @contextmanager
@@ -110,7 +102,7 @@ def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
     records = []
     for path in files:
         if path == "-":
-            read = parse_deal_bytes(click.get_binary_stream("stdin").read(), "<stdin>")
+            read = parse_deal_bytes(_read_stdin(), "<stdin>")
         else:
             read = read_deal_file(path)
         for record in read:
@@ -118,6 +110,22 @@ def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
                 record = record.with_(rules=Rules.parse(rule_items, base=record.rules))
             records.append(record)
     return records
+
+
+def _read_stdin() -> bytes:
+    """Standard input's bytes; a closed or unreadable one is the deal file's error."""
+    from .errors import DealFileError
+
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    if stream is None:  # `calasolve solve - <&-`
+        raise DealFileError("cannot read standard input: it is closed", path="<stdin>")
+    try:
+        data = stream.read()
+    except OSError as err:
+        raise DealFileError(f"cannot read standard input: {err.strerror or err}", path="<stdin>") from None
+    if not isinstance(data, bytes):  # a text stream without a buffer (a test's stand-in)
+        data = data.encode("utf-8")
+    return data  # type: ignore[no-any-return]
 
 
 def check_records(files: Sequence[str], rule_items: Sequence[str]) -> tuple[list[Any], list[CalasolveError]]:
@@ -129,7 +137,7 @@ def check_records(files: Sequence[str], rule_items: Sequence[str]) -> tuple[list
     errors: list[CalasolveError] = []
     for path in files:
         if path == "-":
-            read, bad = check_deal_bytes(click.get_binary_stream("stdin").read(), "<stdin>")
+            read, bad = check_deal_bytes(_read_stdin(), "<stdin>")
         else:
             read, bad = check_deal_file(path)
         errors += bad
@@ -164,7 +172,7 @@ def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -
     if jobs == 1:
         yield from map(fn, items)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with worker_pool(jobs) as pool:
         yield from pool.map(fn, items, chunksize=1)
 
 
@@ -271,10 +279,14 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
 
     record, opts = job
     solver = _worker_solver(opts["tt_mb"])
+    objective = opts.get("objective", "thirds")
+    if objective == "payoff":
+        from .payoff import goal_search
+
+        goal_search(opts["goal_mb"])  # a memo too large is the option's error, not the record's
     try:
         # solve searches a missing exchange itself (the API's code path)
-        return solve(record, target=opts["target"], solver=solver, objective=opts.get("objective", "thirds"),
-                     top=opts["top"])
+        return solve(record, target=opts["target"], solver=solver, objective=objective, top=opts["top"])
     except CalasolveError as exc:
         return _failure(record, exc)
 
@@ -298,10 +310,12 @@ def _worker_solver(tt_mb: int) -> Any:
 @rule_option
 @jobs_option()
 @tt_option
-@click.option("--target", type=click.IntRange(0, 35), default=None, help="Only decide whether the soloist reaches T thirds (18 = makes).")
-@click.option("--top", type=click.IntRange(1, 1000), default=10, show_default=True, help="Exchange alternatives shown when the record gives no exchange.")
+@click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None, help="Only decide whether the soloist reaches T thirds (18 = makes).")
+@click.option("--top", type=click.IntRange(1, MAX_TOP), default=10, show_default=True, help="Exchange alternatives shown when the record gives no exchange.")
 @click.option("--objective", type=click.Choice(["thirds", "payoff"]), default="thirds", show_default=True,
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
+@click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=8, show_default=True,
+              help="With --objective payoff: the goal search's memo per worker, in MiB.")
 @symbols_option
 def solve_cmd(
     files: Sequence[str],
@@ -312,6 +326,7 @@ def solve_cmd(
     target: int | None,
     top: int,
     objective: str,
+    goal_mb: int,
     symbols: bool | None,
 ) -> None:
     """Solve deal records double-dummy: the value, every card's value, the best line.
@@ -329,11 +344,10 @@ def solve_cmd(
     records = load_records(files, rule_items)
     if objective == "payoff" and target is not None:
         raise CalasolveError("--target asks about thirds; it does not go with --objective payoff")
-    opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective}
+    opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective, "goal_mb": goal_mb}
     results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
     n = notation(symbols)
-    with tt_mb_errors():
-        print_results(records, results, as_json, lambda record, result: format_solve(record, result, n))
+    print_results(records, results, as_json, lambda record, result: format_solve(record, result, n))
 
 
 def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
@@ -378,8 +392,7 @@ def analyse_cmd(
     n = notation(symbols)
     records = load_records(files, rule_items)
     results = pool_map(_analyse_one, [(r, {"tt_mb": tt_mb, "exchange": not no_exchange}) for r in records], jobs)
-    with tt_mb_errors():
-        print_results(records, results, as_json, lambda record, result: format_analysis(record, result, n))
+    print_results(records, results, as_json, lambda record, result: format_analysis(record, result, n))
 
 
 @cli.command("advise")
@@ -392,7 +405,7 @@ def analyse_cmd(
 @click.option("--fixed", is_flag=True, help="No sequential stopping: sample every contract --samples times (slow: minutes).")
 @click.option("--thirds-samples", type=click.IntRange(0, MAX_SAMPLES), default=DEFAULT_THIRDS_SAMPLES, show_default=True,
               help="Samples per contract that also get their exact final thirds (the mean thirds).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Random seed: same seed, same answer.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same answer.")
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate.")
 @click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
 @click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True,
@@ -403,6 +416,8 @@ def analyse_cmd(
 @rule_option
 @jobs_option("Parallel worker processes, one solver each (default: all cores).")
 @tt_option
+@click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=DEFAULT_GOAL_MB, show_default=True,
+              help="The payoff goal search's memo per worker, in MiB (one the machine cannot allocate is an error).")
 def advise_cmd(
     hand: Sequence[str],
     seat: int,
@@ -420,6 +435,7 @@ def advise_cmd(
     rule_items: Sequence[str],
     jobs: int | None,
     tt_mb: int,
+    goal_mb: int,
 ) -> None:
     """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo.
 
@@ -449,8 +465,7 @@ def advise_cmd(
     mask = parse_advice_hand(" ".join(hand))
     chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
     show = sys.stderr.isatty() and not as_json
-    with tt_mb_errors(), known_errors(), \
-            click.progressbar(length=samples * len(chosen), label="sampling", file=sys.stderr) if show else _NoBar() as bar:
+    with known_errors(), click.progressbar(length=samples * len(chosen), label="sampling", file=sys.stderr) if show else _NoBar() as bar:
 
         def on_round(race: Race) -> None:
             # a contract that stops early gives back its share of the bar
@@ -460,8 +475,8 @@ def advise_cmd(
         result = advise(
             mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
             defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
-            rules=rules_, tt_mb=tt_mb, precision=precision / 100, fixed=fixed, thirds_samples=thirds_samples,
-            progress=bar.update, on_round=on_round,
+            rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb, precision=precision / 100, fixed=fixed,
+            thirds_samples=thirds_samples, progress=bar.update, on_round=on_round,
         )
     if as_json:
         emit_json(result.to_dict())
@@ -473,7 +488,7 @@ def advise_cmd(
 @click.option("--suite", type=click.Choice(["strong", "random"]), default="strong", show_default=True,
               help="strong: solissimo deals, the strongest hand leads; random: random soloist and leader.")
 @click.option("--deals", type=click.IntRange(1, 10_000), default=200, show_default=True, help="Deals of the suite to solve.")
-@click.option("--target", type=click.IntRange(0, 35), default=None, help="Time the boolean search 'reaches T thirds?' instead of the full solve.")
+@click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None, help="Time the boolean search 'reaches T thirds?' instead of the full solve.")
 @click.option("--no-tt", is_flag=True, help="Ablation: no transposition table.")
 @click.option("--no-equivalence", is_flag=True, help="Ablation: no equivalent-card pruning.")
 @click.option("--no-canonical", is_flag=True, help="Ablation: no suit canonicalisation in table keys.")
@@ -511,9 +526,8 @@ def bench_cmd(
     from .suites import random_suite, strong_suite
 
     cases = (strong_suite if suite == "strong" else random_suite)(deals)
-    with tt_mb_errors():
-        solver = make_solver(tt_mb, tt=not no_tt, equivalence=not no_equivalence,
-                             canonical_suits=not no_canonical, ordering=not no_ordering)
+    solver = make_solver(tt_mb, tt=not no_tt, equivalence=not no_equivalence,
+                         canonical_suits=not no_canonical, ordering=not no_ordering)
     times, nodes = [], []
     show = sys.stderr.isatty() and not as_json
     with click.progressbar(cases, label=f"{suite} suite", file=sys.stderr) if show else _NoBar(cases) as bar:
@@ -635,42 +649,151 @@ def _fit_streams() -> None:
             pass
 
 
+def _option_message(exc: ParameterError, command: Any) -> str:
+    """A library's :class:`ParameterError` said with the command's option for the
+    parameter (``tt_mb`` -> ``--tt-mb``) when the command has one."""
+    for param in getattr(command, "params", ()):
+        if param.name == exc.parameter and isinstance(param, click.Option):
+            option = max(param.opts, key=len)
+            return f"{option} {exc.value}: {exc.problem}"
+    return str(exc)
+
+
+class _CheckedOutput:
+    """Standard output whose write failures (a full disk: ``> /dev/full``) are an
+    :class:`OutputError`; a closed pipe stays a :class:`BrokenPipeError`."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: Any) -> int:
+        try:
+            return self._stream.write(text)  # type: ignore[no-any-return]
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(f"cannot write the output: {err.strerror or err}") from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise OutputError(f"cannot write the output: {err.strerror or err}") from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _drop_unwritten_output(stream: Any) -> None:
+    """Point ``stream``'s file at /dev/null, so the interpreter's exit does not retry
+    (and report) what could not be written."""
+    try:
+        fd = stream.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):  # no file behind it (a test's capture)
+        pass
+
+
+def _say(text: str) -> None:
+    """A line on stderr, if stderr can take it (``2>&-``, ``2>/dev/full``: the exit status still tells)."""
+    try:
+        click.echo(text, err=True)
+    except OSError:
+        pass
+
+
+def _set_signals(handlers: dict[int, Any]) -> dict[int, Any]:
+    """Install signal handlers (main thread only); returns the ones they replace."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, handler) for signum, handler in handlers.items()}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; errors become one line on stderr and exit status 2.
+
+    Every way out stops the worker processes first (:mod:`calasolve.workers`):
+    the end of the work, an error, Ctrl-C (exit status 130), SIGTERM (143), a
+    reader that closed the pipe (exit status 0, as for any filter).  Output
+    that cannot be written (a full disk, stdout closed) is an error (2).
 
     The context is made and invoked here rather than through ``cli.main``,
     which would turn a closed pipe (``calasolve solve ... | head``) into a
     silent exit status 1 before this function could see it."""
+    import signal
+
     args = list(argv) if argv is not None else sys.argv[1:]
     code = 0
     _fit_streams()
+    saved = _set_signals({signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)})
+    if saved:
+        exit_on_sigterm()
+    group: Any = None
+    real_stdout = sys.stdout
     try:
+        if real_stdout is None:  # `calasolve ... >&-`
+            raise OutputError("cannot write the output: standard output is closed")
+        sys.stdout = _CheckedOutput(real_stdout)  # type: ignore[assignment]
         try:
             with cli.make_context("calasolve", args) as ctx:
+                group = ctx
                 cli.invoke(ctx)
         except click.exceptions.Exit as exc:  # --help, --version
             code = exc.exit_code
         sys.stdout.flush()  # a closed pipe shows here at the latest
     except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
-        sys.exit(2)
+        _say(exc.ctx.get_help() if exc.ctx else str(exc))
+        code = 2
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-        click.echo(f"calasolve: error: {_one_line(exc.format_message())}{hint}", err=True)
-        sys.exit(2)
+        _say(f"calasolve: error: {_one_line(exc.format_message())}{hint}")
+        code = 2
     except click.ClickException as exc:
-        click.echo(f"calasolve: error: {_one_line(exc.format_message())}", err=True)
-        sys.exit(2)
+        _say(f"calasolve: error: {_one_line(exc.format_message())}")
+        code = 2
+    except OutputError as exc:
+        _drop_unwritten_output(real_stdout)
+        _say(f"calasolve: error: {_one_line(str(exc))}")
+        code = 2
+    except ParameterError as exc:
+        command = cli.commands.get(group.invoked_subcommand or "") if group is not None else None
+        _say(f"calasolve: error: {_one_line(_option_message(exc, command))}")
+        code = 2
     except CalasolveError as exc:
-        click.echo(f"calasolve: error: {_one_line(str(exc))}", err=True)
-        sys.exit(2)
+        _say(f"calasolve: error: {_one_line(str(exc))}")
+        code = 2
+    except MemoryError as exc:
+        _say(f"calasolve: error: out of memory{f' ({_one_line(str(exc))})' if str(exc) else ''}")
+        code = 2
+    except BrokenProcessPool:
+        _say("calasolve: error: a worker process died (killed, or out of memory)")
+        code = 2
     except click.exceptions.Abort:
-        click.echo("calasolve: aborted", err=True)
-        sys.exit(130)
+        _say("calasolve: aborted")
+        code = 130
     except KeyboardInterrupt:
-        click.echo("calasolve: interrupted", err=True)
-        sys.exit(130)
+        _say("calasolve: interrupted")
+        code = 130
+    except Terminated:
+        _say("calasolve: terminated")
+        code = SIGTERM_STATUS
     except BrokenPipeError:
         # `calasolve solve ... | head`: the reader went away; not an error of ours
+        stop_all()
         os._exit(0)
+    finally:
+        # a second Ctrl-C or SIGTERM must not interrupt the workers' shutdown
+        _set_signals({signal.SIGINT: signal.SIG_IGN, signal.SIGTERM: signal.SIG_IGN})
+        try:
+            stop_all()
+        finally:
+            sys.stdout = real_stdout
+            _set_signals(saved)
     sys.exit(code)

@@ -32,6 +32,7 @@ calasolve.errors.DealFileError: x.deal:1: record has no 'monte' line (required: 
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NoReturn, Sequence
@@ -521,6 +522,10 @@ def check_deal_text(text: str, path: str = "<string>") -> tuple[list[Record], li
     ([], ["x.deal:1: unknown key 'Hands' (keys are lowercase: hands)",
           "x.deal:3: record has no 'contract' line (required: hands, monte, contract, soloist)"])
     """
+    if not isinstance(text, str):
+        from .errors import ParameterError
+
+        raise ParameterError("text", text, "must be a str")
     if text.startswith("\ufeff"):
         text = text[1:]
     errors: list[DealFileError] = []
@@ -541,6 +546,15 @@ def check_deal_text(text: str, path: str = "<string>") -> tuple[list[Record], li
     return records, errors
 
 
+def check_record(parameter: str, record: Any) -> "Record":
+    """``record`` if it is a deal :class:`Record`, else a ``ParameterError``."""
+    if not isinstance(record, Record):
+        from .errors import ParameterError
+
+        raise ParameterError(parameter, record, "must be a deal Record (see read_deal_file)")
+    return record
+
+
 def read_deal_file(path: str) -> list[Record]:
     """The records of the UTF-8 deal file at ``path``."""
     records, errors = check_deal_file(path)
@@ -551,11 +565,17 @@ def read_deal_file(path: str) -> list[Record]:
 
 def check_deal_file(path: str) -> tuple[list[Record], list[DealFileError]]:
     """:func:`check_deal_text` of the UTF-8 deal file at ``path``."""
+    if not isinstance(path, (str, os.PathLike)):
+        from .errors import ParameterError
+
+        raise ParameterError("path", path, "must be a file name (str or os.PathLike)")
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as err:
         return [], [DealFileError(f"cannot read the file: {err.strerror or err}", path=str(path))]
+    except ValueError:  # open() refuses a name with a NUL byte
+        return [], [DealFileError("cannot read the file: its name holds a NUL byte", path=str(path))]
     return check_deal_bytes(data, str(path))
 
 
@@ -569,6 +589,11 @@ def parse_deal_bytes(data: bytes, path: str) -> list[Record]:
 
 def check_deal_bytes(data: bytes, path: str) -> tuple[list[Record], list[DealFileError]]:
     """:func:`check_deal_text` of a deal file's raw bytes (UTF-8)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        from .errors import ParameterError
+
+        raise ParameterError("data", data, "must be bytes")
+    data = bytes(data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

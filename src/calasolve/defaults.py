@@ -1,13 +1,13 @@
-"""Defaults and limits that the library and the command line share (a light import).
+"""Defaults that the library and the command line share (a light import; the limits
+are in :mod:`calasolve.limits`).
 
->>> DEFAULT_SAMPLES <= MAX_SAMPLES
+>>> from calasolve.limits import MAX_SAMPLES
+>>> DEFAULT_THIRDS_SAMPLES <= DEFAULT_SAMPLES <= MAX_SAMPLES
 True
 """
 
 #: The bid advisor's cap on samples per contract (with ``fixed``: the samples).
 DEFAULT_SAMPLES = 400
-#: The most samples per contract the advisor takes.
-MAX_SAMPLES = 1_000_000
 #: The 95% half-width wanted on the recommended contract's P(make).
 DEFAULT_PRECISION = 0.05
 #: Samples of each contract that also get their exact final thirds (the mean thirds' n).

@@ -28,21 +28,6 @@ class ExchangeError(CalasolveError):
     """An exchange that contradicts docs/rules.md §5."""
 
 
-class TableSizeError(CalasolveError):
-    """A transposition table the machine cannot allocate (the size asked for is the bad input).
-
-    ``tt_mb`` is the size asked for, so that a caller (the command line) can
-    name its own option for it.
-    """
-
-    def __init__(self, message: str, tt_mb: int) -> None:
-        super().__init__(message)
-        self.tt_mb = tt_mb
-
-    def __reduce__(self):  # type: ignore[no-untyped-def]
-        return (type(self), (self.args[0], self.tt_mb))
-
-
 class DealFileError(CalasolveError):
     """A malformed deal file; the message names the file and the line.
 
@@ -66,3 +51,47 @@ class DealFileError(CalasolveError):
 
 def _rebuild_deal_file_error(cls: type, message: str, path: str | None, line: int | None) -> DealFileError:
     return cls(message, path=path, line=line)  # type: ignore[no-any-return]
+
+
+class ParameterError(CalasolveError):
+    """A bad argument of a public function, or a size that cannot be allocated.
+
+    ``parameter`` is the argument's name as the function spells it (the
+    command line shows its own option for it instead, e.g. ``--tt-mb``).
+
+    >>> err = ParameterError("samples", 0, "must be 1..1000000")
+    >>> str(err), err.parameter
+    ('samples 0: must be 1..1000000', 'samples')
+    """
+
+    def __init__(self, parameter: str, value: object, problem: str, show_value: bool = True) -> None:
+        self.parameter = parameter
+        self.value = value
+        self.problem = problem
+        self.show_value = show_value
+        super().__init__(f"{parameter} {value_text(value)}: {problem}" if show_value else f"{parameter}: {problem}")
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        # a worker's error crosses the process boundary whole (``--jobs``)
+        return (type(self), (self.parameter, self.value, self.problem, self.show_value))
+
+
+class OutputError(CalasolveError):
+    """The output cannot be written (a full disk, a closed stream)."""
+
+
+def value_text(value: object, limit: int = 40) -> str:
+    """A value as an error message shows it: its repr, cut short.
+
+    >>> value_text(2**70), value_text("x" * 50)
+    ('1180591620717411303424', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        # str() of a huge int is slow, and refused past 4300 digits
+        text = str(value) if value.bit_length() <= 256 else f"<an int of {value.bit_length()} bits>"
+    else:
+        try:
+            text = repr(value)
+        except Exception:  # a hostile __repr__ must not replace the error being reported
+            text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -74,7 +74,7 @@ import numpy as np
 
 from . import _core
 from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, Mask, card_name, display_order, hand_name, mask_thirds, popcount
-from .errors import CalasolveError, ExchangeError
+from .errors import CalasolveError, ExchangeError, ParameterError
 from .exchange import Exchange, called_from
 from .game import defender_seats
 from .solving import CoreSolver, SolveResult, default_solver, solve, total_nodes
@@ -908,6 +908,11 @@ def best_exchange(
     less CPU for the two).  The value found is the same with or without it; among exchanges of
     equal value, the one reported may differ.
     """
+    _check_search_arguments(record, solver, top)
+    if first is not None:
+        from .game import check_deal
+
+        check_deal(first, 0, record.soloist, record.first_leader)
     solver = solver or default_solver()
     leader = record.first_leader
     if not record.needs_exchange:
@@ -926,6 +931,16 @@ def best_exchange(
     )
 
 
+def _check_search_arguments(record: Any, solver: Any, top: Any) -> None:
+    from .dealfile import check_record
+    from .limits import MAX_TOP, check_int
+    from .solving import check_solver
+
+    check_record("record", record)
+    check_solver("solver", solver)
+    check_int("top", top, 1, MAX_TOP)
+
+
 def solve_with_exchange(
     record: Any,
     *,
@@ -940,6 +955,12 @@ def solve_with_exchange(
     :class:`ExchangeResult`); ``extra["exchange"]`` is ``ExchangeResult.to_dict()``.
     ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
     is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play."""
+    from .limits import MAX_THIRDS, check_optional_int
+
+    _check_search_arguments(record, solver, top)
+    check_optional_int("target", target, 0, MAX_THIRDS)
+    if objective not in ("thirds", "payoff"):
+        raise ParameterError("objective", objective, "unknown objective (use thirds or payoff)")
     solver = solver or default_solver()
     found = best_exchange(record, solver=solver, top=top)
     try:

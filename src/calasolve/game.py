@@ -28,7 +28,7 @@ from .cards import (
     mask_thirds,
     popcount,
 )
-from .errors import CalasolveError, IllegalPlayError
+from .errors import CalasolveError, IllegalPlayError, ParameterError
 from .rules import STANDARD, Rules
 
 CONTRACTS = ("chiamo", "solo", "solissimo", "dividete", "scegliete")
@@ -124,6 +124,71 @@ class Trick:
         return (self.leader + index) % 3
 
 
+def check_deal(hands: object, monte: object, soloist: object, leader: object, tricks_left: object = None) -> None:
+    """The arguments of :class:`PlayState` (a ``ParameterError`` naming the bad one):
+    three disjoint hands, a monte apart from them worth at most 12 thirds, seats
+    0..2, 0..12 tricks left.  Whether the hands fit the trick in play is checked
+    when the position is solved (:meth:`PlayState.check`)."""
+    from .limits import check_int, check_mask, check_optional_int
+
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != 3:  # type: ignore[arg-type]
+        raise ParameterError("hands", hands, "must be 3 masks of cards, one per seat")
+    masks = [check_mask("hands", h) for h in hands]  # type: ignore[attr-defined]
+    if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:
+        raise ParameterError("hands", hands, "two hands share a card")
+    m = check_mask("monte", monte)
+    if m & (masks[0] | masks[1] | masks[2]):
+        raise ParameterError("monte", monte, "shares a card with a hand")
+    if mask_thirds(m) > 12:
+        raise ParameterError("monte", monte, "is worth more than 12 thirds (4 cards at most)")
+    check_int("soloist", soloist, 0, 2)
+    check_int("leader", leader, 0, 2)
+    check_optional_int("tricks_left", tricks_left, 0, 12)
+
+
+def check_position(
+    hands: Sequence[object], trick: Sequence[object], leader: object, soloist: object, monte: object,
+    parameter: str = "position",
+) -> None:
+    """A position in play, as the C core checks it (see :meth:`PlayState.check`)."""
+    from .limits import check_int, check_mask
+
+    def bad(problem: str) -> ParameterError:
+        return ParameterError(parameter, None, problem, show_value=False)
+
+    try:
+        masks = [check_mask("hand", h) for h in hands]
+        cards = [check_int("trick card", c, 0, 39) for c in trick]
+        lead = check_int("leader", leader, 0, 2)
+        check_int("soloist", soloist, 0, 2)
+        m = check_mask("monte", monte)
+    except (ParameterError, TypeError) as err:
+        raise bad(str(err)) from None
+    if len(masks) != 3:
+        raise bad("must have 3 hands")
+    seen = 0
+    for mask in masks:
+        if mask & seen:
+            raise bad("two hands share a card")
+        seen |= mask
+    if len(cards) > 2:
+        raise bad("the current trick holds more than 2 cards")
+    for c in cards:
+        if seen >> c & 1:
+            raise bad(f"trick card {card_name(c)} is also in a hand or played twice")
+        seen |= 1 << c
+    if m & seen or mask_thirds(m) > 12:
+        raise bad("the monte shares a card with the play or is worth more than 12 thirds")
+    n = popcount(masks[(lead + len(cards)) % 3])
+    for i in range(3):
+        if popcount(masks[(lead + i) % 3]) != (n - 1 if i < len(cards) else n):
+            raise bad("inconsistent hand sizes for the current trick")
+    if cards and n == 0:
+        raise bad("the player to move holds no card")
+    if len(cards) == 2 and cards[1] // 10 != cards[0] // 10 and masks[(lead + 1) % 3] & SUIT_MASKS[cards[0] // 10]:
+        raise bad("the second card of the trick did not follow suit")
+
+
 class PlayState:
     """A deal in play: the hands after the exchange, the monte, the tricks so far.
 
@@ -147,6 +212,7 @@ class PlayState:
         *,
         tricks_left: int | None = None,
     ) -> None:
+        check_deal(hands, monte, soloist, leader, tricks_left)
         self.hands: list[Mask] = list(hands)
         self.monte = monte
         self.soloist = soloist
@@ -161,6 +227,12 @@ class PlayState:
         self.tricks_won = [0, 0, 0]
         self.last_winner: int | None = None
         self.total_tricks = tricks_left if tricks_left is not None else popcount(self.hands[leader])
+
+    def check(self, parameter: str = "position") -> None:
+        """Raise :class:`~calasolve.errors.ParameterError` unless this is a position
+        the solver can take: the same checks as the C core's, made first in Python
+        so that a state changed by hand fails with the project's error."""
+        check_position(self.hands, self.trick, self.leader, self.soloist, self.monte, parameter)
 
     # -- state ---------------------------------------------------------------
     @property

@@ -168,13 +168,40 @@ def reference_payoff(
 _GOALS: Any = None
 
 
-def goal_search() -> Any:
-    """The process-wide C goal searcher (made on first use)."""
-    global _GOALS
-    if _GOALS is None:
-        from ._core import GoalSearch
+#: The memo of the process-wide goal search, in MiB.
+GOAL_SEARCH_MB = 8
 
-        _GOALS = GoalSearch(8)
+
+def make_goal_search(goal_mb: int) -> Any:
+    """A new C goal search with a memo of ``goal_mb`` MiB.  A memo the machine
+    cannot allocate is a :class:`~calasolve.errors.ParameterError` naming
+    ``goal_mb`` (a size asked for, like any bad input; in a worker process too)."""
+    from ._core import GoalSearch
+    from .errors import ParameterError
+    from .limits import MAX_TABLE_MB, check_int
+
+    check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
+    try:
+        return GoalSearch(goal_mb)
+    except MemoryError as err:
+        raise ParameterError("goal_mb", goal_mb, str(err)) from None
+
+
+_GOALS_MB = GOAL_SEARCH_MB
+
+
+def goal_search(goal_mb: int | None = None) -> Any:
+    """The process-wide C goal searcher, made on first use with a memo of
+    ``goal_mb`` MiB (default: the size last asked for, at first 8); asking for
+    another size replaces it."""
+    global _GOALS, _GOALS_MB
+    if goal_mb is not None and goal_mb != _GOALS_MB:
+        from .limits import MAX_TABLE_MB, check_int
+
+        _GOALS_MB = check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
+        _GOALS = None  # the old memo goes before the new one is allocated
+    if _GOALS is None:
+        _GOALS = make_goal_search(_GOALS_MB)
     return _GOALS
 
 

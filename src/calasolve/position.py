@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import Card, card_name, cards_of, parse_card
-from .errors import CalasolveError
+from .errors import CalasolveError, ParameterError
 from .game import DealResult, PlayState
 from .rules import STANDARD, Rules
 from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, solve
@@ -44,6 +44,16 @@ class Position:
         rules: Rules = STANDARD,
         solver: CoreSolver | None = None,
     ) -> None:
+        from .game import CONTRACTS
+        from .limits import check_instance
+        from .solving import check_solver
+
+        check_instance("state", state, PlayState, "a PlayState")
+        state.check("state")
+        if not isinstance(contract, str) or contract not in CONTRACTS:
+            raise ParameterError("contract", contract, f"unknown contract (use {', '.join(CONTRACTS)})")
+        check_instance("rules", rules, Rules, "a Rules")
+        check_solver("solver", solver)
         self.state = state
         self.contract = contract
         self.rules = rules
@@ -52,6 +62,9 @@ class Position:
     @classmethod
     def from_record(cls, record: Any, *, solver: CoreSolver | None = None) -> "Position":
         """The position a record's ``played:`` line reaches (its exchange must be complete)."""
+        from .dealfile import check_record
+
+        check_record("record", record)
         return cls(record.state(), contract=record.contract, rules=record.rules, solver=solver)
 
     # -- state -------------------------------------------------------------------

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
 from .cards import MAKE_THIRDS, Card, Mask, card_name, hand_name
-from .errors import CalasolveError, TableSizeError
+from .errors import CalasolveError, ParameterError
 from .game import PlayState, Trick
 
 __all__ = ["SolveResult", "solve", "default_solver", "core_position", "make_solver"]
@@ -95,14 +95,19 @@ _default: CoreSolver | None = None
 
 def make_solver(tt_mb: int = 32, **switches: bool) -> CoreSolver:
     """A new C solver with a table of ``tt_mb`` MiB; ``switches`` are the ablation flags.
-    A table the machine cannot allocate is a :class:`~calasolve.errors.TableSizeError`
-    (a size asked for, like any bad input; in a worker process too)."""
+    A table the machine cannot allocate is a :class:`~calasolve.errors.ParameterError`
+    naming ``tt_mb`` (a size asked for, like any bad input; in a worker process too)."""
     from ._core import Solver
+    from .errors import ParameterError
+    from .limits import MAX_TABLE_MB, check_bool, check_int
 
+    check_int("tt_mb", tt_mb, 1, MAX_TABLE_MB)
+    for name, flag in switches.items():
+        check_bool(name, flag)
     try:
         return Solver(tt_mb, **switches)
     except MemoryError as err:
-        raise TableSizeError(str(err) or f"cannot allocate a {tt_mb} MiB transposition table", tt_mb) from None
+        raise ParameterError("tt_mb", tt_mb, str(err) or f"cannot allocate a {tt_mb} MiB transposition table") from None
 
 
 def default_solver() -> CoreSolver:
@@ -221,9 +226,32 @@ def _state_of(obj: Any) -> tuple[PlayState, dict[str, Any]]:
     if isinstance(obj, PlayState):
         return obj, {}
     if isinstance(getattr(obj, "state", None), PlayState):
-        return obj.state, {"contract": obj.contract}
-    state = obj.state()
-    return state, {"contract": obj.contract, "name": obj.name, "record": getattr(obj, "index", None)}
+        return obj.state, {"contract": getattr(obj, "contract", None)}
+    state = obj.state() if callable(getattr(obj, "state", None)) else None
+    if not isinstance(state, PlayState):
+        raise ParameterError("position", obj, "must be a deal record, a Position or a PlayState")
+    labels = {"contract": getattr(obj, "contract", None), "name": getattr(obj, "name", None),
+              "record": getattr(obj, "index", None)}
+    return state, labels
+
+
+def check_solver(parameter: str, solver: Any) -> Any:
+    """None, or something with the methods of :class:`CoreSolver`."""
+    if solver is not None and not all(callable(getattr(solver, m, None)) for m in ("value", "reaches", "card_values", "line")):
+        raise ParameterError(parameter, solver, "must be a Solver (or None for the default one)")
+    return solver
+
+
+def check_contract_rules(contract: Any, rules: Any) -> None:
+    """``contract``: None or a contract's name; ``rules``: None or a :class:`~calasolve.rules.Rules`."""
+    from .game import CONTRACTS
+    from .limits import check_instance
+    from .rules import Rules
+
+    if contract is not None and (not isinstance(contract, str) or contract not in CONTRACTS):
+        raise ParameterError("contract", contract, f"unknown contract (use {', '.join(CONTRACTS)})")
+    if rules is not None:
+        check_instance("rules", rules, Rules, "a Rules (or None for the standard rules)")
 
 
 OBJECTIVES = ("thirds", "payoff")
@@ -254,14 +282,22 @@ def solve(
     :func:`solve_payoff`); ``contract`` and ``rules`` are needed then for a
     bare :class:`PlayState` (a record brings its own).
     """
-    if objective not in OBJECTIVES:
-        raise CalasolveError(f"unknown objective {objective!r} (use thirds or payoff)")
+    from .limits import MAX_THIRDS, check_bool, check_optional_int
+
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
+        raise ParameterError("objective", objective, "unknown objective (use thirds or payoff)")
+    check_optional_int("target", target, 0, MAX_THIRDS)
+    check_bool("all_cards", all_cards)
+    check_bool("line", line)
+    check_solver("solver", solver)
+    check_contract_rules(contract, rules)
     if getattr(position, "needs_exchange", False):
         # as `calasolve solve`: the missing exchange is searched, then the deal played with the best
         from .exchange_search import solve_with_exchange
 
         return solve_with_exchange(position, solver=solver, top=top, target=target, objective=objective)
     state, labels = _state_of(position)
+    state.check()
     solver = solver or getattr(position, "solver", None) or default_solver()
     if objective == "payoff":
         if target is not None:
@@ -360,6 +396,13 @@ def solve_payoff(
     from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line, payoff_value
     from .rules import STANDARD
 
+    if not isinstance(state, PlayState):
+        raise ParameterError("state", state, "must be a PlayState")
+    if contract is None:
+        raise ParameterError("contract", contract, "the payoff objective needs the contract")
+    check_contract_rules(contract, rules)
+    check_solver("solver", solver)
+    state.check("state")
     rules = rules or STANDARD
     solver = solver or default_solver()
     start = time.perf_counter()
