@@ -59,10 +59,16 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("tests/data/advise_reference.json"))
+    parser.add_argument("--done", type=Path, help="rows already made (JSON lines, as printed): kept, not run again")
     args = parser.parse_args()
+    done = {}
+    if args.done:
+        for line in args.done.read_text().splitlines():
+            row = json.loads(line)
+            done[(row["hand"], row["seat"])] = row
     rows = []
     for h in ADVISE_HANDS:
-        row = reference(h.hand, h.seat, args.samples, args.jobs)
+        row = done.get((h.hand, h.seat)) or reference(h.hand, h.seat, args.samples, args.jobs)
         print(json.dumps(row), flush=True)
         rows.append(row)
     args.out.parent.mkdir(parents=True, exist_ok=True)
