@@ -414,6 +414,23 @@ static void test_goal_thresholds(int count) {
     cs_solver_free(s);
 }
 
+/* A batch of 1..max random endings of one size, leader and soloist (as
+ * the exchange drivers take them), with their plain-minimax values. */
+static int random_batch(int max, cs_position *cands, int *val) {
+    int n = 1 + rnd_below(max);
+    int tricks = 1 + rnd_below(3), leader = rnd_below(3), sol = rnd_below(3);
+    for (int i = 0; i < n; i++) {
+        bpos b;
+        random_position(tricks, 0, &cands[i], &b);
+        b.leader = leader;
+        b.sol = sol;
+        cands[i].leader = (uint8_t)leader;
+        cands[i].soloist = (uint8_t)sol;
+        val[i] = bf_value(&b);
+    }
+    return n;
+}
+
 /* cs_best_of: batches of random endings (one leader and soloist), the
  * list against values from the plain minimax, both sides, several list
  * lengths; every proven interval holds the value; bad arguments. */
@@ -425,17 +442,7 @@ static void test_best_of(int count) {
     int8_t lo[MAXN], hi[MAXN];
     int32_t kept[MAXN];
     for (int round = 0; round < count; round++) {
-        int n = 1 + rnd_below(MAXN);
-        int tricks = 1 + rnd_below(3), leader = rnd_below(3), sol = rnd_below(3);
-        for (int i = 0; i < n; i++) {
-            bpos b;
-            random_position(tricks, 0, &cands[i], &b);
-            b.leader = leader;
-            b.sol = sol;
-            cands[i].leader = (uint8_t)leader;
-            cands[i].soloist = (uint8_t)sol;
-            val[i] = bf_value(&b);
-        }
+        int n = random_batch(MAXN, cands, val);
         for (int maximise = 0; maximise < 2; maximise++) {
             const int tops[3] = {1, 3, MAXN};
             for (int k = 0; k < 3; k++) {
@@ -486,17 +493,7 @@ static void test_reaches_batch(int count) {
     int val[MAXN];
     int8_t out[MAXN];
     for (int round = 0; round < count; round++) {
-        int n = 1 + rnd_below(MAXN);
-        int tricks = 1 + rnd_below(3), leader = rnd_below(3), sol = rnd_below(3);
-        for (int i = 0; i < n; i++) {
-            bpos b;
-            random_position(tricks, 0, &cands[i], &b);
-            b.leader = leader;
-            b.sol = sol;
-            cands[i].leader = (uint8_t)leader;
-            cands[i].soloist = (uint8_t)sol;
-            val[i] = bf_value(&b);
-        }
+        int n = random_batch(MAXN, cands, val);
         int target = rnd_below(12);
         int max_fails = rnd_below(4); /* 0: never stop */
         uint64_t searches = 0;
