@@ -19,6 +19,7 @@ soloist's value is the minimum over them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
@@ -159,9 +160,10 @@ class DefenceOracle:
 
     def goal(self, level: int) -> bool:
         table = goal_table(self.contract, level, self.rules)
-        for i in range(len(self.bonuses)):
+        listed = ((self.hands(i), int(self.bonuses[i])) for i in range(len(self.bonuses)))
+        for hands, bonus in chain(self.probes, listed):
             self.searches += 1
-            if not self.goals.reaches(self.hands(i), (), self.leader, self.soloist, int(self.bonuses[i]), 0, False, False, table):
+            if not self.goals.reaches(hands, (), self.leader, self.soloist, bonus, 0, False, False, table):
                 return False
         return True
 
