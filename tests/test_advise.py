@@ -336,3 +336,9 @@ def test_most_makes_picks_what_counting_every_world_picks() -> None:
         assert most_makes(choices, worlds, mine, 0, None, 0, coin) == expected, i
         saved += len(choices) * len(worlds) - coin.calls
     assert saved > 0
+
+
+def test_advice_repr_writes_the_hand_in_notation() -> None:
+    advice = advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo"])
+    assert repr(advice).startswith("Advice(hand='32A.32A.32A.32A', seat=0, recommendation='solissimo'")
+    assert "solissimo 100.0% +16.00" in repr(advice)

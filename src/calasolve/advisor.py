@@ -219,6 +219,12 @@ class Advice:
     #: every sample's outcome per contract, in sample order (for analysis; not in ``to_dict``)
     race: Race | None = field(default=None, repr=False, compare=False)
 
+    def __repr__(self) -> str:
+        ranked = ", ".join(f"{e.contract} {e.p_make:.1%} {e.mean_payoff:+.2f}" for e in self.ranked())
+        tie = f", toss_up={self.toss_up!r}" if self.toss_up else ""
+        return (f"Advice(hand={hand_name(self.hand)!r}, seat={self.seat}, "
+                f"recommendation={self.recommendation!r}{tie}, contracts=[{ranked}])")
+
     def ranked(self) -> list[ContractEstimate]:
         """The estimates, best expected game points first."""
         return sorted(self.estimates, key=lambda e: (-e.mean_payoff, CONTRACTS.index(e.contract)))
