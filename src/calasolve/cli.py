@@ -465,12 +465,16 @@ def advise_cmd(
     mask = parse_advice_hand(" ".join(hand))
     chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
     show = sys.stderr.isatty() and not as_json
-    with known_errors(), click.progressbar(length=samples * len(chosen), label="sampling", file=sys.stderr) if show else _NoBar() as bar:
+    # the options that cost minutes say so on the bar
+    slow = [what for what, on in (("fixed", fixed), ("soloist dd", policy == "dd")) if on]
+    prefix = f"({', '.join(slow)}: minutes) " if slow else ""
+    with known_errors(), click.progressbar(length=samples * len(chosen), label=prefix + "sampling",
+                                           file=sys.stderr) if show else _NoBar() as bar:
 
         def on_round(race: Race) -> None:
             # a contract that stops early gives back its share of the bar
             bar.length = sum(t.n if not t.active else samples for t in race.tracks) if show else 0
-            bar.label = " ".join(f"{t.contract}{'' if t.active else ' ' + (t.stopped or '')}" for t in race.tracks)
+            bar.label = prefix + " ".join(f"{t.contract}{'' if t.active else ' ' + (t.stopped or '')}" for t in race.tracks)
 
         result = advise(
             mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
