@@ -342,3 +342,16 @@ def test_advice_repr_writes_the_hand_in_notation() -> None:
     advice = advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo"])
     assert repr(advice).startswith("Advice(hand='32A.32A.32A.32A', seat=0, recommendation='solissimo'")
     assert "solissimo 100.0% +16.00" in repr(advice)
+
+
+def test_the_race_stops_the_same_way_for_any_jobs() -> None:
+    # several rounds with contracts dropping out: the same samples, stops and answer
+    kwargs = dict(seat=1, samples=64, seed=3)
+    one = advise("A765.R654.F76.5", jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
+    two = advise("A765.R654.F76.5", jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]
+    for d in (one, two):
+        d.pop("seconds")
+        for c in d["contracts"]:
+            c.pop("seconds")
+    assert one == two
+    assert any(c["stopped"] == "eliminated" and c["samples"] < 64 for c in one["contracts"])
