@@ -23,7 +23,7 @@ from .cards import SUIT_SYMBOLS, SUITS
 from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
 from .errors import CalasolveError, OutputError, ParameterError
 from .game import CONTRACTS
-from .limits import MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
+from .limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from .rules import RULE_HELP, VARIANTS, Rules
 from .text import ENV_SYMBOLS, format_solve, notation, record_label
 from .workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all, worker_pool
@@ -482,6 +482,72 @@ def advise_cmd(
         emit_json(result.to_dict())
     else:
         click.echo("\n".join(format_advice(result, notation(symbols))))
+
+
+@cli.command("deal")
+@click.option("--count", "-n", type=click.IntRange(1, MAX_DEALS), default=1, show_default=True, help="Records to write.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same records.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", help="The deal file to write (default: standard output).")
+@click.option("--contract", default="solissimo", show_default=True, help=f"The contract: {', '.join(CONTRACTS)}, or random.")
+@click.option("--soloist", default="random", show_default=True,
+              help="A seat 0-2, random, or strongest (the highest calasolve.cards.strength: 3s and 2s 2, Aces 3, R C F 1).")
+@click.option("--leader", type=click.IntRange(0, 2), default=None, help="The first leader (default: the rules' default, no leader line).")
+@click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
+@click.option("--min-strength", type=click.IntRange(0, 40), default=0, show_default=True, help="The soloist's least hand strength.")
+@click.option("--max-strength", type=click.IntRange(0, 40), default=40, show_default=True, help="The soloist's greatest hand strength.")
+@click.option("--played", type=click.IntRange(0, 35), default=0, show_default=True,
+              help="Stop this many cards into a double-dummy line (solissimo only): mid-play positions.")
+@rule_option
+@tt_option
+def deal_cmd(
+    count: int, seed: int, output: str, contract: str, soloist: str, leader: int | None, known: Sequence[str],
+    min_strength: int, max_strength: int, played: int, rule_items: Sequence[str], tt_mb: int,
+) -> None:
+    """Write random deals to a deal file, reproducibly for a seed.
+
+    Each record is dealt uniformly (around the --known cards) and named
+    after its seed and number; deals whose soloist falls outside the
+    strength range are dealt again.  Records are written as they are made,
+    so the count can be large.  The output passes 'calasolve check'.
+
+    \b
+    Examples:
+      calasolve deal --count 1000 --seed 1 -o random.deal
+      calasolve deal -n 100 --soloist strongest --min-strength 20 --played 6
+      calasolve deal -n 10 --contract random --known 0=32A.-.-.- --known monte=3D
+    """
+    from .dealer import DealSpec, generate_deals, parse_soloist
+    from .dealfile import format_record
+    from .sampling import parse_known
+
+    with known_errors():
+        spec = DealSpec(contract=contract.strip().lower(), soloist=parse_soloist(soloist), leader=leader,
+                        known=parse_known(list(known)), min_strength=min_strength, max_strength=max_strength,
+                        played=played, rules=Rules.parse(rule_items))
+        spec.check()
+    solver = _worker_solver(tt_mb) if played else None
+    with _output_file(output) as out:
+        for i, record in enumerate(generate_deals(spec, count=count, seed=seed, solver=solver)):
+            out.write(("\n" if i else "") + format_record(record) + "\n")
+
+
+@contextmanager
+def _output_file(path: str) -> Iterator[Any]:
+    """Standard output for ``-``, else the file opened for writing (its failure one line)."""
+    if path == "-":
+        yield sys.stdout
+        return
+    try:
+        stream = open(path, "w", encoding="utf-8")
+    except OSError as err:
+        raise CalasolveError(f"{path}: cannot write: {err.strerror or err}") from None
+    with stream:
+        try:
+            yield stream
+        except OSError as err:
+            if isinstance(err, BrokenPipeError):
+                raise
+            raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
 
 
 @cli.command("bench")
