@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 import click
 
 from . import __version__
-from .cards import SUIT_SYMBOLS, SUITS
+from .cards import SUIT_SYMBOLS, SUITS, hand_name
 from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
 from .errors import CalasolveError, OutputError, ParameterError
 from .game import CONTRACTS
@@ -177,13 +177,20 @@ def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -
 
 
 def print_results(
-    records: Sequence[Any], results: Iterator[Any], as_json: bool, format_text: Callable[[Any, Any], list[str]]
+    records: Sequence[Any], results: Iterator[Any], as_json: bool, format_text: Callable[[Any, Any], list[str]],
+    flat: bool = False,
 ) -> None:
-    """Print each record's result as it arrives, in the file's order; stop at the first failure."""
+    """Print each record's result as it arrives, in the file's order; stop at the first failure.
+    ``flat``: JSON in the flat form of :mod:`calasolve.flat`, with the deal."""
     for i, (record, result) in enumerate(zip(records, results)):
         if isinstance(result, Failure):
             raise CalasolveError(result.message)
-        if as_json:
+        if flat:
+            from .flat import flatten
+
+            deal = {"hands": " ".join(hand_name(h) for h in record.hands), "monte": hand_name(record.monte)}
+            emit_json(flatten({"record": record.index, "file": record.path, **result.to_dict(), **deal}))
+        elif as_json:
             # "file" after "record": with several files, records count from 1 in each
             emit_json({"record": record.index, "file": record.path, **result.to_dict()})
         else:
@@ -316,10 +323,12 @@ def _worker_solver(tt_mb: int) -> Any:
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
 @click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=8, show_default=True,
               help="With --objective payoff: the goal search's memo per worker, in MiB.")
+@click.option("--flat", is_flag=True, help="JSON with scalar values only, one object a line (loads into pandas as columns; see README).")
 @symbols_option
 def solve_cmd(
     files: Sequence[str],
     as_json: bool,
+    flat: bool,
     rule_items: Sequence[str],
     jobs: int | None,
     tt_mb: int,
@@ -340,6 +349,7 @@ def solve_cmd(
       calasolve solve examples/example.deal
       calasolve solve --json --jobs 2 examples/example.deal
       calasolve solve --target 18 examples/example.deal
+      calasolve solve --flat examples/example.deal > values.jsonl
     """
     records = load_records(files, rule_items)
     if objective == "payoff" and target is not None:
@@ -347,7 +357,7 @@ def solve_cmd(
     opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective, "goal_mb": goal_mb}
     results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
     n = notation(symbols)
-    print_results(records, results, as_json, lambda record, result: format_solve(record, result, n))
+    print_results(records, results, as_json, lambda record, result: format_solve(record, result, n), flat=flat)
 
 
 def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
