@@ -38,7 +38,8 @@ def test_flat_is_scalars_only_and_agrees_with_json(capsys: pytest.CaptureFixture
 
 
 def test_flat_loads_into_pandas(capsys: pytest.CaptureFixture[str]) -> None:
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     with pytest.raises(SystemExit):
         main(["solve", "--flat", "--target", "18", EXAMPLE])
     frame = pd.read_json(io.StringIO(capsys.readouterr().out), lines=True)

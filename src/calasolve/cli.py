@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import click
@@ -54,6 +54,17 @@ _JOBS_HELP = "Parallel worker processes (default: all cores when there are sever
 
 def jobs_option(text: str = _JOBS_HELP) -> Callable[[F], F]:
     return click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None, help=text)
+
+
+def scheduler_options(f: F) -> F:
+    f = click.option(
+        "--scheduler-timeout", type=click.FloatRange(0.1, 3600), default=10.0, show_default=True,
+        help="With --scheduler: seconds to wait for the scheduler and a first worker.",
+    )(f)
+    return click.option(
+        "--scheduler", metavar="ADDRESS|local[:N]", default=None,
+        help="Run on a Dask cluster: a scheduler's address (tcp://HOST:8786) or local:N worker processes; needs calasolve[dask].",
+    )(f)
 
 
 def tt_option(f: F) -> F:
@@ -174,6 +185,31 @@ def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -
         return
     with worker_pool(jobs) as pool:
         yield from pool.map(fn, items, chunksize=1)
+
+
+def bulk_map(
+    fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None, scheduler: str | None, timeout: float
+) -> Iterator[Any]:
+    """:func:`pool_map`, or on the Dask cluster ``scheduler`` names (:mod:`calasolve.scale`); order kept."""
+    if scheduler is None:
+        yield from pool_map(fn, items, jobs)
+        return
+    from .scale import chunk_size, dask_map
+
+    with dask_map(scheduler, timeout) as dmap:
+        yield from dmap.map(fn, items, chunksize=chunk_size(len(items), dmap.workers))
+
+
+def check_scheduler(scheduler: str | None, jobs: int | None) -> None:
+    """``--scheduler`` well formed, alone (its cluster has its own workers), and Dask installed."""
+    if scheduler is None:
+        return
+    if jobs is not None:
+        raise CalasolveError("--jobs and --scheduler do not go together (the cluster has its own workers)")
+    from .scale import _import_distributed, parse_scheduler
+
+    parse_scheduler(scheduler)
+    _import_distributed()
 
 
 def print_results(
@@ -323,11 +359,14 @@ def _worker_solver(tt_mb: int) -> Any:
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
 @click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=8, show_default=True,
               help="With --objective payoff: the goal search's memo per worker, in MiB.")
+@scheduler_options
 @click.option("--flat", is_flag=True, help="JSON with scalar values only, one object a line (loads into pandas as columns; see README).")
 @symbols_option
 def solve_cmd(
     files: Sequence[str],
     as_json: bool,
+    scheduler: str | None,
+    scheduler_timeout: float,
     flat: bool,
     rule_items: Sequence[str],
     jobs: int | None,
@@ -354,8 +393,9 @@ def solve_cmd(
     records = load_records(files, rule_items)
     if objective == "payoff" and target is not None:
         raise CalasolveError("--target asks about thirds; it does not go with --objective payoff")
+    check_scheduler(scheduler, jobs)
     opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective, "goal_mb": goal_mb}
-    results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
+    results = bulk_map(_solve_one, [(r, opts) for r in records], jobs, scheduler, scheduler_timeout)
     n = notation(symbols)
     print_results(records, results, as_json, lambda record, result: format_solve(record, result, n), flat=flat)
 
@@ -379,9 +419,10 @@ def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
 @tt_option
 @click.option("--no-exchange", is_flag=True, help="Skip judging the exchange against the best one (that search can be slow).")
 @symbols_option
+@scheduler_options
 def analyse_cmd(
     files: Sequence[str], as_json: bool, rule_items: Sequence[str], jobs: int | None, tt_mb: int, no_exchange: bool,
-    symbols: bool | None,
+    symbols: bool | None, scheduler: str | None, scheduler_timeout: float,
 ) -> None:
     """Review played deals: the double-dummy cost of every card played.
 
@@ -401,7 +442,9 @@ def analyse_cmd(
 
     n = notation(symbols)
     records = load_records(files, rule_items)
-    results = pool_map(_analyse_one, [(r, {"tt_mb": tt_mb, "exchange": not no_exchange}) for r in records], jobs)
+    check_scheduler(scheduler, jobs)
+    results = bulk_map(_analyse_one, [(r, {"tt_mb": tt_mb, "exchange": not no_exchange}) for r in records], jobs,
+                       scheduler, scheduler_timeout)
     print_results(records, results, as_json, lambda record, result: format_analysis(record, result, n))
 
 
@@ -428,6 +471,7 @@ def analyse_cmd(
 @tt_option
 @click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=DEFAULT_GOAL_MB, show_default=True,
               help="The payoff goal search's memo per worker, in MiB (one the machine cannot allocate is an error).")
+@scheduler_options
 def advise_cmd(
     hand: Sequence[str],
     seat: int,
@@ -446,6 +490,8 @@ def advise_cmd(
     jobs: int | None,
     tt_mb: int,
     goal_mb: int,
+    scheduler: str | None,
+    scheduler_timeout: float,
 ) -> None:
     """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo.
 
@@ -475,7 +521,11 @@ def advise_cmd(
     mask = parse_advice_hand(" ".join(hand))
     chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
     show = sys.stderr.isatty() and not as_json
-    with known_errors(), click.progressbar(length=samples * len(chosen), label="sampling", file=sys.stderr) if show else _NoBar() as bar:
+    check_scheduler(scheduler, jobs)
+    from .scale import dask_map
+
+    with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor, \
+            click.progressbar(length=samples * len(chosen), label="sampling", file=sys.stderr) if show else _NoBar() as bar:
 
         def on_round(race: Race) -> None:
             # a contract that stops early gives back its share of the bar
@@ -486,7 +536,7 @@ def advise_cmd(
             mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
             defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
             rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb, precision=precision / 100, fixed=fixed,
-            thirds_samples=thirds_samples, progress=bar.update, on_round=on_round,
+            thirds_samples=thirds_samples, progress=bar.update, on_round=on_round, executor=executor,
         )
     if as_json:
         emit_json(result.to_dict())
