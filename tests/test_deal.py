@@ -100,3 +100,23 @@ def test_known_hand_stays_the_hand() -> None:
     hand = parse_hand("32A7.RC5.F64.AR")
     for r in generate_deals(DealSpec(known={0: hand}), count=3, seed=1):
         assert r.hands[0] == hand
+
+
+def test_records_stream_out() -> None:
+    """A million records are not made before the first is written: the reader gets one and
+    closes the pipe, and the command ends (exit 0, as any filter) long before a million."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "calasolve", "deal", "--count", "1000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        assert proc.wait(timeout=120) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert first.startswith(b"name: seed 0 deal 1")
