@@ -120,3 +120,8 @@ def test_records_stream_out() -> None:
             proc.kill()
             proc.wait()
     assert first.startswith(b"name: seed 0 deal 1")
+
+
+def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["deal", "--help"], capsys)
+    assert code == 0 and "Examples" in out and "calasolve deal" in out and "strongest" in out
