@@ -89,15 +89,29 @@ class DaskMap:
                 pending.append(self.client.submit(run_chunk, fn, chunk, pure=False))
                 chunk = []
                 while len(pending) >= limit:
-                    yield from pending.popleft().result()
+                    yield from _result(pending.popleft())
         if chunk:
             pending.append(self.client.submit(run_chunk, fn, chunk, pure=False))
         try:
             while pending:
-                yield from pending.popleft().result()
+                yield from _result(pending.popleft())
         finally:
             for future in pending:
                 future.cancel()
+
+
+def _result(future: Any) -> list[Any]:
+    """A chunk's results; the cluster's own failures (not the work's) as one line."""
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker
+
+    try:
+        return future.result()  # type: ignore[no-any-return]
+    except KilledWorker as err:
+        raise CalasolveError(f"Dask: the workers running a chunk died too often ({err})") from None
+    except (CancelledError, OSError, TimeoutError) as err:
+        raise CalasolveError(f"Dask: the cluster failed ({type(err).__name__}: {err})") from None
 
 
 def _import_distributed() -> Any:
