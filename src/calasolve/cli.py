@@ -206,10 +206,10 @@ def check_scheduler(scheduler: str | None, jobs: int | None) -> None:
         return
     if jobs is not None:
         raise CalasolveError("--jobs and --scheduler do not go together (the cluster has its own workers)")
-    from .scale import _import_distributed, parse_scheduler
+    from .scale import require_dask, parse_scheduler
 
     parse_scheduler(scheduler)
-    _import_distributed()
+    require_dask()
 
 
 def print_results(

@@ -114,7 +114,7 @@ def _result(future: Any) -> list[Any]:
         raise CalasolveError(f"Dask: the cluster failed ({type(err).__name__}: {err})") from None
 
 
-def _import_distributed() -> Any:
+def require_dask() -> Any:
     try:
         import distributed
     except ImportError:
@@ -127,7 +127,7 @@ def dask_map(scheduler: str, timeout: float = DEFAULT_TIMEOUT) -> Iterator[DaskM
     """A :class:`DaskMap` on the cluster ``scheduler`` names (see :func:`parse_scheduler`),
     closed (a local cluster stopped) when the block ends."""
     kind, where = parse_scheduler(scheduler)
-    distributed = _import_distributed()
+    distributed = require_dask()
     import logging
 
     cluster = None
