@@ -797,6 +797,7 @@ def advise(
     goal_mb: int = DEFAULT_GOAL_MB,
     progress: Callable[[int], None] | None = None,
     on_round: Callable[[Race], None] | None = None,
+    executor: Any = None,
 ) -> Advice:
     """Estimate every contract's chances for ``hand`` held by ``seat`` (see the module doc).
 
@@ -806,7 +807,9 @@ def advise(
     contract also get their exact final thirds.  ``policy`` is the soloist's
     exchange policy, ``defender_policy`` the defenders'.  ``progress`` is called
     with the number of sample evaluations finished since the last call,
-    ``on_round`` with the race after each round.
+    ``on_round`` with the race after each round.  ``executor``, when given, runs
+    the samples instead of worker processes: an object with ``map(fn, items)``
+    (results in order) and ``workers`` (a Dask cluster's, :mod:`calasolve.scale`).
     """
     mask, chosen, known = check_advise_arguments(
         hand, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy, defender_policy=defender_policy,
@@ -827,8 +830,8 @@ def advise(
     thirds: dict[str, dict[int, int]] = {c: {} for c in order}
     cpu = {c: 0.0 for c in order}
     start = time.perf_counter()
-    jobs = jobs or os.cpu_count() or 1
-    with worker_pool(jobs) if jobs > 1 else nullcontext() as pool:
+    jobs = executor.workers if executor is not None else jobs or os.cpu_count() or 1
+    with nullcontext(executor) if executor is not None else worker_pool(jobs) if jobs > 1 else nullcontext() as pool:
         runner = _Runner(pool, jobs)
         n = 0
         while not race.done:

@@ -13,17 +13,17 @@ import json
 import os
 import sys
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import click
 
 from . import __version__
-from .cards import SUIT_SYMBOLS, SUITS
+from .cards import SUIT_SYMBOLS, SUITS, hand_name
 from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
 from .errors import CalasolveError, OutputError, ParameterError
 from .game import CONTRACTS
-from .limits import MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
+from .limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from .rules import RULE_HELP, VARIANTS, Rules
 from .text import ENV_SYMBOLS, format_solve, notation, record_label
 from .workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all, worker_pool
@@ -54,6 +54,17 @@ _JOBS_HELP = "Parallel worker processes (default: all cores when there are sever
 
 def jobs_option(text: str = _JOBS_HELP) -> Callable[[F], F]:
     return click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None, help=text)
+
+
+def scheduler_options(f: F) -> F:
+    f = click.option(
+        "--scheduler-timeout", type=click.FloatRange(0.1, 3600), default=10.0, show_default=True,
+        help="With --scheduler: seconds to wait for the scheduler and a first worker.",
+    )(f)
+    return click.option(
+        "--scheduler", metavar="ADDRESS|local[:N]", default=None,
+        help="Run on a Dask cluster: a scheduler's address (tcp://HOST:8786) or local:N worker processes; needs calasolve[dask].",
+    )(f)
 
 
 def tt_option(f: F) -> F:
@@ -176,14 +187,46 @@ def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -
         yield from pool.map(fn, items, chunksize=1)
 
 
+def bulk_map(
+    fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None, scheduler: str | None, timeout: float
+) -> Iterator[Any]:
+    """:func:`pool_map`, or on the Dask cluster ``scheduler`` names (:mod:`calasolve.scale`); order kept."""
+    if scheduler is None:
+        yield from pool_map(fn, items, jobs)
+        return
+    from .scale import chunk_size, dask_map
+
+    with dask_map(scheduler, timeout) as dmap:
+        yield from dmap.map(fn, items, chunksize=chunk_size(len(items), dmap.workers))
+
+
+def check_scheduler(scheduler: str | None, jobs: int | None) -> None:
+    """``--scheduler`` well formed, alone (its cluster has its own workers), and Dask installed."""
+    if scheduler is None:
+        return
+    if jobs is not None:
+        raise CalasolveError("--jobs and --scheduler do not go together (the cluster has its own workers)")
+    from .scale import require_dask, parse_scheduler
+
+    parse_scheduler(scheduler)
+    require_dask()
+
+
 def print_results(
-    records: Sequence[Any], results: Iterator[Any], as_json: bool, format_text: Callable[[Any, Any], list[str]]
+    records: Sequence[Any], results: Iterator[Any], as_json: bool, format_text: Callable[[Any, Any], list[str]],
+    flat: bool = False,
 ) -> None:
-    """Print each record's result as it arrives, in the file's order; stop at the first failure."""
+    """Print each record's result as it arrives, in the file's order; stop at the first failure.
+    ``flat``: JSON in the flat form of :mod:`calasolve.flat`, with the deal."""
     for i, (record, result) in enumerate(zip(records, results)):
         if isinstance(result, Failure):
             raise CalasolveError(result.message)
-        if as_json:
+        if flat:
+            from .flat import flatten
+
+            deal = {"hands": " ".join(hand_name(h) for h in record.hands), "monte": hand_name(record.monte)}
+            emit_json(flatten({"record": record.index, "file": record.path, **result.to_dict(), **deal}))
+        elif as_json:
             # "file" after "record": with several files, records count from 1 in each
             emit_json({"record": record.index, "file": record.path, **result.to_dict()})
         else:
@@ -316,10 +359,15 @@ def _worker_solver(tt_mb: int) -> Any:
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
 @click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=8, show_default=True,
               help="With --objective payoff: the goal search's memo per worker, in MiB.")
+@scheduler_options
+@click.option("--flat", is_flag=True, help="JSON with scalar values only, one object a line (loads into pandas as columns; see README).")
 @symbols_option
 def solve_cmd(
     files: Sequence[str],
     as_json: bool,
+    scheduler: str | None,
+    scheduler_timeout: float,
+    flat: bool,
     rule_items: Sequence[str],
     jobs: int | None,
     tt_mb: int,
@@ -340,14 +388,16 @@ def solve_cmd(
       calasolve solve examples/example.deal
       calasolve solve --json --jobs 2 examples/example.deal
       calasolve solve --target 18 examples/example.deal
+      calasolve solve --flat examples/example.deal > values.jsonl
     """
     records = load_records(files, rule_items)
     if objective == "payoff" and target is not None:
         raise CalasolveError("--target asks about thirds; it does not go with --objective payoff")
+    check_scheduler(scheduler, jobs)
     opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective, "goal_mb": goal_mb}
-    results = pool_map(_solve_one, [(r, opts) for r in records], jobs)
+    results = bulk_map(_solve_one, [(r, opts) for r in records], jobs, scheduler, scheduler_timeout)
     n = notation(symbols)
-    print_results(records, results, as_json, lambda record, result: format_solve(record, result, n))
+    print_results(records, results, as_json, lambda record, result: format_solve(record, result, n), flat=flat)
 
 
 def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
@@ -369,9 +419,10 @@ def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
 @tt_option
 @click.option("--no-exchange", is_flag=True, help="Skip judging the exchange against the best one (that search can be slow).")
 @symbols_option
+@scheduler_options
 def analyse_cmd(
     files: Sequence[str], as_json: bool, rule_items: Sequence[str], jobs: int | None, tt_mb: int, no_exchange: bool,
-    symbols: bool | None,
+    symbols: bool | None, scheduler: str | None, scheduler_timeout: float,
 ) -> None:
     """Review played deals: the double-dummy cost of every card played.
 
@@ -391,7 +442,9 @@ def analyse_cmd(
 
     n = notation(symbols)
     records = load_records(files, rule_items)
-    results = pool_map(_analyse_one, [(r, {"tt_mb": tt_mb, "exchange": not no_exchange}) for r in records], jobs)
+    check_scheduler(scheduler, jobs)
+    results = bulk_map(_analyse_one, [(r, {"tt_mb": tt_mb, "exchange": not no_exchange}) for r in records], jobs,
+                       scheduler, scheduler_timeout)
     print_results(records, results, as_json, lambda record, result: format_analysis(record, result, n))
 
 
@@ -418,6 +471,7 @@ def analyse_cmd(
 @tt_option
 @click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=DEFAULT_GOAL_MB, show_default=True,
               help="The payoff goal search's memo per worker, in MiB (one the machine cannot allocate is an error).")
+@scheduler_options
 def advise_cmd(
     hand: Sequence[str],
     seat: int,
@@ -436,6 +490,8 @@ def advise_cmd(
     jobs: int | None,
     tt_mb: int,
     goal_mb: int,
+    scheduler: str | None,
+    scheduler_timeout: float,
 ) -> None:
     """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo.
 
@@ -465,11 +521,15 @@ def advise_cmd(
     mask = parse_advice_hand(" ".join(hand))
     chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
     show = sys.stderr.isatty() and not as_json
+    check_scheduler(scheduler, jobs)
+    from .scale import dask_map
+
     # the options that cost minutes say so on the bar
     slow = [what for what, on in (("fixed", fixed), ("soloist dd", policy == "dd")) if on]
     prefix = f"({', '.join(slow)}: minutes) " if slow else ""
-    with known_errors(), click.progressbar(length=samples * len(chosen), label=prefix + "sampling",
-                                           file=sys.stderr) if show else _NoBar() as bar:
+    with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor, \
+            click.progressbar(length=samples * len(chosen), label=prefix + "sampling",
+                              file=sys.stderr) if show else _NoBar() as bar:
 
         def on_round(race: Race) -> None:
             # a contract that stops early gives back its share of the bar
@@ -480,12 +540,78 @@ def advise_cmd(
             mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
             defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
             rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb, precision=precision / 100, fixed=fixed,
-            thirds_samples=thirds_samples, progress=bar.update, on_round=on_round,
+            thirds_samples=thirds_samples, progress=bar.update, on_round=on_round, executor=executor,
         )
     if as_json:
         emit_json(result.to_dict())
     else:
         click.echo("\n".join(format_advice(result, notation(symbols))))
+
+
+@cli.command("deal")
+@click.option("--count", "-n", type=click.IntRange(1, MAX_DEALS), default=1, show_default=True, help="Records to write.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same records.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", help="The deal file to write (default: standard output).")
+@click.option("--contract", default="solissimo", show_default=True, help=f"The contract: {', '.join(CONTRACTS)}, or random.")
+@click.option("--soloist", default="random", show_default=True,
+              help="A seat 0-2, random, or strongest (the highest calasolve.cards.strength: 3s and 2s 2, Aces 3, R C F 1).")
+@click.option("--leader", type=click.IntRange(0, 2), default=None, help="The first leader (default: the rules' default, no leader line).")
+@click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
+@click.option("--min-strength", type=click.IntRange(0, 40), default=0, show_default=True, help="The soloist's least hand strength.")
+@click.option("--max-strength", type=click.IntRange(0, 40), default=40, show_default=True, help="The soloist's greatest hand strength.")
+@click.option("--played", type=click.IntRange(0, 35), default=0, show_default=True,
+              help="Stop this many cards into a double-dummy line (solissimo only): mid-play positions.")
+@rule_option
+@tt_option
+def deal_cmd(
+    count: int, seed: int, output: str, contract: str, soloist: str, leader: int | None, known: Sequence[str],
+    min_strength: int, max_strength: int, played: int, rule_items: Sequence[str], tt_mb: int,
+) -> None:
+    """Write random deals to a deal file, reproducibly for a seed.
+
+    Each record is dealt uniformly (around the --known cards) and named
+    after its seed and number; deals whose soloist falls outside the
+    strength range are dealt again.  Records are written as they are made,
+    so the count can be large.  The output passes 'calasolve check'.
+
+    \b
+    Examples:
+      calasolve deal --count 1000 --seed 1 -o random.deal
+      calasolve deal -n 100 --soloist strongest --min-strength 20 --played 6
+      calasolve deal -n 10 --contract random --known 0=32A.-.-.- --known monte=3D
+    """
+    from .dealer import DealSpec, generate_deals, parse_soloist
+    from .dealfile import format_record
+    from .sampling import parse_known
+
+    with known_errors():
+        spec = DealSpec(contract=contract.strip().lower(), soloist=parse_soloist(soloist), leader=leader,
+                        known=parse_known(list(known)), min_strength=min_strength, max_strength=max_strength,
+                        played=played, rules=Rules.parse(rule_items))
+        spec.check()
+    solver = _worker_solver(tt_mb) if played else None
+    with _output_file(output) as out:
+        for i, record in enumerate(generate_deals(spec, count=count, seed=seed, solver=solver)):
+            out.write(("\n" if i else "") + format_record(record) + "\n")
+
+
+@contextmanager
+def _output_file(path: str) -> Iterator[Any]:
+    """Standard output for ``-``, else the file opened for writing (its failure one line)."""
+    if path == "-":
+        yield sys.stdout
+        return
+    try:
+        stream = open(path, "w", encoding="utf-8")
+    except OSError as err:
+        raise CalasolveError(f"{path}: cannot write: {err.strerror or err}") from None
+    with stream:
+        try:
+            yield stream
+        except OSError as err:
+            if isinstance(err, BrokenPipeError):
+                raise
+            raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
 
 
 @cli.command("bench")

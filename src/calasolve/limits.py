@@ -28,6 +28,8 @@ MAX_JOBS = 256
 MAX_TABLE_MB = 65536
 #: Random seeds are 64-bit (two 32-bit words of the generator's seed).
 MAX_SEED = 2**63 - 1
+#: Records one ``calasolve deal`` run writes.
+MAX_DEALS = 10**9
 #: Exchange alternatives reported (``--top``).
 MAX_TOP = 1000
 #: A soloist's final thirds.
