@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from calasolve.advisor import advise
+from calasolve.stats import Z95
 from calasolve.suites import ADVISE_HANDS
 
 SEED = 1
@@ -37,7 +38,7 @@ def reference(hand: str, seat: int, samples: int, jobs: int) -> dict[str, object
     ranked = sorted(points, key=lambda c: -float(points[c].mean()))
     first, second = ranked[0], ranked[1]
     d = points[first] - points[second]
-    margin = 1.959963984540054 * float(d.std(ddof=1)) / math.sqrt(len(d))
+    margin = Z95 * float(d.std(ddof=1)) / math.sqrt(len(d))
     return {
         "hand": hand,
         "seat": seat,

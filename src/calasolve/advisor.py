@@ -575,7 +575,7 @@ def oracle_for(
     rng = rng_for(settings.seed, task.index, 1 + CONTRACTS.index(contract))
     leader = first_leader(contract, seat, rules)
     known: int | None = None
-    if contract in ("dividete", "scegliete") and settings.defender_policy == "dd":
+    if _is_dd_defence(contract, settings):
         takes = random_draw(monte, seat, rng) if contract == "dividete" else None
         first = hints.get(task.index) if contract == "scegliete" else None
         # the plain-card-sense exchange refutes most contracts that fail: tried first
@@ -845,7 +845,7 @@ def advise(
             race.eliminate()
             # the contracts still in the race need exact game points on this round's samples
             redo = [Task(task.index, task.contract, refine=True, thirds=task.thirds)
-                    for task, outcome in fresh if not outcome.settled and race.needs_refining(race_track(race, task.contract))]
+                    for task, outcome in fresh if not outcome.settled and race.needs_refining(race.track(task.contract))]
             if redo:
                 _collect(runner.run(settings, redo, None), race, thirds, cpu)
                 race.eliminate()
@@ -879,10 +879,6 @@ def advise(
 ROUND = 16
 
 
-def race_track(race: Race, contract: str) -> Track:
-    return next(t for t in race.tracks if t.contract == contract)
-
-
 def _collect(
     results: Sequence[tuple[Task, Outcome, float]], race: Race, thirds: dict[str, dict[int, int]], cpu: dict[str, float]
 ) -> list[tuple[Task, Outcome]]:
@@ -890,7 +886,7 @@ def _collect(
     first outcome, in place), in sample order."""
     fresh = []
     for task, outcome, seconds in sorted(results, key=lambda r: (r[0].index, CONTRACTS.index(r[0].contract))):
-        track = race_track(race, task.contract)
+        track = race.track(task.contract)
         cpu[task.contract] += seconds
         if outcome.thirds is not None:
             thirds[task.contract][task.index] = outcome.thirds
@@ -952,7 +948,7 @@ def _reason(race: Race, recommendation: str, ties: Sequence[str]) -> str:
             return (f"no contract is clearly above the pass line (best: {lead.contract} "
                     f"{lead.mean_payoff():+.2f} game points, a toss-up with passing)")
         return f"every contract's expected game points are below 0 (best: {lead.contract} {lead.mean_payoff():+.2f})"
-    track = race_track(race, recommendation)
+    track = race.track(recommendation)
     lo, hi = track.payoff_interval()
     text = (f"{recommendation} has the highest expected game points: {track.mean_payoff():+.2f} "
             f"({lo:+.2f} to {hi:+.2f}), value {CONTRACT_VALUE[recommendation]} per defender")
@@ -962,7 +958,7 @@ def _reason(race: Race, recommendation: str, ties: Sequence[str]) -> str:
             if other == "pass":
                 parts.append("passing (not clearly above 0)")
             else:
-                dlo, dhi = difference_interval(track, race_track(race, other))
+                dlo, dhi = difference_interval(track, race.track(other))
                 parts.append(f"{other} (within {max(abs(dlo), abs(dhi)):.2f} game points)")
         text += "; a toss-up with " + ", ".join(parts)
     return text

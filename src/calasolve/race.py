@@ -164,6 +164,9 @@ class Race:
     def active(self) -> list[Track]:
         return [t for t in self.tracks if t.active]
 
+    def track(self, contract: str) -> Track:
+        return next(t for t in self.tracks if t.contract == contract)
+
     def leader(self, tracks: Sequence[Track] | None = None) -> Track | None:
         """The best estimate among ``tracks`` (default: those not eliminated); ties: the first."""
         pool = [t for t in (tracks if tracks is not None else self.tracks) if t.stopped != ELIMINATED and t.n]
