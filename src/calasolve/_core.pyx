@@ -451,8 +451,10 @@ cdef cs_position *_load_batch(object hands, object last_bonus, int leader, int s
         else:
             for i in range(n):
                 t0, t1, t2 = hands[i]
-                _store(&pos[i], i, _int(t0, "a hand"), _int(t1, "a hand"), _int(t2, "a hand"),
-                       _int(last_bonus[i], "last_bonus"), leader, soloist)
+                b = _int(last_bonus[i], "last_bonus")
+                if not 0 <= b <= MAX_BONUS:  # checked as a Python int: any size is a ValueError
+                    raise ValueError(f"candidate {i}: last_bonus must be 0..{MAX_BONUS}")
+                _store(&pos[i], i, _int(t0, "a hand"), _int(t1, "a hand"), _int(t2, "a hand"), b, leader, soloist)
     except BaseException:
         free(pos)
         raise
