@@ -1,8 +1,11 @@
-"""Shared pytest options: ``--update-golden`` rewrites the golden outputs under tests/golden/."""
+"""Shared pytest options and fixtures: ``--update-golden`` rewrites the golden outputs
+under tests/golden/ (and tests/data/signature.json); ``solver`` is a C solver per module."""
 
 from __future__ import annotations
 
 import pytest
+
+from calasolve.solving import CoreSolver, make_solver
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -13,3 +16,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(scope="module")
+def solver() -> CoreSolver:
+    """One C solver (16 MiB table) per test module."""
+    return make_solver(16)

@@ -30,11 +30,6 @@ H = parse_hand
 C = parse_card
 
 
-@pytest.fixture(scope="module")
-def solver():  # type: ignore[no-untyped-def]
-    return make_solver(16)
-
-
 # -- brute force, independent of the search ----------------------------------------
 
 def final_position(hands, monte, contract, soloist, ex: Exchange):  # type: ignore[no-untyped-def]

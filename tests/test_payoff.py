@@ -40,7 +40,7 @@ def c_payoff(goals: GoalSearch, hands, trick, leader, soloist, bonus, captured, 
     return best
 
 
-def random_ending(rng: random.Random, *, weak: bool = False):  # type: ignore[no-untyped-def]
+def random_goal_ending(rng: random.Random, *, weak: bool = False):  # type: ignore[no-untyped-def]
     """A random position 1 to 4 tricks from the end; ``weak`` gives the soloist
     the lowest-ranked of the cards dealt (the positions where ducking every
     trick, or being forced to win one, decides cappotto against stramazzo)."""
@@ -82,7 +82,7 @@ def check_endings(seed: int, count: int, *, weak: bool = False) -> None:
     rng = random.Random(seed)
     goals = GoalSearch(1)
     for i in range(count):
-        hands, trick, leader, soloist, bonus, captured, sol_any, def_any = random_ending(rng, weak=weak)
+        hands, trick, leader, soloist, bonus, captured, sol_any, def_any = random_goal_ending(rng, weak=weak)
         contract = rng.choice(CONTRACTS)
         rules = rng.choice(RULESETS)
         ref = reference_payoff(

@@ -28,11 +28,6 @@ def random_state(rng: random.Random, tricks_left: int, mid_trick: int) -> PlaySt
     return state
 
 
-@pytest.fixture(scope="module")
-def solver():  # type: ignore[no-untyped-def]
-    return make_solver(16)
-
-
 def test_solve_matches_reference_on_endings(solver) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(2024)
     reference = ReferenceSolver()

@@ -640,8 +640,9 @@ def bench_cmd(
 
     The full solve is the exact value plus every root card's value (what
     `calasolve solve` computes before the line).  Prints the median, the
-    90th percentile and the slowest time per deal and the node rate; with
-    --json one object per deal, then a summary object.
+    90th percentile and the slowest time per deal, the node rate and the
+    signature (the nodes searched: any change to the search changes it);
+    with --json one object per deal, then a summary object.
 
     \b
     Examples:
@@ -684,6 +685,7 @@ def bench_cmd(
         "slowest_ms": ordered[-1] * 1e3,
         "total_s": sum(times),
         "nodes_per_s": sum(nodes) / sum(times) if sum(times) else 0.0,
+        "signature": sum(nodes),
     }
     if as_json:
         emit_json({"summary": summary})
@@ -695,6 +697,7 @@ def bench_cmd(
     click.echo(f"  median {summary['median_ms']:.2f} ms   90% {summary['p90_ms']:.2f} ms   "
                f"slowest {summary['slowest_ms']:.2f} ms   total {summary['total_s']:.2f} s")
     click.echo(f"  {summary['nodes_per_s'] / 1e6:.2f} M nodes/s")
+    click.echo(f"  signature {summary['signature']} nodes")
 
 
 @cli.command("board")
