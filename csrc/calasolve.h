@@ -182,6 +182,14 @@ uint64_t cs_goal_total_nodes(const cs_goal *g);
 int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,
                int32_t *kept, uint64_t *searches);
 
+/* The passes of cs_best_of: the first max(CS_BEST_OF_PREFIX, n / CS_BEST_OF_PREFIX)
+ * candidates are only tested against the best; then pass d looks for the
+ * runners-up down to cs_best_of_depths[d] thirds below the best (the last:
+ * everything), until the list is full. */
+#define CS_BEST_OF_PREFIX 50
+#define CS_BEST_OF_PASSES 3
+extern const int cs_best_of_depths[CS_BEST_OF_PASSES];
+
 /* Null-window tests "value >= target" of cands[0..n-1], in order, with one
  * search state for the batch (as cs_best_of).  out[i] = 1 or 0 for each
  * candidate tested; the batch stops once `max_fails` candidates have

@@ -15,10 +15,7 @@
 #include "search.h"
 #include "solver_int.h"
 
-/* How far below the best the passes for the runners-up look, in thirds
- * (the last: everything); and the prefix length (see cs_best_of). */
-static const int PASS_DEPTHS[] = {4, 10, 36};
-#define PREFIX 50
+const int cs_best_of_depths[CS_BEST_OF_PASSES] = {4, 10, 36};
 
 typedef struct {
     search_t *S;
@@ -35,11 +32,9 @@ typedef struct {
 
 static inline int better(const driver_t *D, int a, int b) { return D->maximise ? a > b : a < b; }
 
-/* Puts candidate i in the search state.  The killer leads are kept: on
- * the strong suite that cut the nodes of solo by up to 4x, and of chiamo
- * by a quarter when the candidates of one call/return come together (in
- * the estimate's order across calls it cost +45%).  A new table
- * generation per candidate, as per API call (without: +10% nodes). */
+/* Puts candidate i in the search state.  The killer leads are kept (the
+ * refutations of neighbouring candidates are alike); a new table
+ * generation per candidate, as per API call. */
 static void load(driver_t *D, int i) {
     if (D->loaded == i) return;
     pos_load(&D->S->pos, &D->cands[i]);
@@ -142,12 +137,12 @@ int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int 
     exact(&D, 0);
     keep(&D, 0);
     /* A good best first: the most promising candidates, tested against the best only. */
-    int prefix = n / PREFIX > PREFIX ? n / PREFIX : PREFIX;
+    int prefix = n / CS_BEST_OF_PREFIX > CS_BEST_OF_PREFIX ? n / CS_BEST_OF_PREFIX : CS_BEST_OF_PREFIX;
     for (int i = 1; i < prefix && i < n; i++) consider(&D, i, D.best_v);
     /* The runners-up, looking deeper below the best until the list is full. */
-    for (size_t d = 0; d < sizeof PASS_DEPTHS / sizeof PASS_DEPTHS[0]; d++) {
+    for (int d = 0; d < CS_BEST_OF_PASSES; d++) {
         for (int i = 0; i < n; i++)
-            if (!in_kept(&D, i)) consider(&D, i, threshold(&D, PASS_DEPTHS[d]));
+            if (!in_kept(&D, i)) consider(&D, i, threshold(&D, cs_best_of_depths[d]));
         if (D.nk >= top) break;
     }
     /* Every candidate left out must be no better than the list's last. */

@@ -115,7 +115,9 @@ def random_small_deal(rng: random.Random, n: int) -> tuple[tuple[int, int, int],
 def check_against_brute_force(value_fn, solver, hands, monte, contract, soloist, leader, top):  # type: ignore[no-untyped-def]
     res = search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=top)
     everything = list(all_exchanges(hands, monte, contract, soloist))
-    values = {i: exchange_value(value_fn, hands, monte, contract, soloist, leader, ex) for i, ex in enumerate(everything)}
+    values = {
+        i: exchange_value(value_fn, hands, monte, contract, soloist, leader, ex) for i, ex in enumerate(everything)
+    }
     if contract == "dividete":
         for draw in res.draws:
             mine = [v for i, v in values.items() if everything[i].takes == draw.takes]
@@ -149,6 +151,7 @@ def check_against_brute_force(value_fn, solver, hands, monte, contract, soloist,
 
 # -- small deals against brute force ------------------------------------------------------
 
+
 @pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
 def test_small_deals_match_the_reference_solver(contract: str) -> None:
     rng = random.Random(sum(map(ord, contract)) + 11)
@@ -158,7 +161,9 @@ def test_small_deals_match_the_reference_solver(contract: str) -> None:
         hands, monte = random_small_deal(rng, n)
         soloist, leader = rng.randrange(3), rng.randrange(3)
         clear_cache()
-        check_against_brute_force(reference.value, reference, hands, monte, contract, soloist, leader, top=rng.choice((1, 3, 10)))
+        check_against_brute_force(
+            reference.value, reference, hands, monte, contract, soloist, leader, top=rng.choice((1, 3, 10))
+        )
 
 
 @pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
@@ -168,7 +173,9 @@ def test_small_deals_match_exact_values_of_the_c_solver(contract: str, solver) -
         n = 4 if contract in ("solo", "dividete") else 3
         hands, monte = random_small_deal(rng, n)
         soloist, leader = rng.randrange(3), rng.randrange(3)
-        check_against_brute_force(solver.value, solver, hands, monte, contract, soloist, leader, top=rng.choice((1, 4, 12)))
+        check_against_brute_force(
+            solver.value, solver, hands, monte, contract, soloist, leader, top=rng.choice((1, 4, 12))
+        )
 
 
 @pytest.mark.parametrize("contract", ["solo", "chiamo"])
@@ -186,14 +193,15 @@ def test_every_top_n_matches_brute_force(contract: str, solver) -> None:  # type
 @pytest.mark.parametrize("maximise", [True, False])
 def test_the_top_n_search_both_ways(maximise: bool, solver) -> None:  # type: ignore[no-untyped-def]
     # the list search itself, for the side that maximises and the side that minimises
+    from calasolve import exchange_candidates as ec
     from calasolve import exchange_search as es
 
     rng = random.Random(int(maximise))
     for _ in range(4):
         hands, monte = random_small_deal(rng, 3)
         soloist, leader = rng.randrange(3), rng.randrange(3)
-        splits = es._scegliete_splits(monte, soloist)
-        cands = es._enumerate(es._defender_layouts(hands, monte, soloist, splits), soloist).candidates()
+        splits = ec._scegliete_splits(monte, soloist)
+        cands = ec._enumerate(ec._defender_layouts(hands, monte, soloist, splits), soloist).candidates()
         for c in cands:
             c.estimate = rng.random()
         exact = sorted((solver.value(c.hands, (), leader, soloist, c.last_bonus) for c in cands), reverse=maximise)
@@ -205,10 +213,35 @@ def test_the_top_n_search_both_ways(maximise: bool, solver) -> None:  # type: ig
 
 
 @pytest.mark.parametrize("maximise", [True, False])
+def test_the_c_list_search_and_its_python_twin_agree(maximise: bool, solver) -> None:  # type: ignore[no-untyped-def]
+    # Solver.best_of (cs_best_of) and ReferenceSolver.best_of on the same batches in the
+    # same order: the `top` best, best first, ties to the first met, index for index
+    from calasolve import exchange_candidates as ec
+
+    reference = ReferenceSolver()
+    rng = random.Random(5 + int(maximise))
+    for _ in range(4):
+        hands, monte = random_small_deal(rng, 3)
+        soloist, leader = rng.randrange(3), rng.randrange(3)
+        batch = ec._enumerate(
+            ec._defender_layouts(hands, monte, soloist, ec._scegliete_splits(monte, soloist)), soloist
+        )
+        order = rng.sample(range(len(batch)), len(batch))
+        hs, bonus = batch.hands[order].tolist(), batch.bonus[order].tolist()
+        exact = [solver.value(h, (), leader, soloist, b) for h, b in zip(hs, bonus)]
+        ranked = sorted(range(len(exact)), key=lambda i: (-exact[i] if maximise else exact[i], i))
+        for top in (1, 3, 8, 40, 10_000):
+            kept, values, _ = solver.best_of(hs, bonus, leader, soloist, maximise, top)
+            assert kept == ranked[:top] and values == [exact[i] for i in kept]
+            assert reference.best_of(hs, bonus, leader, soloist, maximise, top)[:2] == (kept, values)
+
+
+@pytest.mark.parametrize("maximise", [True, False])
 @pytest.mark.parametrize("reference", [False, True])
 def test_a_candidate_tried_first_changes_no_value(maximise: bool, reference: bool, solver) -> None:  # type: ignore[no-untyped-def]
     # `first` only reorders: the same values whatever it names (a candidate or not),
     # and a best candidate named first is the one reported (ties keep the first met)
+    from calasolve import exchange_candidates as ec
     from calasolve import exchange_search as es
 
     value_solver = ReferenceSolver() if reference else solver
@@ -216,8 +249,8 @@ def test_a_candidate_tried_first_changes_no_value(maximise: bool, reference: boo
     for _ in range(3):
         hands, monte = random_small_deal(rng, 3)
         soloist, leader = rng.randrange(3), rng.randrange(3)
-        splits = es._scegliete_splits(monte, soloist)
-        batch = es._enumerate(es._defender_layouts(hands, monte, soloist, splits), soloist)
+        splits = ec._scegliete_splits(monte, soloist)
+        batch = ec._enumerate(ec._defender_layouts(hands, monte, soloist, splits), soloist)
         cands = batch.candidates()
         values = [solver.value(c.hands, (), leader, soloist, c.last_bonus) for c in cands]
         exact = sorted(values, reverse=maximise)
@@ -237,20 +270,24 @@ def test_one_candidate_per_class_and_each_one_consistent(contract: str) -> None:
     # The enumeration itself (numpy products and deduplication) against brute force:
     # exactly one candidate per class of final positions, none lost, and each
     # candidate's hands and bonus are what its exchange gives.
-    from calasolve import exchange_search as es
+    from calasolve import exchange_candidates as ec
 
     rng = random.Random(11)
     for _ in range(6):
         hands, monte = random_small_deal(rng, rng.choice((3, 4)))
         soloist = rng.randrange(3)
         if contract in ("solo", "chiamo"):
-            layouts = es._soloist_layouts(hands, monte, contract, soloist, Exchange())
+            layouts = ec._soloist_layouts(hands, monte, contract, soloist, Exchange())
             everything = list(all_exchanges(hands, monte, contract, soloist))
         else:
-            splits = es.dividete_draws(monte, soloist)[:1] if contract == "dividete" else es._scegliete_splits(monte, soloist)
-            layouts = es._defender_layouts(hands, monte, soloist, splits)
+            splits = (
+                ec.dividete_draws(monte, soloist)[:1]
+                if contract == "dividete"
+                else ec._scegliete_splits(monte, soloist)
+            )
+            layouts = ec._defender_layouts(hands, monte, soloist, splits)
             everything = [ex for ex in all_exchanges(hands, monte, contract, soloist) if ex.takes in splits]
-        cands = es._enumerate(layouts, soloist).candidates()
+        cands = ec._enumerate(layouts, soloist).candidates()
         sigs = [signature(hands, monte, contract, soloist, c.exchange()) for c in cands]
         assert len(set(sigs)) == len(sigs)
         assert set(sigs) == {signature(hands, monte, contract, soloist, ex) for ex in everything}
@@ -287,11 +324,15 @@ def test_partial_chiamo_searches_only_what_is_missing(solver) -> None:  # type: 
         assert res.value == brute
         # call and return given: only the discards
         ret = res.exchange.returned
-        res2 = search_exchange(hands, monte, "chiamo", soloist, 0, given=Exchange(call=call, returned=ret), solver=solver)
+        res2 = search_exchange(
+            hands, monte, "chiamo", soloist, 0, given=Exchange(call=call, returned=ret), solver=solver
+        )
         assert res2.value == res.value and res2.exchange.returned == ret
         # call and discards given: only the return
         disc = res.exchange.discards
-        res3 = search_exchange(hands, monte, "chiamo", soloist, 0, given=Exchange(call=call, discards=disc), solver=solver)
+        res3 = search_exchange(
+            hands, monte, "chiamo", soloist, 0, given=Exchange(call=call, discards=disc), solver=solver
+        )
         assert res3.value == res.value and res3.exchange.discards == disc
         assert res3.candidates <= popcount_(hands[soloist] | monte | 1 << call) - 4
 
@@ -334,7 +375,10 @@ def test_exchange_text_forms() -> None:
     assert exchange_text(ex, "chiamo", 0, HANDS, MONTE) == "call 3D from the monte, discard RB 4C 7D 5D"
     assert exchange_text(Exchange(discards=(H("R.-.4.75"), 0, 0)), "solo", 0, HANDS, MONTE) == "discard RB 4C 7D 5D"
     ex = Exchange(takes=(0, MONTE, 0), discards=(0, H("CF.-.-.6"), 0))
-    assert exchange_text(ex, "scegliete", 0, HANDS, MONTE) == "seat 1 takes 4C 3D 2D 7D, discards CB FB 6D; seat 2 takes nothing"
+    assert (
+        exchange_text(ex, "scegliete", 0, HANDS, MONTE)
+        == "seat 1 takes 4C 3D 2D 7D, discards CB FB 6D; seat 2 takes nothing"
+    )
 
 
 # A solo the soloist cannot lose a trick of: the search is quick on a whole deal.
@@ -377,7 +421,9 @@ def test_cli_solve_searches_the_exchange(tmp_path, capsys) -> None:  # type: ign
     with pytest.raises(SystemExit):
         main(["solve", "--json", "--top", "2", "--tt-mb", "16", str(path)])
     obj = json.loads(capsys.readouterr().out)
-    assert len(obj["exchange"]["alternatives"]) == 2 and obj["soloist_thirds"] == obj["exchange"]["best"]["soloist_thirds"]
+    assert (
+        len(obj["exchange"]["alternatives"]) == 2 and obj["soloist_thirds"] == obj["exchange"]["best"]["soloist_thirds"]
+    )
 
 
 def test_result_to_dict_for_dividete(solver) -> None:  # type: ignore[no-untyped-def]
@@ -391,6 +437,7 @@ def test_result_to_dict_for_dividete(solver) -> None:  # type: ignore[no-untyped
 
 
 # -- whole deals (slow) ---------------------------------------------------------------------------
+
 
 def _strong_record(i: int, contract: str) -> Any:
     import sys
@@ -417,7 +464,9 @@ def _random_exchange(rng: random.Random, record: Any) -> Exchange:
             if not monte >> call & 1:
                 ret = rng.choice([c for c in cards_of(pool) if c != call])
                 pool &= ~(1 << ret)
-        return Exchange(call=call, returned=ret, discards=one_seat(soloist, mask_of(rng.sample(list(cards_of(pool)), 4))))
+        return Exchange(
+            call=call, returned=ret, discards=one_seat(soloist, mask_of(rng.sample(list(cards_of(pool)), 4)))
+        )
     d1, d2 = defender_seats(soloist)
     cards = list(cards_of(monte))
     n = 2 if contract == "dividete" else rng.randrange(5)

@@ -95,5 +95,9 @@ cdef extern from "calasolve.h" nogil:
     # exchange search (exchange.c): the best of a batch of positions
     int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,
                    int32_t *kept, uint64_t *searches)
+    enum:
+        CS_BEST_OF_PREFIX
+        CS_BEST_OF_PASSES
+    const int cs_best_of_depths[3]
     int cs_reaches_batch(cs_solver *s, const cs_position *cands, int n, int target, int max_fails, int8_t *out,
                          uint64_t *searches)

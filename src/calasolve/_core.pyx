@@ -39,21 +39,26 @@ from operator import index as _index
 from numpy import ascontiguousarray as _ascontiguous, int64 as _int64, ndarray as _ndarray, uint64 as _uint64
 
 from calasolve._ccore cimport (
-    CS_EINVAL, CS_ENOMEM, CS_MAX_LINE, CS_OK,
+    CS_EINVAL, CS_ENOMEM, CS_MAX_BONUS, CS_MAX_LINE, CS_MAX_VALUE, CS_OK,
     cs_analyse, cs_analysis, cs_card_values, cs_config, cs_config_default,
     cs_get_stats, cs_last_nodes, cs_total_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
     cs_solver_free, cs_solver_new, cs_stats, cs_value,
     CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_total_nodes, cs_goal_state,
-    cs_best_of, cs_reaches_batch,
+    cs_best_of, cs_reaches_batch, CS_BEST_OF_PREFIX, CS_BEST_OF_PASSES, cs_best_of_depths,
 )
 
 cdef uint64_t _DECK = (<uint64_t>1 << 40) - 1
 _MAX_TT_MB = 1 << 44
 
 #: Largest possible value of a position, in thirds.
-MAX_VALUE = 35
+MAX_VALUE = CS_MAX_VALUE
 #: Largest last-trick bonus (3 + all of a 4-card monte's thirds fits easily).
-MAX_BONUS = 15
+MAX_BONUS = CS_MAX_BONUS
+#: The list search's passes (:func:`best_of`): the first max(BEST_OF_PREFIX, n // BEST_OF_PREFIX)
+#: candidates are only tested against the best, then the runners-up are looked for
+#: BEST_OF_DEPTHS[d] thirds below the best in pass d (the last: everything).
+BEST_OF_PREFIX = CS_BEST_OF_PREFIX
+BEST_OF_DEPTHS = tuple(cs_best_of_depths[i] for i in range(CS_BEST_OF_PASSES))
 
 
 cdef inline uint64_t _suit_mask(int suit):
@@ -229,6 +234,10 @@ cdef class Solver:
     def reaches_batch(self, hands, last_bonus, leader, soloist, target, max_fails=0):
         """:func:`reaches_batch` with this solver."""
         return reaches_batch(self, hands, last_bonus, leader, soloist, target, max_fails)
+
+    def best_of(self, hands, last_bonus, leader, soloist, maximise, top):
+        """:func:`best_of` with this solver: ``(kept, values, searches)``."""
+        return best_of(self, hands, last_bonus, leader, soloist, maximise, top)
 
     def card_values(self, hands, trick, leader, soloist, last_bonus):
         """``{card: value}`` for every legal card of the player to move: the

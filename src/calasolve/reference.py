@@ -24,15 +24,18 @@ from here on.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Protocol, Sequence
 
-from .cards import RANK_THIRDS, Card, Mask, cards_of
+from ._core import BEST_OF_DEPTHS, BEST_OF_PREFIX
+from .cards import RANK_THIRDS, TOTAL_THIRDS, Card, Mask, cards_of
 from .game import legal_cards, trick_winner
 
 Hands = tuple[Mask, Mask, Mask]
 
 
-def _after(hands: Hands, trick: tuple[Card, ...], leader: int, card: Card) -> tuple[Hands, tuple[Card, ...], int, int, bool]:
+def _after(
+    hands: Hands, trick: tuple[Card, ...], leader: int, card: Card
+) -> tuple[Hands, tuple[Card, ...], int, int, bool]:
     """Play ``card``: the new hands, trick, leader, the thirds the trick gives and who got them."""
     seat = (leader + len(trick)) % 3
     new_hands = list(hands)
@@ -69,10 +72,12 @@ def _card_value(hands: Hands, trick: tuple[Card, ...], leader: int, soloist: int
 
 def value(hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> int:
     """The soloist's thirds from here on under best play by both sides."""
-    return _value(tuple(hands), tuple(trick), leader, soloist, last_bonus)  # type: ignore[arg-type]
+    return _value(tuple(hands), tuple(trick), leader, soloist, last_bonus)
 
 
-def card_values(hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> dict[Card, int]:
+def card_values(
+    hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int
+) -> dict[Card, int]:
     """For each legal card of the player to move: the soloist's thirds from here if it is played now."""
     h: Hands = (hands[0], hands[1], hands[2])
     t = tuple(trick)
@@ -100,6 +105,140 @@ def line(hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int
     return out
 
 
+class _Searcher(Protocol):
+    def value(self, hands: Hands, trick: tuple[()], leader: int, soloist: int, last_bonus: int) -> int: ...
+
+    def reaches(
+        self, hands: Hands, trick: tuple[()], leader: int, soloist: int, last_bonus: int, target: int
+    ) -> bool: ...
+
+
+def best_of(
+    solver: _Searcher,
+    hands: Sequence[Sequence[Mask]],
+    last_bonus: Sequence[int],
+    leader: int,
+    soloist: int,
+    maximise: bool,
+    top: int,
+) -> tuple[list[int], list[int], int]:
+    """The list search of the C core (``cs_best_of``, :func:`calasolve._core.best_of`)
+    in Python, on ``solver``'s ``value`` and ``reaches``: the ``top`` best of the
+    trick-boundary positions ``hands[i]`` / ``last_bonus[i]`` for the side choosing
+    (the soloist if ``maximise``), tried in the order given, ties to the first.
+    Returns ``(kept, values, searches)`` as the C one does (it only lacks the C
+    one's proven intervals, so it may search more).
+
+    The first candidate is solved exactly, and the next ones (the first
+    ``max(BEST_OF_PREFIX, n // BEST_OF_PREFIX)``) are only tested for beating it,
+    so that the best is good before the runners-up are looked for.  Every
+    candidate then gets a null-window test: "strictly better than the
+    threshold?", where the threshold is the ``top``-th best so far, or, while
+    fewer than ``top`` are known, the best so far minus a depth (``BEST_OF_DEPTHS``,
+    one per pass).  Only a candidate that passes is valued: a new best exactly, a
+    runner-up by bisecting between the threshold and the best.  A pass that ends
+    with fewer than ``top`` candidates is followed by a deeper one, skipping every
+    candidate already proven too weak.  A last sweep checks that no candidate
+    left out can beat the list.
+
+    >>> best_of(ReferenceSolver(), [(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2)[:2]
+    ([0, 1], [7, 0])
+    """
+    cands = [((h[0], h[1], h[2]), b) for h, b in zip(hands, last_bonus)]
+    if not cands:
+        return [], [], 0
+    searches = 0
+    step = 1 if maximise else -1
+
+    def better(a: int, b: int) -> bool:
+        return a > b if maximise else a < b
+
+    def beats(i: int, b: int) -> bool:
+        """Is candidate ``i`` strictly better than ``b`` for the side choosing?"""
+        nonlocal searches
+        h, bonus = cands[i]
+        if maximise:
+            if b >= TOTAL_THIRDS:
+                return False  # nothing beats all 35 thirds
+            searches += 1
+            return bool(solver.reaches(h, (), leader, soloist, bonus, b + 1))
+        if b <= 0:
+            return False  # nothing beats 0 thirds
+        searches += 1
+        return not solver.reaches(h, (), leader, soloist, bonus, b)
+
+    def exact(i: int) -> int:
+        nonlocal searches
+        searches += 1
+        return int(solver.value(cands[i][0], (), leader, soloist, cands[i][1]))
+
+    best_i = 0
+    best_v = exact(best_i)
+    known = {best_i: best_v}  # exact values
+    bound: dict[int, int] = {}  # proven: candidate i is no better than bound[i]
+    kept = [(best_v, best_i)]
+    in_kept = {best_i}
+
+    def sort_key(t: tuple[int, int]) -> tuple[int, int]:
+        return (-t[0] if maximise else t[0]), t[1]
+
+    def consider(i: int, theta: int) -> None:
+        """Value candidate ``i`` if it beats ``theta`` (and keep it if it makes the list)."""
+        nonlocal best_i, best_v
+        if i in known:
+            v = known[i]
+            if not better(v, theta):
+                return
+        else:
+            hi = bound.get(i)
+            if hi is not None and not better(hi, theta):
+                return
+            if not beats(i, theta):
+                bound[i] = theta
+                return
+            if not better(best_v, theta) or ((hi is None or better(hi, best_v)) and beats(i, best_v)):
+                v = exact(i)  # a new best
+                best_i, best_v = i, v
+            else:  # theta < value <= best_v (or its bound): bisect
+                v = theta + step  # proven: the value is at least as good as v ...
+                last = best_v if hi is None or better(hi, best_v) else hi  # ... and no better than last
+                while v != last:
+                    mid = (v + last + 1) // 2 if maximise else (v + last) // 2
+                    if beats(i, mid - step):
+                        v = mid
+                    else:
+                        last = mid - step
+            known[i] = v
+        kept.append((v, i))
+        in_kept.add(i)
+        kept.sort(key=sort_key)
+        for _, j in kept[top:]:
+            in_kept.discard(j)
+        del kept[top:]
+
+    def threshold(depth: int) -> int:
+        theta = best_v - step * (depth + 1)
+        if len(kept) >= top and not better(theta, kept[-1][0]):
+            theta = kept[-1][0]
+        return theta
+
+    n = len(cands)
+    for i in range(1, max(BEST_OF_PREFIX, n // BEST_OF_PREFIX)):
+        if i < n:
+            consider(i, best_v)
+    for depth in BEST_OF_DEPTHS:
+        for i in range(n):
+            if i not in in_kept:
+                consider(i, threshold(depth))
+        if len(kept) >= top:
+            break
+    # Every candidate left out must be proven no better than the list's last.
+    for i in range(n):
+        if i not in in_kept:
+            consider(i, kept[-1][0] if len(kept) >= top else best_v - step * 99)
+    return [i for _, i in kept], [v for v, _ in kept], searches
+
+
 class ReferenceSolver:
     """The reference solver behind the interface of the C ``Solver`` (for tests and small endings)."""
 
@@ -116,6 +255,17 @@ class ReferenceSolver:
 
     def line(self, hands, trick, leader, soloist, last_bonus):  # type: ignore[no-untyped-def]
         return line(hands, trick, leader, soloist, last_bonus)
+
+    def best_of(
+        self,
+        hands: Sequence[Sequence[Mask]],
+        last_bonus: Sequence[int],
+        leader: int,
+        soloist: int,
+        maximise: bool,
+        top: int,
+    ) -> tuple[list[int], list[int], int]:
+        return best_of(self, hands, last_bonus, leader, soloist, maximise, top)
 
     def clear(self) -> None:
         clear_cache()

@@ -28,7 +28,8 @@ __all__ = ["SolveResult", "solve", "default_solver", "core_position", "make_solv
 class CoreSolver(Protocol):
     """What :func:`solve` needs of a solver: the C ``Solver`` or the reference twin."""
 
-    nodes: int
+    @property
+    def nodes(self) -> int: ...
 
     def value(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> int: ...
 
@@ -41,6 +42,10 @@ class CoreSolver(Protocol):
     ) -> dict[Card, int]: ...
 
     def line(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> list[Card]: ...
+
+    def best_of(
+        self, hands: Sequence[Sequence[Mask]], last_bonus: Sequence[int], leader: int, soloist: int, maximise: bool, top: int
+    ) -> tuple[list[int], list[int], int]: ...
 
 
 class CardValues(dict):  # type: ignore[type-arg]
@@ -235,9 +240,10 @@ def _state_of(obj: Any) -> tuple[PlayState, dict[str, Any]]:
     return state, labels
 
 
-def check_solver(parameter: str, solver: Any) -> Any:
-    """None, or something with the methods of :class:`CoreSolver`."""
-    if solver is not None and not all(callable(getattr(solver, m, None)) for m in ("value", "reaches", "card_values", "line")):
+def check_solver(parameter: str, solver: Any, *, list_search: bool = False) -> Any:
+    """None, or something with the methods of :class:`CoreSolver` (``best_of`` too with ``list_search``)."""
+    methods = ("value", "reaches", "card_values", "line", *(("best_of",) if list_search else ()))
+    if solver is not None and not all(callable(getattr(solver, m, None)) for m in methods):
         raise ParameterError(parameter, solver, "must be a Solver (or None for the default one)")
     return solver
 
@@ -326,7 +332,7 @@ def solve(
         if all_cards:
             if line and hasattr(solver, "analyse"):
                 # the C core's one-call value + cards + line shares its work
-                _, values, found = solver.analyse(*args)  # type: ignore[attr-defined]
+                _, values, found = solver.analyse(*args)
                 best_line = list(found)
             else:
                 values = solver.card_values(*args)
