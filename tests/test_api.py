@@ -75,6 +75,7 @@ def test_dir_and_all_list_the_public_api() -> None:
     assert "Any" not in names and "annotations" not in names
     for name in calasolve.__all__:
         assert getattr(calasolve, name) is not None
+    assert calasolve.__all__ == sorted(calasolve.__all__) and "TYPE_CHECKING" not in names
 
 
 def test_library_errors_do_not_name_cli_options() -> None:

@@ -259,7 +259,8 @@ def test_exchange_search_and_applying_an_alternative(client: TestClient) -> None
 
 def test_an_illegal_exchange_is_the_deal_files_error(client: TestClient) -> None:
     # the discards must be the soloist's: 7B is seat 0's
-    message = refused(client.post("/api/position", json={"deal": {"text": SOLO_NO_EXCHANGE, "exchange": {"discards": {"1": "7B,4B,6S,FD"}}}}))
+    deal = {"text": SOLO_NO_EXCHANGE, "exchange": {"discards": {"1": "7B,4B,6S,FD"}}}
+    message = refused(client.post("/api/position", json={"deal": deal}))
     assert message.startswith("deal.exchange: ") and "7B" in message
 
 
@@ -422,7 +423,8 @@ def test_random_requests_never_get_a_500(client: TestClient) -> None:
 
     paths = ["/api/position", "/api/play", "/api/undo", "/api/analyse", "/api/exchange", "/api/check", "/api/advise"]
     for _ in range(400):
-        deal = value() if rng.random() < 0.3 else {"record": rng.choice([1, 2, 6, 9]), **{k: value() for k in rng.sample(["played", "exchange"], rng.randrange(3))}}
+        fields = {k: value() for k in rng.sample(["played", "exchange"], rng.randrange(3))}
+        deal = value() if rng.random() < 0.3 else {"record": rng.choice([1, 2, 6, 9]), **fields}
         body = {"deal": deal, "card": value(), "top": value(), "text": value(), "exchange": value()}
         if rng.random() < 0.5:
             body = {k: v for k, v in body.items() if rng.random() < 0.5}

@@ -169,9 +169,10 @@ def test_solve_jobs_keep_file_order(capsys: pytest.CaptureFixture[str]) -> None:
     code, out1, _ = run(["solve", "--json", "--jobs", "1", EXAMPLE], capsys)
     code2, out2, _ = run(["solve", "--json", "--jobs", "2", EXAMPLE], capsys)
     assert code == code2 == 0
-    strip = lambda text: [{k: v for k, v in json.loads(l).items() if k not in ("seconds", "nodes")} for l in text.splitlines()]
+    def strip(text: str) -> list[dict[str, object]]:
+        return [{k: v for k, v in json.loads(line).items() if k not in ("seconds", "nodes")} for line in text.splitlines()]
     assert strip(out1) == strip(out2)
-    assert [json.loads(l)["record"] for l in out2.splitlines()] == [1, 2, 3, 4, 5, 6]
+    assert [json.loads(line)["record"] for line in out2.splitlines()] == [1, 2, 3, 4, 5, 6]
 
 
 def test_solve_json_tricks_add_up_to_the_value(capsys: pytest.CaptureFixture[str]) -> None:
@@ -210,7 +211,8 @@ def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_rule_option_applies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["check", "--json", "--rule", "first_lead=eldest", write(tmp_path, SOLISSIMO.replace("soloist: 0", "soloist: 2"))], capsys)
+    path = write(tmp_path, SOLISSIMO.replace("soloist: 0", "soloist: 2"))
+    code, out, _ = run(["check", "--json", "--rule", "first_lead=eldest", path], capsys)
     obj = json.loads(out)
     assert code == 0 and obj["first_leader"] == 0
 
@@ -291,8 +293,8 @@ def test_bench_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_target_agrees_with_full_solve(capsys: pytest.CaptureFixture[str]) -> None:
     _, full, _ = run(["bench", "--deals", "3", "--json", "--tt-mb", "8"], capsys)
     _, boolean, _ = run(["bench", "--deals", "3", "--json", "--target", "18", "--no-canonical"], capsys)
-    values = [json.loads(l)["answer"] for l in full.splitlines()[:-1]]
-    reached = [json.loads(l)["answer"] for l in boolean.splitlines()[:-1]]
+    values = [json.loads(line)["answer"] for line in full.splitlines()[:-1]]
+    reached = [json.loads(line)["answer"] for line in boolean.splitlines()[:-1]]
     assert reached == [v >= 18 for v in values]
 
 

@@ -236,8 +236,10 @@ def test_scegliete_any_split(takes, discards):
     "ex, fragment",
     [
         (Exchange(takes=per_seat(s1="4C,3D", s2="2D")), "share out the whole monte; nobody takes 7D"),
-        (Exchange(takes=per_seat(s1="4C,3D,2D", s2="7D"), discards=per_seat(s1="4C,7B", s2="7D")), "seat 1 took 3 and must discard as many, not 2"),
-        (Exchange(takes=per_seat(s1="4C,3D,2D,7D"), discards=per_seat(s1="4C,7B,6B,7D", s2="5B")), "seat 2 took 0 and must discard as many, not 1"),
+        (Exchange(takes=per_seat(s1="4C,3D,2D", s2="7D"), discards=per_seat(s1="4C,7B", s2="7D")),
+         "seat 1 took 3 and must discard as many, not 2"),
+        (Exchange(takes=per_seat(s1="4C,3D,2D,7D"), discards=per_seat(s1="4C,7B,6B,7D", s2="5B")),
+         "seat 2 took 0 and must discard as many, not 1"),
         (Exchange(takes=per_seat(s1="4C,3D,2D,7D,AD")), "seat 1 cannot take AD"),
     ],
 )

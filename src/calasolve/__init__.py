@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 from typing import Any as _Any
 
 from .cards import card_name, cards_name, hand_name, parse_card, parse_cards, parse_hand
@@ -15,6 +16,16 @@ from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayErr
 from .game import DealResult, PlayState, score
 from .rules import Rules
 from .solving import CardValues, SolveResult, solve
+
+if TYPE_CHECKING:  # what the lazy names below are, for a type checker
+    from ._core import Solver
+    from .advisor import advise
+    from .analysis import Analysis, analyse
+    from .dealfile import Record, check_deal_file, parse_deal_text, read_deal_file
+    from .exchange import Exchange
+    from .exchange_search import ExchangeResult, best_exchange
+    from .position import Position
+    from .text import Notation, hand_diagram, notation, table_diagram
 
 __version__ = "0.1.0"
 
@@ -39,12 +50,13 @@ _LAZY = {
     "table_diagram": ".text",
 }
 
-__all__ = sorted([
-    "CalasolveError", "DealFileError", "ExchangeError", "IllegalPlayError", "ParameterError", "RuleError",
-    "CardValues", "DealResult", "PlayState", "Rules", "SolveResult",
-    "card_name", "cards_name", "hand_name", "parse_card", "parse_cards", "parse_hand", "score", "solve",
-    *_LAZY,
-])
+__all__ = [
+    "Analysis", "CalasolveError", "CardValues", "DealFileError", "DealResult", "Exchange", "ExchangeError",
+    "ExchangeResult", "IllegalPlayError", "Notation", "ParameterError", "PlayState", "Position", "Record",
+    "RuleError", "Rules", "SolveResult", "Solver", "advise", "analyse", "best_exchange", "card_name", "cards_name",
+    "check_deal_file", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text",
+    "parse_hand", "read_deal_file", "score", "solve", "table_diagram",
+]
 
 
 def __getattr__(name: str) -> _Any:

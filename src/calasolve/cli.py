@@ -136,7 +136,7 @@ def _read_stdin() -> bytes:
         raise DealFileError(f"cannot read standard input: {err.strerror or err}", path="<stdin>") from None
     if not isinstance(data, bytes):  # a text stream without a buffer (a test's stand-in)
         data = data.encode("utf-8")
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 def check_records(files: Sequence[str], rule_items: Sequence[str]) -> tuple[list[Any], list[CalasolveError]]:
@@ -353,8 +353,10 @@ def _worker_solver(tt_mb: int) -> Any:
 @rule_option
 @jobs_option()
 @tt_option
-@click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None, help="Only decide whether the soloist reaches T thirds (18 = makes).")
-@click.option("--top", type=click.IntRange(1, MAX_TOP), default=10, show_default=True, help="Exchange alternatives shown when the record gives no exchange.")
+@click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None,
+              help="Only decide whether the soloist reaches T thirds (18 = makes).")
+@click.option("--top", type=click.IntRange(1, MAX_TOP), default=10, show_default=True,
+              help="Exchange alternatives shown when the record gives no exchange.")
 @click.option("--objective", type=click.Choice(["thirds", "payoff"]), default="thirds", show_default=True,
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
 @click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=8, show_default=True,
@@ -462,8 +464,11 @@ def analyse_cmd(
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate.")
 @click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
 @click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True,
-              help="The soloist's exchange policy (solo, chiamo): sampled, or dd (sees every card; an exact exchange search per sample, minutes).")
-@click.option("--defender-policy", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True, help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best (conservative for the soloist), or heuristic, cheaper but kinder to the soloist.")
+              help="The soloist's exchange policy (solo, chiamo): sampled, or dd (sees every card; "
+                   "an exact exchange search per sample, minutes).")
+@click.option("--defender-policy", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
+              help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best "
+                   "(conservative for the soloist), or heuristic, cheaper but kinder to the soloist.")
 @json_option("One JSON object: every contract's estimate and the recommendation.")
 @symbols_option
 @rule_option
@@ -551,7 +556,8 @@ def advise_cmd(
 @cli.command("deal")
 @click.option("--count", "-n", type=click.IntRange(1, MAX_DEALS), default=1, show_default=True, help="Records to write.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same records.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", help="The deal file to write (default: standard output).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="The deal file to write (default: standard output).")
 @click.option("--contract", default="solissimo", show_default=True, help=f"The contract: {', '.join(CONTRACTS)}, or random.")
 @click.option("--soloist", default="random", show_default=True,
               help="A seat 0-2, random, or strongest (the highest calasolve.cards.strength: 3s and 2s 2, Aces 3, R C F 1).")
@@ -618,7 +624,8 @@ def _output_file(path: str) -> Iterator[Any]:
 @click.option("--suite", type=click.Choice(["strong", "random"]), default="strong", show_default=True,
               help="strong: solissimo deals, the strongest hand leads; random: random soloist and leader.")
 @click.option("--deals", type=click.IntRange(1, 10_000), default=200, show_default=True, help="Deals of the suite to solve.")
-@click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None, help="Time the boolean search 'reaches T thirds?' instead of the full solve.")
+@click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None,
+              help="Time the boolean search 'reaches T thirds?' instead of the full solve.")
 @click.option("--no-tt", is_flag=True, help="Ablation: no transposition table.")
 @click.option("--no-equivalence", is_flag=True, help="Ablation: no equivalent-card pruning.")
 @click.option("--no-canonical", is_flag=True, help="Ablation: no suit canonicalisation in table keys.")
@@ -668,13 +675,14 @@ def bench_cmd(
                 values = solver.card_values(*deal.args()).values()
                 answer: Any = max(values) if deal.leader == deal.soloist else min(values)
             else:
-                answer = solver.reaches(*deal.args(), target)
+                hands, trick, leader, soloist, bonus = deal.args()
+                answer = solver.reaches(hands, trick, leader, soloist, bonus, target)
             times.append(time.perf_counter() - start)
             nodes.append(solver.nodes)
             if as_json:
                 emit_json({"deal": i, "answer": answer, "seconds": round(times[-1], 6), "nodes": nodes[-1]})
     ordered = sorted(times)
-    summary = {
+    summary: dict[str, Any] = {
         "suite": suite,
         "deals": len(times),
         "task": "full solve (value + every root card)" if target is None else f"reaches {target}",
@@ -702,7 +710,8 @@ def bench_cmd(
 
 @cli.command("board")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
-@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on (other than 127.0.0.1 opens the board to the network).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (other than 127.0.0.1 opens the board to the network).")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, help="The port to listen on (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Print the URL but do not open a browser.")
 @rule_option
@@ -732,6 +741,9 @@ def board_cmd(file: str | None, host: str, port: int, no_browser: bool, rule_ite
 
 class _NoBar:
     """The progress bar when stderr is not a terminal: silent (iterates ``items``)."""
+
+    length: int = 0
+    label: str = ""
 
     def __init__(self, items: Any = ()) -> None:
         self.items = items
@@ -873,7 +885,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         if real_stdout is None:  # `calasolve ... >&-`
             raise OutputError("cannot write the output: standard output is closed")
-        sys.stdout = _CheckedOutput(real_stdout)  # type: ignore[assignment]
+        sys.stdout = _CheckedOutput(real_stdout)
         try:
             with cli.make_context("calasolve", args) as ctx:
                 group = ctx

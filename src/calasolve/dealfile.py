@@ -58,7 +58,8 @@ from .exchange import Exchange, ExchangeFieldError, apply_exchange, check_exchan
 from .game import DEFENDER_EXCHANGE, PlayState, defender_seats, first_leader, parse_contract
 from .rules import STANDARD, Rules
 
-__all__ = ["Record", "parse_deal_text", "read_deal_file", "check_deal_text", "check_deal_file", "check_deal_bytes", "format_record", "format_deal_text", "KEYS", "REQUIRED_KEYS"]
+__all__ = ["Record", "parse_deal_text", "read_deal_file", "check_deal_text", "check_deal_file", "check_deal_bytes",
+           "format_record", "format_deal_text", "KEYS", "REQUIRED_KEYS"]
 
 #: Every key of a record, in the order :func:`format_record` writes them.
 KEYS = ("name", "hands", "monte", "contract", "soloist", "leader", "rules", "call", "return", "takes", "discards", "played")

@@ -282,7 +282,8 @@ def _check_defender_side(hands: Sequence[Mask], monte: Mask, contract: str, solo
         if discards[seat] & ~pool:
             _fail("discards", f"{contract}: seat {seat} cannot discard {_names(discards[seat] & ~pool)}: not in their hand or their takes")
         if popcount(discards[seat]) != popcount(takes[seat]):
-            _fail("discards", f"{contract}: seat {seat} took {popcount(takes[seat])} and must discard as many, not {popcount(discards[seat])}")
+            _fail("discards", f"{contract}: seat {seat} took {popcount(takes[seat])} "
+                              f"and must discard as many, not {popcount(discards[seat])}")
 
 
 def apply_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int, exchange: Exchange) -> tuple[Hands, Mask]:

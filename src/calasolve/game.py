@@ -131,7 +131,7 @@ def check_deal(hands: object, monte: object, soloist: object, leader: object, tr
     when the position is solved (:meth:`PlayState.check`)."""
     from .limits import check_int, check_mask, check_optional_int
 
-    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != 3:  # type: ignore[arg-type]
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != 3:
         raise ParameterError("hands", hands, "must be 3 masks of cards, one per seat")
     masks = [check_mask("hands", h) for h in hands]  # type: ignore[attr-defined]
     if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:

@@ -84,8 +84,8 @@ def possible(thirds: int, won_last: bool, tricks: int) -> bool:
 def payoff_levels(contract: str, rules: Rules = STANDARD) -> tuple[int, ...]:
     """Every payoff the soloist can end a deal of ``contract`` with, lowest first."""
     return tuple(sorted({
-        outcome_payoff(contract, s, bool(l), t, rules)
-        for s in range(36) for l in (0, 1) for t in (NONE, SOME, SWEEP) if possible(s, bool(l), t)
+        outcome_payoff(contract, s, bool(last), t, rules)
+        for s in range(36) for last in (0, 1) for t in (NONE, SOME, SWEEP) if possible(s, bool(last), t)
     }))
 
 
@@ -97,8 +97,8 @@ def goal_table(contract: str, level: int, rules: Rules = STANDARD) -> bytes:
     soloist reaches the goal.  This is the goal the C core searches for.
     """
     return bytes(
-        1 if outcome_payoff(contract, s, bool(l), t, rules) >= level else 0
-        for s in range(36) for l in (0, 1) for t in (NONE, SOME, SWEEP)
+        1 if outcome_payoff(contract, s, bool(last), t, rules) >= level else 0
+        for s in range(36) for last in (0, 1) for t in (NONE, SOME, SWEEP)
     )
 
 
@@ -258,9 +258,9 @@ def _ends(total: int) -> tuple[tuple[int, int, int], ...]:
     """The outcomes (S, L, trick class) a deal holding ``total`` thirds can end with:
     no trick means S = 0, every trick means S = ``total`` (35 in a whole deal)."""
     return tuple(
-        (s, l, t)
-        for s in range(36) for l in (0, 1) for t in (NONE, SOME, SWEEP)
-        if possible(s, bool(l), t) and (t != SWEEP or s == total) and s <= total
+        (s, last, t)
+        for s in range(36) for last in (0, 1) for t in (NONE, SOME, SWEEP)
+        if possible(s, bool(last), t) and (t != SWEEP or s == total) and s <= total
     )
 
 
@@ -287,10 +287,10 @@ def settled_between(contract: str, level: int, rules: Rules, low: int, high: int
     """
     table = goal_table(contract, level, rules)
     ends = _ends(total)
-    wins = [s for s, l, t in ends if table[(s * 2 + l) * 3 + t]]
+    wins = [s for s, last, t in ends if table[(s * 2 + last) * 3 + t]]
     if not wins or min(wins) > high:
         return False  # the defenders can hold S to `high`
-    if all(table[(s * 2 + l) * 3 + t] for s, l, t in ends if s >= low):
+    if all(table[(s * 2 + last) * 3 + t] for s, last, t in ends if s >= low):
         return True  # the soloist can force S >= `low`
     return None
 
@@ -306,11 +306,11 @@ def level_thresholds(contract: str, level: int, rules: Rules = STANDARD, total: 
     """
     table = goal_table(contract, level, rules)
     ends = _ends(total)
-    wins = [s for s, l, t in ends if table[(s * 2 + l) * 3 + t]]
+    wins = [s for s, last, t in ends if table[(s * 2 + last) * 3 + t]]
     low = min(wins) if wins else total + 1
     sure = total + 1
     for s in range(total, -1, -1):
-        if all(table[(e * 2 + l) * 3 + t] for e, l, t in ends if e >= s):
+        if all(table[(e * 2 + last) * 3 + t] for e, last, t in ends if e >= s):
             sure = s
         else:
             break

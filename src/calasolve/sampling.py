@@ -84,9 +84,9 @@ def check_known(hand: Mask, seat: int, known: Mapping[object, Mask]) -> None:
         if clash:
             raise KnownCardsError(f"{' '.join(card_name(c) for c in cards_of(clash))} placed twice (or in the hand)")
         seen |= mask
-        if popcount(mask) > _SIZES[where]:  # type: ignore[index]
+        if popcount(mask) > _SIZES[where]:
             place = "the monte" if where == MONTE else f"seat {where}"
-            raise KnownCardsError(f"{popcount(mask)} cards placed in {place}, which holds {_SIZES[where]}")  # type: ignore[index]
+            raise KnownCardsError(f"{popcount(mask)} cards placed in {place}, which holds {_SIZES[where]}")
 
 
 def deal_rest(
@@ -110,7 +110,7 @@ def deal_rest(
     out: dict[object, Mask] = {}
     i = 0
     for where in (0, 1, 2, MONTE):
-        need = _SIZES[where] - popcount(placed[where])  # type: ignore[index]
+        need = _SIZES[where] - popcount(placed[where])
         out[where] = placed[where] | mask_of(int(c) for c in pool[i : i + need])
         i += need
     return (out[0], out[1], out[2]), out[MONTE]

@@ -191,7 +191,7 @@ def deal_record(body: Any, records: Sequence[Record]) -> Record:
     if number is not None:
         if not 1 <= number <= len(records):
             raise BadRequest(f"deal.record: {number} is not a record of the file (it has {len(records)})")
-        record = records[number - 1]
+        record: Record = records[number - 1]
     else:
         record = parse_one(text)
     exchange = exchange_of(body.get("exchange"))
