@@ -8,8 +8,7 @@ static uint8_t shape_of[1 << 10];
 /* owners5[u][a][b]: the owner digits (1 for the bits of a, 2 for those of
  * b, 0 else) of the bits selected by the 5-bit mask u, packed as a base-3
  * number (lowest selected bit first; < 243).  A suit's signature is read
- * there from its two 5-rank halves (two loads; this replaced a software
- * PEXT of each hand and a base-3 conversion: key_of -45% instructions). */
+ * there from its two 5-rank halves (two loads, no per-bit loop). */
 static uint8_t owners5[32][32][32];
 static const uint16_t pow3[6] = {1, 3, 9, 27, 81, 243};
 

@@ -61,9 +61,8 @@ static int score_move(const score_ctx *c, int card) {
             }
             return 100 - 12 * pts - r;
         }
-        /* Measured: the soloist's non-winning leads that work are most
-         * often point cards (getting them out of the way) and leads from
-         * short suits. */
+        /* The soloist's non-winning leads that work are most often point
+         * cards (getting them out of the way) and leads from short suits. */
         return 100 + 20 * pts - r - 5 * cs_popcount10[cs_suit_of_mask(p->hand[me], s)];
     }
 

@@ -29,15 +29,10 @@ static int ab(search_t *S, int target);
  *
  * Move ordering at trick boundaries: the killer (the last lead that cut
  * off at the same depth for the same side) first, then the static order
- * of movegen.c.  Measured on the strong suite (with the exact-key table
- * of the first version): -25% nodes.  History tables and a best move kept
- * in the table did not help (the first hurt the boolean searches);
- * killers at mid-trick nodes doubled the nodes.  The soloist's leads also
- * try the killer before last second: it pays where the soloist must find
- * the winning lead of many similar positions (the defenders' exchange:
- * dividete -23% nodes on 12 strong deals, the advisor's dd defence 4-10%
- * faster), costs chiamo 0-3%; the same for the defenders' leads: +7% to
- * +19% nodes in chiamo. */
+ * of movegen.c.  The soloist's leads also try the killer before last
+ * second: it pays where the soloist must find the winning lead of many
+ * similar positions (the defenders' exchange).  Measurements:
+ * docs/experiments.md. */
 
 /* Node at a trick boundary (no card of the current trick played yet). */
 static int ab_boundary(search_t *S, int target) {

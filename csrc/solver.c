@@ -131,8 +131,7 @@ int cs_reaches(cs_solver *s, const cs_position *pos, int target) {
 /* Exact value of S->pos when it is probably near `guess` (the best value
  * of the siblings so far): up to four probes stepping from the guess
  * (MTD(f)-like: each next probe sits at the fail-soft bound just
- * returned, usually the value itself), then bisection.  Measured against
- * "guess, guess + 1, then bisection": -3% nodes. */
+ * returned, usually the value itself), then bisection. */
 static int exact_near(search_t *S, int guess) {
     int lo, hi;
     search_bracket(S, &lo, &hi);

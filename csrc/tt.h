@@ -21,8 +21,7 @@
  *     lb(P) >= lb(E) + D-   and   ub(P) <= ub(E) + D+,
  * and an entry answers for every position of its structure, exactly
  * when the classes agree (D- = D+ = 0) and with widened bounds otherwise.
- * (Idea from Kupferschmid & Helmert's Skat solver.)  Measured: the node
- * count of the strong suite falls by a factor of about 5.7.
+ * (Idea from Kupferschmid & Helmert's Skat solver.)
  *
  * Nothing is hashed away: the whole structure is compared, and the shapes
  * and bonus are stored, so no collision can give a wrong answer.
