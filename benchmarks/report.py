@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from suites import Deal, endings_suite, random_suite, strong_suite  # noqa: E402
 
 from calasolve._core import Solver  # noqa: E402
+from calasolve.stats import percentile  # noqa: E402
 
 
 class Config(NamedTuple):
@@ -82,8 +83,7 @@ class Row(NamedTuple):
 
     @property
     def p90_ms(self) -> float:
-        t = sorted(self.times)
-        return t[min(len(t) - 1, int(0.9 * len(t)))] * 1e3
+        return percentile(self.times, 0.9) * 1e3
 
     @property
     def max_ms(self) -> float:

@@ -28,6 +28,7 @@ from suites import strong_suite  # noqa: E402
 from calasolve.dealfile import Record  # noqa: E402
 from calasolve.exchange_search import best_exchange  # noqa: E402
 from calasolve.solving import make_solver  # noqa: E402
+from calasolve.stats import percentile  # noqa: E402
 
 TARGETS = {"solo": 1.0, "chiamo": 5.0, "dividete": 5.0, "scegliete": 10.0}
 
@@ -59,7 +60,7 @@ def run(contract: str, deals: int, top: int, tt_mb: int, verbose: bool) -> list[
 
 def summary(contract: str, rows: list[dict[str, object]]) -> str:
     times = sorted(float(r["seconds"]) for r in rows)  # type: ignore[arg-type]
-    p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+    p90 = percentile(times, 0.9)
     slow = max(rows, key=lambda r: float(r["seconds"]))  # type: ignore[arg-type]
     target = TARGETS[contract]
     median = statistics.median(times)

@@ -17,7 +17,7 @@ from typing import Any
 
 from .cards import MAKE_THIRDS, Card, card_name
 from .game import PlayState
-from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, solve
+from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, final_card_values, solve
 
 
 @dataclass(frozen=True)
@@ -115,8 +115,7 @@ def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> lis
     reviews = []
     for index, card in enumerate(played):
         seat = state.to_move
-        captured = state.captured[state.soloist]
-        values = {c: v + captured for c, v in solver.card_values(*core_position(state)).items()}
+        values = final_card_values(solver, state)
         is_soloist = seat == state.soloist
         before = max(values.values()) if is_soloist else min(values.values())
         after = values[card]

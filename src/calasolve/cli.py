@@ -25,7 +25,8 @@ from .errors import CalasolveError, OutputError, ParameterError
 from .game import CONTRACTS
 from .limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from .rules import RULE_HELP, VARIANTS, Rules
-from .text import ENV_SYMBOLS, format_solve, notation, record_label
+from .stats import percentile
+from .text import ENV_SYMBOLS, format_bench, format_rules, format_solve, notation, record_label
 from .workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all, worker_pool
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -312,9 +313,7 @@ def rules(as_json: bool) -> None:
             ]
         })
         return
-    for name, values in VARIANTS.items():
-        click.echo(f"{name}: {' | '.join(values)}")
-        click.echo(f"    {RULE_HELP[name]}")
+    click.echo("\n".join(format_rules(VARIANTS, RULE_HELP)))
 
 
 def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
@@ -681,7 +680,6 @@ def bench_cmd(
             nodes.append(solver.nodes)
             if as_json:
                 emit_json({"deal": i, "answer": answer, "seconds": round(times[-1], 6), "nodes": nodes[-1]})
-    ordered = sorted(times)
     summary: dict[str, Any] = {
         "suite": suite,
         "deals": len(times),
@@ -689,8 +687,8 @@ def bench_cmd(
         "switches": {"tt": not no_tt, "equivalence": not no_equivalence, "canonical_suits": not no_canonical,
                      "ordering": not no_ordering},
         "median_ms": statistics.median(times) * 1e3,
-        "p90_ms": ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))] * 1e3,  # as benchmarks/report.py
-        "slowest_ms": ordered[-1] * 1e3,
+        "p90_ms": percentile(times, 0.9) * 1e3,
+        "slowest_ms": max(times) * 1e3,
         "total_s": sum(times),
         "nodes_per_s": sum(nodes) / sum(times) if sum(times) else 0.0,
         "signature": sum(nodes),
@@ -698,14 +696,7 @@ def bench_cmd(
     if as_json:
         emit_json({"summary": summary})
         return
-    click.echo(f"{summary['suite']} suite, {summary['deals']} deals, {summary['task']}")
-    off = [k for k, v in summary["switches"].items() if not v]
-    if off:
-        click.echo(f"  switched off: {', '.join(off)}")
-    click.echo(f"  median {summary['median_ms']:.2f} ms   90% {summary['p90_ms']:.2f} ms   "
-               f"slowest {summary['slowest_ms']:.2f} ms   total {summary['total_s']:.2f} s")
-    click.echo(f"  {summary['nodes_per_s'] / 1e6:.2f} M nodes/s")
-    click.echo(f"  signature {summary['signature']} nodes")
+    click.echo("\n".join(format_bench(summary)))
 
 
 @cli.command("board")

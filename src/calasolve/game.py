@@ -335,6 +335,16 @@ class PlayState:
         )
 
 
+#: The arguments the solver methods take for a position: hands, trick, leader, soloist, last bonus.
+CorePosition = tuple[tuple[Mask, Mask, Mask], tuple[Card, ...], int, int, int]
+
+
+def core_position(state: PlayState) -> CorePosition:
+    """The arguments the core takes for ``state`` (the one place they are built)."""
+    h = state.hands
+    return (h[0], h[1], h[2]), tuple(state.trick), state.leader, state.soloist, state.last_bonus
+
+
 @dataclass(frozen=True)
 class DealResult:
     """The score of one deal (docs/rules.md §7, §8)."""

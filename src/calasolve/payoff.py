@@ -38,7 +38,9 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of, mask_thirds
-from .game import CONTRACT_VALUE, TRICKS, PlayState, legal_cards, multiplier, payments, trick_winner
+from .game import CONTRACT_VALUE, TRICKS, PlayState, core_position, legal_cards, multiplier, payments, trick_winner
+from .errors import ParameterError
+from .limits import MAX_TABLE_MB, check_int
 from .rules import STANDARD, Rules
 
 #: Trick classes of a finished deal, from the soloist's side.
@@ -176,9 +178,7 @@ def make_goal_search(goal_mb: int) -> Any:
     """A new C goal search with a memo of ``goal_mb`` MiB.  A memo the machine
     cannot allocate is a :class:`~calasolve.errors.ParameterError` naming
     ``goal_mb`` (a size asked for, like any bad input; in a worker process too)."""
-    from ._core import GoalSearch
-    from .errors import ParameterError
-    from .limits import MAX_TABLE_MB, check_int
+    from ._core import GoalSearch  # the C extension loads on first use
 
     check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
     try:
@@ -196,8 +196,6 @@ def goal_search(goal_mb: int | None = None) -> Any:
     another size replaces it."""
     global _GOALS, _GOALS_MB
     if goal_mb is not None and goal_mb != _GOALS_MB:
-        from .limits import MAX_TABLE_MB, check_int
-
         _GOALS_MB = check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
         _GOALS = None  # the old memo goes before the new one is allocated
     if _GOALS is None:
@@ -222,8 +220,6 @@ def payoff_reaches(state: PlayState, contract: str, level: int, rules: Rules = S
     """Can the soloist force a payoff of at least ``level`` from ``state``?"""
     if state.is_over:
         return finished_payoff(state, contract, rules) >= level
-    from .solving import core_position
-
     captured, sol_any, def_any = _flags(state)
     goals = goals or goal_search()
     return bool(goals.reaches(*core_position(state), captured, sol_any, def_any, goal_table(contract, level, rules)))
@@ -372,8 +368,6 @@ def payoff_line(
     With a thirds ``solver``, each candidate card's thirds settle most tests
     without a goal search.
     """
-    from .solving import core_position
-
     levels = payoff_levels(contract, rules)
     above = [p for p in levels if p > value]
     state = state.copy()

@@ -30,7 +30,7 @@ from .cards import Card, card_name, cards_of, parse_card
 from .errors import CalasolveError, ParameterError
 from .game import DealResult, PlayState
 from .rules import STANDARD, Rules
-from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, solve
+from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, final_card_values, solve
 
 
 class Position:
@@ -107,9 +107,8 @@ class Position:
         keyed like :attr:`SolveResult.cards <calasolve.solving.SolveResult>` (card ids; tokens look up too)."""
         if self.state.is_over:
             return CardValues()
-        captured = self.state.captured[self.state.soloist]
-        raw = self.solver.card_values(*core_position(self.state))
-        return CardValues.ordered({c: v + captured for c, v in raw.items()}, maximise=self.state.to_move == self.state.soloist)
+        values = final_card_values(self.solver, self.state)
+        return CardValues.ordered(values, maximise=self.state.to_move == self.state.soloist)
 
     def __repr__(self) -> str:
         st = self.state

@@ -18,9 +18,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
-from .cards import MAKE_THIRDS, Card, Mask, card_name, hand_name
+from .cards import MAKE_THIRDS, Card, Mask, card_name, cards_of, hand_name
 from .errors import CalasolveError, ParameterError
-from .game import PlayState, Trick
+from .game import CONTRACTS, PlayState, Trick, core_position
+from .limits import MAX_TABLE_MB, MAX_THIRDS, check_bool, check_instance, check_int, check_optional_int
+from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line, payoff_value
+from .rules import STANDARD, Rules
 
 __all__ = ["SolveResult", "solve", "default_solver", "core_position", "make_solver"]
 
@@ -102,9 +105,7 @@ def make_solver(tt_mb: int = 32, **switches: bool) -> CoreSolver:
     """A new C solver with a table of ``tt_mb`` MiB; ``switches`` are the ablation flags.
     A table the machine cannot allocate is a :class:`~calasolve.errors.ParameterError`
     naming ``tt_mb`` (a size asked for, like any bad input; in a worker process too)."""
-    from ._core import Solver
-    from .errors import ParameterError
-    from .limits import MAX_TABLE_MB, check_bool, check_int
+    from ._core import Solver  # the C extension loads on first use (`import calasolve` stays cheap)
 
     check_int("tt_mb", tt_mb, 1, MAX_TABLE_MB)
     for name, flag in switches.items():
@@ -129,10 +130,11 @@ def total_nodes(searcher: Any) -> int:
     return int(getattr(searcher, "total_nodes", getattr(searcher, "nodes", 0)))
 
 
-def core_position(state: PlayState) -> tuple[tuple[Mask, Mask, Mask], tuple[Card, ...], int, int, int]:
-    """The arguments the core takes for ``state``: hands, trick, leader, soloist, last bonus."""
-    h = state.hands
-    return (h[0], h[1], h[2]), tuple(state.trick), state.leader, state.soloist, state.last_bonus
+def final_card_values(solver: CoreSolver, state: PlayState) -> dict[Card, int]:
+    """Each legal card of ``state``'s player to move with its value as the soloist's
+    *final* thirds: the core's value (thirds from here on) plus the thirds captured."""
+    captured = state.captured[state.soloist]
+    return {c: v + captured for c, v in solver.card_values(*core_position(state)).items()}
 
 
 @dataclass(frozen=True)
@@ -250,10 +252,6 @@ def check_solver(parameter: str, solver: Any, *, list_search: bool = False) -> A
 
 def check_contract_rules(contract: Any, rules: Any) -> None:
     """``contract``: None or a contract's name; ``rules``: None or a :class:`~calasolve.rules.Rules`."""
-    from .game import CONTRACTS
-    from .limits import check_instance
-    from .rules import Rules
-
     if contract is not None and (not isinstance(contract, str) or contract not in CONTRACTS):
         raise ParameterError("contract", contract, f"unknown contract (use {', '.join(CONTRACTS)})")
     if rules is not None:
@@ -288,7 +286,6 @@ def solve(
     :func:`solve_payoff`); ``contract`` and ``rules`` are needed then for a
     bare :class:`PlayState` (a record brings its own).
     """
-    from .limits import MAX_THIRDS, check_bool, check_optional_int
 
     if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise ParameterError("objective", objective, "unknown objective (use thirds or payoff)")
@@ -399,9 +396,6 @@ def solve_payoff(
     ``extra`` holds ``payoff``, ``multiplier`` and ``objective``; ``nodes`` counts
     the thirds solver's and the goal search's.
     """
-    from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line, payoff_value
-    from .rules import STANDARD
-
     if not isinstance(state, PlayState):
         raise ParameterError("state", state, "must be a PlayState")
     if contract is None:
@@ -417,7 +411,7 @@ def solve_payoff(
     thirds = None
     card_thirds: dict[Card, int] = {}
     if not state.is_over:
-        card_thirds = {c: v + captured for c, v in solver.card_values(*core_position(state)).items()}
+        card_thirds = final_card_values(solver, state)
         pick = max if state.to_move == state.soloist else min
         thirds = pick(card_thirds.values())
     value = payoff_value(state, contract, rules, thirds=thirds)
@@ -447,8 +441,6 @@ def solve_payoff(
 
 
 def _legal(state: PlayState) -> list[Card]:
-    from .cards import cards_of
-
     return list(cards_of(state.legal()))
 
 

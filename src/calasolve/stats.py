@@ -15,6 +15,18 @@ from typing import Sequence
 Z95 = 1.959963984540054
 
 
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0 <= q < 1) of ``values`` by rank: the sorted value at
+    index ``min(n - 1, int(q * n))``, what ``calasolve bench`` and the benchmark
+    reports print as the 90th percentile.
+
+    >>> percentile([5, 1, 4, 2, 3], 0.9), percentile([1, 2], 0.9), percentile([3, 1, 2], 0.5)
+    (5, 2, 2)
+    """
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def mean_se(values: Sequence[float]) -> tuple[float, float]:
     """The mean and its standard error (sample standard deviation / sqrt(n))."""
     n = len(values)

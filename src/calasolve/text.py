@@ -58,6 +58,8 @@ __all__ = [
     "trick_lines",
     "format_check",
     "format_solve",
+    "format_rules",
+    "format_bench",
     "format_exchange_search",
     "format_analysis",
 ]
@@ -615,6 +617,34 @@ def format_analysis(record: Any, analysis: Any, symbols: Notation | bool = False
                    f"{'makes' if analysis.final_value >= MAKE_THIRDS else 'fails'}):")
         out += trick_lines(cont.tricks, record.soloist, n, first=len(state.tricks) + 1,
                            captured=cont.captured, last_bonus=cont.last_bonus)
+    return out
+
+
+# -- rules and bench ---------------------------------------------------------------------
+
+def format_rules(variants: Mapping[str, Sequence[str]], help_text: Mapping[str, str]) -> list[str]:
+    """``calasolve rules``: each variant's values, the standard one first, and what it means.
+
+    >>> format_rules({"stramazzo": ("on", "off")}, {"stramazzo": "taking no trick..."})
+    ['stramazzo: on | off', '    taking no trick...']
+    """
+    out = []
+    for name, values in variants.items():
+        out.append(f"{name}: {' | '.join(values)}")
+        out.append(f"    {help_text[name]}")
+    return out
+
+
+def format_bench(summary: Mapping[str, Any]) -> list[str]:
+    """``calasolve bench``'s summary (the ``summary`` object of ``--json``) in words."""
+    out = [f"{summary['suite']} suite, {summary['deals']} deals, {summary['task']}"]
+    off = [k for k, v in summary["switches"].items() if not v]
+    if off:
+        out.append(f"  switched off: {', '.join(off)}")
+    out.append(f"  median {summary['median_ms']:.2f} ms   90% {summary['p90_ms']:.2f} ms   "
+               f"slowest {summary['slowest_ms']:.2f} ms   total {summary['total_s']:.2f} s")
+    out.append(f"  {summary['nodes_per_s'] / 1e6:.2f} M nodes/s")
+    out.append(f"  signature {summary['signature']} nodes")
     return out
 
 
