@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -22,14 +23,31 @@ def test_solve_searches_a_missing_exchange_like_the_cli(capsys: pytest.CaptureFi
     solo = read_deal_file(EXAMPLE)[1].with_(exchange=Exchange())
     assert solo.needs_exchange
     result = calasolve.solve(solo, top=3)
-    assert result.extra["exchange"]["searched"] and len(result.extra["exchange"]["alternatives"]) == 3
-    assert result.soloist_thirds == result.extra["exchange"]["best"]["soloist_thirds"]
+    assert result.exchange is not None and result.extra["exchange"] is result.exchange
+    assert result.exchange["searched"] and len(result.exchange["alternatives"]) == 3
+    assert result.soloist_thirds == result.exchange["best"]["soloist_thirds"]
     path = ROOT / "tests" / "golden" / "exchanges.deal"
     with pytest.raises(SystemExit):
         main(["solve", "--json", "--jobs", "1", "--top", "3", str(path)])
     first = json.loads(capsys.readouterr().out.splitlines()[0])
     assert first["soloist_thirds"] == result.soloist_thirds and first["cards"] == result.to_dict()["cards"]
-    assert first["exchange"]["best"] == result.extra["exchange"]["best"]
+    assert first["exchange"]["best"] == result.exchange["best"]
+
+
+def test_results_are_frozen_and_typed() -> None:
+    record = read_deal_file(EXAMPLE)[0]
+    result = calasolve.solve(record)
+    with pytest.raises(TypeError):
+        result.cards[0] = 99  # type: ignore[index]
+    with pytest.raises(TypeError):
+        result.extra["payoff"] = 1  # type: ignore[index]
+    copy = dataclasses.replace(result)
+    assert hash(result) == hash(copy) and result == copy and {result: 1}[copy] == 1
+    assert result.objective == "thirds" and result.payoff is None and result.exchange is None and not result.extra
+    payoff = calasolve.solve(record, objective="payoff")
+    assert payoff.objective == "payoff" and payoff.payoff is not None and payoff.multiplier in (1, 2, 3)
+    assert payoff.to_dict()["payoff"] == payoff.payoff and dict(payoff.extra) == {
+        "objective": "payoff", "payoff": payoff.payoff, "multiplier": payoff.multiplier}
 
 
 def test_reprs_show_cards_in_notation() -> None:

@@ -24,7 +24,7 @@ from calasolve.exchange import Exchange, apply_exchange
 from calasolve.exchange_search import best_exchange, dividete_draws, exchange_text, search_exchange, solve_with_exchange
 from calasolve.game import defender_seats
 from calasolve.reference import ReferenceSolver, clear_cache
-from calasolve.solving import make_solver, solve
+from calasolve.solving import CoreSolver, make_solver, solve
 
 H = parse_hand
 C = parse_card
@@ -167,7 +167,7 @@ def test_small_deals_match_the_reference_solver(contract: str) -> None:
 
 
 @pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
-def test_small_deals_match_exact_values_of_the_c_solver(contract: str, solver) -> None:  # type: ignore[no-untyped-def]
+def test_small_deals_match_exact_values_of_the_c_solver(contract: str, solver: CoreSolver) -> None:
     rng = random.Random(sum(map(ord, contract)) + 5)
     for _ in range(3):
         n = 4 if contract in ("solo", "dividete") else 3
@@ -179,7 +179,7 @@ def test_small_deals_match_exact_values_of_the_c_solver(contract: str, solver) -
 
 
 @pytest.mark.parametrize("contract", ["solo", "chiamo"])
-def test_every_top_n_matches_brute_force(contract: str, solver) -> None:  # type: ignore[no-untyped-def]
+def test_every_top_n_matches_brute_force(contract: str, solver: CoreSolver) -> None:
     # many list lengths on the same deals: ties with the best, runners-up a few
     # thirds down, and lists longer than the number of distinct exchanges
     rng = random.Random(contract)
@@ -191,7 +191,7 @@ def test_every_top_n_matches_brute_force(contract: str, solver) -> None:  # type
 
 
 @pytest.mark.parametrize("maximise", [True, False])
-def test_the_top_n_search_both_ways(maximise: bool, solver) -> None:  # type: ignore[no-untyped-def]
+def test_the_top_n_search_both_ways(maximise: bool, solver: CoreSolver) -> None:
     # the list search itself, for the side that maximises and the side that minimises
     from calasolve import exchange_candidates as ec
     from calasolve import exchange_search as es
@@ -213,7 +213,7 @@ def test_the_top_n_search_both_ways(maximise: bool, solver) -> None:  # type: ig
 
 
 @pytest.mark.parametrize("maximise", [True, False])
-def test_the_c_list_search_and_its_python_twin_agree(maximise: bool, solver) -> None:  # type: ignore[no-untyped-def]
+def test_the_c_list_search_and_its_python_twin_agree(maximise: bool, solver: CoreSolver) -> None:
     # Solver.best_of (cs_best_of) and ReferenceSolver.best_of on the same batches in the
     # same order: the `top` best, best first, ties to the first met, index for index
     from calasolve import exchange_candidates as ec
@@ -238,7 +238,7 @@ def test_the_c_list_search_and_its_python_twin_agree(maximise: bool, solver) -> 
 
 @pytest.mark.parametrize("maximise", [True, False])
 @pytest.mark.parametrize("reference", [False, True])
-def test_a_candidate_tried_first_changes_no_value(maximise: bool, reference: bool, solver) -> None:  # type: ignore[no-untyped-def]
+def test_a_candidate_tried_first_changes_no_value(maximise: bool, reference: bool, solver: CoreSolver) -> None:
     # `first` only reorders: the same values whatever it names (a candidate or not),
     # and a best candidate named first is the one reported (ties keep the first met)
     from calasolve import exchange_candidates as ec
@@ -296,7 +296,7 @@ def test_one_candidate_per_class_and_each_one_consistent(contract: str) -> None:
             assert c.hands == new and c.last_bonus == 3 + mask_thirds(new_monte)
 
 
-def test_equivalent_discards_collapse(solver) -> None:  # type: ignore[no-untyped-def]
+def test_equivalent_discards_collapse(solver: CoreSolver) -> None:
     # After the monte seat 0 holds 7654 of Bastoni under its 2: discarding any of them gives the same position.
     hands = (H("765.-.-.-"), H("-.32.3.-"), H("-.-.A.32"))
     monte = H("24.-.-.AR")
@@ -307,7 +307,7 @@ def test_equivalent_discards_collapse(solver) -> None:  # type: ignore[no-untype
     assert len(res.alternatives) == len(classes)
 
 
-def test_partial_chiamo_searches_only_what_is_missing(solver) -> None:  # type: ignore[no-untyped-def]
+def test_partial_chiamo_searches_only_what_is_missing(solver: CoreSolver) -> None:
     rng = random.Random(3)
     for _ in range(5):
         hands, monte = random_small_deal(rng, 3)
@@ -341,7 +341,7 @@ def popcount_(m: int) -> int:
     return bin(m).count("1")
 
 
-def test_partial_defender_exchanges(solver) -> None:  # type: ignore[no-untyped-def]
+def test_partial_defender_exchanges(solver: CoreSolver) -> None:
     rng = random.Random(8)
     for contract in ("dividete", "scegliete"):
         hands, monte = random_small_deal(rng, 3)
@@ -391,7 +391,7 @@ soloist: 0
 """
 
 
-def test_best_exchange_of_a_record_and_solve_with_it(solver) -> None:  # type: ignore[no-untyped-def]
+def test_best_exchange_of_a_record_and_solve_with_it(solver: CoreSolver) -> None:
     [record] = parse_deal_text(EASY_SOLO)
     res = calasolve.best_exchange(record, solver=solver, top=3)
     assert res.contract == "solo" and res.searched and len(res.alternatives) == 3
@@ -426,7 +426,7 @@ def test_cli_solve_searches_the_exchange(tmp_path, capsys) -> None:  # type: ign
     )
 
 
-def test_result_to_dict_for_dividete(solver) -> None:  # type: ignore[no-untyped-def]
+def test_result_to_dict_for_dividete(solver: CoreSolver) -> None:
     hands, monte = random_small_deal(random.Random(1), 3)
     res = search_exchange(hands, monte, "dividete", 0, 0, solver=solver)
     d = res.to_dict()

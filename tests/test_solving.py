@@ -14,7 +14,7 @@ from calasolve.errors import CalasolveError, IllegalPlayError
 from calasolve.game import PlayState
 from calasolve.position import Position
 from calasolve.reference import ReferenceSolver
-from calasolve.solving import make_solver
+from calasolve.solving import CoreSolver, make_solver
 
 
 def random_state(rng: random.Random, tricks_left: int, mid_trick: int) -> PlayState:
@@ -28,7 +28,7 @@ def random_state(rng: random.Random, tricks_left: int, mid_trick: int) -> PlaySt
     return state
 
 
-def test_solve_matches_reference_on_endings(solver) -> None:  # type: ignore[no-untyped-def]
+def test_solve_matches_reference_on_endings(solver: CoreSolver) -> None:
     rng = random.Random(2024)
     reference = ReferenceSolver()
     for i in range(150):
@@ -45,7 +45,7 @@ def test_solve_matches_reference_on_endings(solver) -> None:  # type: ignore[no-
         assert replay.is_over and replay.captured[replay.soloist] == fast.soloist_thirds
 
 
-def test_value_is_max_or_min_of_cards_and_target_agrees(solver) -> None:  # type: ignore[no-untyped-def]
+def test_value_is_max_or_min_of_cards_and_target_agrees(solver: CoreSolver) -> None:
     rng = random.Random(7)
     for _ in range(20):
         state = random_state(rng, tricks_left=rng.randint(3, 7), mid_trick=rng.randrange(3))
@@ -58,13 +58,13 @@ def test_value_is_max_or_min_of_cards_and_target_agrees(solver) -> None:  # type
             assert t.cards == {c: v >= target for c, v in res.cards.items()}
 
 
-def test_finished_deal_solves_to_what_was_captured(solver) -> None:  # type: ignore[no-untyped-def]
+def test_finished_deal_solves_to_what_was_captured(solver: CoreSolver) -> None:
     state = random_state(random.Random(3), tricks_left=0, mid_trick=0)
     res = solve(state, solver=solver)
     assert res.soloist_thirds == state.captured[state.soloist] and res.to_move is None and res.line == ()
 
 
-def test_target_out_of_range(solver) -> None:  # type: ignore[no-untyped-def]
+def test_target_out_of_range(solver: CoreSolver) -> None:
     state = random_state(random.Random(1), tricks_left=2, mid_trick=0)
     with pytest.raises(CalasolveError, match="target 36"):
         solve(state, solver=solver, target=36)
@@ -78,7 +78,7 @@ soloist: 0
 """
 
 
-def test_position_steps_and_undoes(solver) -> None:  # type: ignore[no-untyped-def]
+def test_position_steps_and_undoes(solver: CoreSolver) -> None:
     pos = Position.from_record(parse_deal_text(SWEEP)[0], solver=solver)
     assert pos.value() == 35 and pos.to_move == 0
     values = pos.values()
@@ -97,7 +97,7 @@ def test_position_steps_and_undoes(solver) -> None:  # type: ignore[no-untyped-d
     assert result.soloist_thirds == 35 and result.bonus == "cappotto" and result.payments == (16, -8, -8)
 
 
-def test_solve_takes_a_record_a_position_or_a_state_alike(solver) -> None:  # type: ignore[no-untyped-def]
+def test_solve_takes_a_record_a_position_or_a_state_alike(solver: CoreSolver) -> None:
     record = parse_deal_text(SWEEP.replace("soloist: 0", "soloist: 0\nplayed: 3B 7B CB 2B"))[0]
     pos = Position.from_record(record, solver=solver)
     answers = [solve(x, solver=solver) for x in (record, pos, pos.state)]
@@ -110,7 +110,7 @@ def test_solve_takes_a_record_a_position_or_a_state_alike(solver) -> None:  # ty
     assert solve(pos, objective="payoff").to_dict()["payoff"] == solve(record, objective="payoff").to_dict()["payoff"]
 
 
-def test_analyse_costs_chain(solver) -> None:  # type: ignore[no-untyped-def]
+def test_analyse_costs_chain(solver: CoreSolver) -> None:
     record = parse_deal_text(SWEEP)[0]
     # a silly first lead by the soloist is still free here (every card wins), a full random play is judged
     rng = random.Random(5)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from .cards import MAKE_THIRDS, Card, card_name
-from .game import PlayState
+from .game import SOLOIST_EXCHANGE, PlayState
 from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, final_card_values, solve
 
 
@@ -71,7 +72,13 @@ class Analysis:
     final_value: int                       # double-dummy value where the play stops
     continuation: SolveResult | None       # best play from there (partial deals)
     seconds: float
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    #: the exchange judged against the double-dummy-best one (see :func:`exchange_review`), if it was
+    exchange: Mapping[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def extra(self) -> Mapping[str, Any]:
+        """What the JSON adds: ``exchange`` when the exchange was judged (read-only)."""
+        return MappingProxyType({} if self.exchange is None else {"exchange": self.exchange})
 
     def mistakes(self) -> dict[int, tuple[int, int]]:
         """Per seat: (number of mistakes, total cost in thirds)."""
@@ -156,7 +163,7 @@ def exchange_review(record: Any, actual: int, solver: CoreSolver) -> dict[str, A
     else:
         open_ = Exchange()
     found = best_exchange(record.with_(exchange=open_, played=()), solver=solver, top=1)
-    soloist_chooses = record.contract in ("chiamo", "solo")
+    soloist_chooses = record.contract in SOLOIST_EXCHANGE
     cost = found.value - actual if soloist_chooses else actual - found.value
     return {
         "chosen_by": "soloist" if soloist_chooses else "defenders",
@@ -172,7 +179,7 @@ def analyse(record: Any, *, solver: CoreSolver | None = None, exchange: bool = T
     """Analyse a record's ``played:`` cards (its exchange must be complete).
 
     With ``exchange`` (the default) an exchange contract's exchange is also
-    judged against the double-dummy-best one (``extra["exchange"]``); that
+    judged against the double-dummy-best one (``exchange``); that
     search can take seconds (chiamo the longest).
     """
     from .dealfile import check_record
@@ -186,11 +193,7 @@ def analyse(record: Any, *, solver: CoreSolver | None = None, exchange: bool = T
     start = time.perf_counter()
     state = record.start_state()
     start_value = solver.value(*core_position(state))
-    extra: dict[str, Any] = {}
-    if exchange:
-        review = exchange_review(record, start_value, solver)
-        if review is not None:
-            extra["exchange"] = review
+    review = exchange_review(record, start_value, solver) if exchange else None
     reviews = review_play(state, list(record.played), solver)
     continuation = None
     if state.is_over:
@@ -211,5 +214,5 @@ def analyse(record: Any, *, solver: CoreSolver | None = None, exchange: bool = T
         final_value=final_value,
         continuation=continuation,
         seconds=time.perf_counter() - start,
-        extra=extra,
+        exchange=review,
     )

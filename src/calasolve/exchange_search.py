@@ -70,7 +70,7 @@ from .exchange_candidates import (
     defence_candidates,
     dividete_draws,
 )
-from .game import defender_seats
+from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, defender_seats
 from .solving import CoreSolver, SolveResult, default_solver, solve, total_nodes
 
 __all__ = [
@@ -206,7 +206,7 @@ def exchange_text(exchange: Exchange, contract: str, soloist: int, hands: Sequen
     'seat 1 takes 4C 3D, discards 7B 6D; seat 2 takes 2D 7D, discards 5B 7D'
     """
     parts: list[str] = []
-    if contract in ("chiamo", "solo"):
+    if contract in SOLOIST_EXCHANGE:
         if exchange.call is not None:
             holder = called_from(hands, monte, exchange.call)
             where = "the monte" if holder is None else f"seat {holder}"
@@ -216,7 +216,7 @@ def exchange_text(exchange: Exchange, contract: str, soloist: int, hands: Sequen
         if exchange.discards is not None:
             parts.append(f"discard {_tokens(exchange.discards[soloist])}")
         return ", ".join(parts) or "-"
-    if contract in ("dividete", "scegliete"):
+    if contract in DEFENDER_EXCHANGE:
         for seat in defender_seats(soloist):
             took = exchange.takes[seat] if exchange.takes is not None else None
             text = f"seat {seat} takes " + ("?" if took is None else (_tokens(took) or "nothing"))
@@ -292,7 +292,7 @@ def search_exchange(
         batch = _enumerate(layouts, soloist)
         return _best_of(solver, batch, leader, soloist, maximise=maximise, top=n, stats=stats, first=first), len(batch)
 
-    if contract in ("solo", "chiamo"):
+    if contract in SOLOIST_EXCHANGE:
         kept, count = run(_soloist_layouts(h, monte, contract, soloist, given), True, top)
         alternatives = tuple((c.exchange(), v) for v, _, c in kept)
         best, value = alternatives[0]
@@ -306,7 +306,7 @@ def search_exchange(
             seconds=time.perf_counter() - start,
             **common,
         )
-    if contract in ("dividete", "scegliete"):
+    if contract in DEFENDER_EXCHANGE:
         if given.takes is not None:
             kept, count = run(_defender_layouts(h, monte, soloist, [given.takes]), False, 1)
             value, _, c = kept[0]
@@ -449,7 +449,7 @@ def solve_with_exchange(
     """:func:`best_exchange`, then :func:`~calasolve.solving.solve` of the record with
     that exchange filled in.  The result describes the play with the best exchange
     (for dividete without ``takes``: the draw worst for the soloist, see
-    :class:`ExchangeResult`); ``extra["exchange"]`` is ``ExchangeResult.to_dict()``.
+    :class:`ExchangeResult`); ``exchange`` is ``ExchangeResult.to_dict()``.
     ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
     is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play."""
     from .limits import MAX_THIRDS, check_optional_int
@@ -465,8 +465,6 @@ def solve_with_exchange(
     except CalasolveError as err:  # cannot happen: the search builds legal exchanges only
         raise ExchangeError(f"internal error: the best exchange is not legal: {err}") from None
     played = solve(completed, target=target, solver=solver, objective=objective)
-    extra = dict(played.extra)
-    extra["exchange"] = found.to_dict()
     return dataclasses.replace(
-        played, extra=extra, nodes=played.nodes + found.nodes, seconds=played.seconds + found.seconds
+        played, exchange=found.to_dict(), nodes=played.nodes + found.nodes, seconds=played.seconds + found.seconds
     )

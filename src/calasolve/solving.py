@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from types import MappingProxyType
+from typing import Any, Literal, Mapping, Protocol, Sequence
 
 from .cards import MAKE_THIRDS, Card, Mask, card_name, cards_of, hand_name
 from .errors import CalasolveError, ParameterError
@@ -26,6 +27,10 @@ from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line,
 from .rules import STANDARD, Rules
 
 __all__ = ["SolveResult", "solve", "default_solver", "core_position", "make_solver"]
+
+
+#: What a solve maximises: the soloist's thirds, or their game points (docs/rules.md §8).
+Objective = Literal["thirds", "payoff"]
 
 
 class CoreSolver(Protocol):
@@ -62,7 +67,69 @@ class CardValues(dict):  # type: ignore[type-arg]
     CardValues({'3B': 14, 'AS': 14, 'FS': 11})
     >>> v["AS"] == v[parse_card("AS")] == 14, "FS" in v, list(v) == [parse_card(t) for t in ("3B", "AS", "FS")]
     (True, True, True)
+
+    A result's card values are frozen (:meth:`frozen`): read-only and hashable.
+
+    >>> f = v.frozen()
+    >>> f == v, hash(f) == hash(v.frozen())
+    (True, True)
+    >>> f[0] = 99
+    Traceback (most recent call last):
+    ...
+    TypeError: these card values are read-only
     """
+
+    _frozen = False
+
+    def frozen(self) -> "CardValues":
+        """A read-only, hashable copy (``self`` if it is one already)."""
+        if self._frozen:
+            return self
+        out = CardValues(self)
+        out._frozen = True
+        return out
+
+    def _check_writable(self) -> None:
+        if self._frozen:
+            raise TypeError("these card values are read-only")
+
+    def __setitem__(self, card: Any, value: Any) -> None:
+        self._check_writable()
+        super().__setitem__(card, value)
+
+    def __delitem__(self, card: Any) -> None:
+        self._check_writable()
+        super().__delitem__(card)
+
+    def __ior__(self, other: Any) -> "CardValues":  # type: ignore[misc]
+        self._check_writable()
+        super().__ior__(other)
+        return self
+
+    def clear(self) -> None:
+        self._check_writable()
+        super().clear()
+
+    def pop(self, *args: Any) -> Any:
+        self._check_writable()
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[Any, Any]:
+        self._check_writable()
+        return super().popitem()
+
+    def setdefault(self, card: Any, default: Any = None) -> Any:
+        self._check_writable()
+        return super().setdefault(card, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._check_writable()
+        super().update(*args, **kwargs)
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        if not self._frozen:
+            raise TypeError("unhashable type: 'CardValues' (only frozen card values are)")
+        return hash(tuple(self.items()))
 
     @classmethod
     def ordered(cls, values: dict[Card, Any], *, maximise: bool) -> "CardValues":
@@ -146,14 +213,20 @@ class SolveResult:
     that total if the card is played now and both sides then play
     optimally.  With a ``target`` the search only decides whether the soloist
     reaches it: ``reaches`` is set, ``cards`` maps each card to a bool and the
-    exact values are ``None``.
+    exact values are ``None``.  ``cards`` is read-only, and a result is hashable.
+
+    With ``objective="payoff"``, ``payoff`` is the soloist's game points under
+    best play and ``multiplier`` its cappotto/stramazzo factor (and ``cards``
+    are payoffs); ``exchange`` is the exchange search's
+    :meth:`~calasolve.exchange_search.ExchangeResult.to_dict` when the record's
+    exchange was searched.
     """
 
     soloist: int
     to_move: int | None
     captured: int
     soloist_thirds: int | None
-    cards: dict[Card, Any]
+    cards: Mapping[Card, Any]
     line: tuple[Card, ...]
     tricks: tuple[Trick, ...]
     nodes: int
@@ -165,7 +238,24 @@ class SolveResult:
     contract: str | None = None
     name: str | None = None
     record: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    objective: Objective = "thirds"
+    payoff: int | None = None
+    multiplier: int | None = None
+    exchange: Mapping[str, Any] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        cards = self.cards if isinstance(self.cards, CardValues) else CardValues(self.cards)
+        object.__setattr__(self, "cards", cards.frozen())
+
+    @property
+    def extra(self) -> Mapping[str, Any]:
+        """What the JSON adds for the payoff objective and a searched exchange (read-only)."""
+        out: dict[str, Any] = {}
+        if self.objective == "payoff":
+            out.update(objective=self.objective, payoff=self.payoff, multiplier=self.multiplier)
+        if self.exchange is not None:
+            out["exchange"] = self.exchange
+        return MappingProxyType(out)
 
     def __repr__(self) -> str:
         value = f"soloist_thirds={self.soloist_thirds}" if self.target is None else f"target={self.target}, reaches={self.reaches}"
@@ -258,7 +348,7 @@ def check_contract_rules(contract: Any, rules: Any) -> None:
         check_instance("rules", rules, Rules, "a Rules (or None for the standard rules)")
 
 
-OBJECTIVES = ("thirds", "payoff")
+OBJECTIVES: tuple[Objective, ...] = ("thirds", "payoff")
 
 
 def solve(
@@ -278,7 +368,7 @@ def solve(
 
     A record whose exchange is missing or partial gets the double-dummy-best
     exchange first, as ``calasolve solve`` does (:func:`~calasolve.exchange_search.solve_with_exchange`:
-    ``extra["exchange"]`` describes it, with the ``top`` best alternatives).
+    ``exchange`` describes it, with the ``top`` best alternatives).
 
     ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
     ``all_cards=False`` skips the per-card values; ``line=False`` skips the line.
@@ -393,7 +483,7 @@ def solve_payoff(
     cappotto and stramazzo included (:mod:`calasolve.payoff`).  ``cards``
     maps each legal card to its payoff; ``line`` is one payoff-optimal line
     and ``soloist_thirds`` the thirds the soloist ends with along it.
-    ``extra`` holds ``payoff``, ``multiplier`` and ``objective``; ``nodes`` counts
+    ``payoff`` and ``multiplier`` are set, ``objective`` is ``"payoff"``; ``nodes`` counts
     the thirds solver's and the goal search's.
     """
     if not isinstance(state, PlayState):
@@ -423,7 +513,6 @@ def solve_payoff(
     replay = state.copy()
     for card in best_line:
         replay.play(card)
-    extra = {"objective": "payoff", "payoff": value, "multiplier": multiplier_of(value, contract, rules)}
     return SolveResult(
         soloist=state.soloist,
         to_move=None if state.is_over else state.to_move,
@@ -435,7 +524,9 @@ def solve_payoff(
         nodes=total_nodes(solver) + total_nodes(goal_search()) - nodes_before,
         seconds=time.perf_counter() - start,
         last_bonus=state.last_bonus,
-        extra=extra,
+        objective="payoff",
+        payoff=value,
+        multiplier=multiplier_of(value, contract, rules),
         **(labels or {}),
     )
 

@@ -41,7 +41,7 @@ from .cards import (
     parse_hand,
 )
 from .exchange import Exchange, called_from
-from .game import DEFENDER_EXCHANGE, PlayState, Trick, defender_seats
+from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState, Trick, defender_seats
 
 __all__ = [
     "Notation",
@@ -222,7 +222,7 @@ def exchange_block(record: Any, symbols: Notation | bool = False, exchange: Exch
     if contract == "solissimo":
         return ["  no exchange (solissimo: the monte stays untouched)"]
     out = [f"  exchange ({contract}):"]
-    if contract in ("chiamo", "solo"):
+    if contract in SOLOIST_EXCHANGE:
         if contract == "chiamo":
             if ex.call is None:
                 out.append("    call: not given")
@@ -383,7 +383,7 @@ def _exchange_from_dict(d: Mapping[str, Any]) -> Exchange:
 def _exchange_words(record: Any, ex: Exchange, n: Notation) -> str:
     """An exchange on one line: ``call 3C (seat 1), return 4C, discard 6B 5C FD 7D``."""
     s = record.soloist
-    if record.contract in ("chiamo", "solo"):
+    if record.contract in SOLOIST_EXCHANGE:
         parts = []
         if ex.call is not None:
             holder = called_from(record.hands, record.monte, ex.call)
@@ -454,7 +454,7 @@ def _rests_on_last(record: Any, result: Any, n: Notation) -> list[str]:
     # under a point in the monte the last trick is worth little more than its own 3 thirds
     if monte_thirds < 3 or record.contract == "solissimo" or last != record.soloist:
         return []
-    whose = "the soloist's" if record.contract in ("chiamo", "solo") else "the defenders'"
+    whose = "the soloist's" if record.contract in SOLOIST_EXCHANGE else "the defenders'"
     return [f"  note: the value rests on the last trick: {whose} discards ({n.mask(state.monte)}, "
             f"{plural(monte_thirds, 'third')}) are the new monte, which goes with the last trick, "
             f"and the soloist takes it in the line above"]
@@ -477,7 +477,7 @@ def _value_lines(result: Any, n: Notation) -> list[str]:
         if bad:
             out.append(f"    {'these do' if len(bad) != 1 else 'this does'} not: {n.cards(bad)}")
         return out
-    unit = "game points" if result.extra.get("objective") == "payoff" else "thirds"
+    unit = "game points" if result.objective == "payoff" else "thirds"
     out.append(f"  {who} to play, best first ({unit} for the soloist):")
     groups: dict[Any, list[Card]] = {}
     for card, value in best_cards:
@@ -492,9 +492,9 @@ def _value_lines(result: Any, n: Notation) -> list[str]:
 
 
 def _verdict(record: Any, result: Any) -> str:
-    if result.extra.get("objective") == "payoff":
-        pay = result.extra["payoff"]
-        mult = {1: "", 2: ", cappotto x2", 3: ", stramazzo x3"}[result.extra["multiplier"]]
+    if result.objective == "payoff":
+        pay = result.payoff
+        mult = {1: "", 2: ", cappotto x2", 3: ", stramazzo x3"}[result.multiplier]
         return (f"  double dummy, playing for game points: the soloist {'wins' if pay > 0 else 'loses'} {abs(pay)} "
                 f"({'makes' if pay > 0 else 'fails'}{mult}); the line below ends with "
                 f"{plural(result.soloist_thirds, 'third')}")
@@ -513,7 +513,7 @@ def format_solve(record: Any, result: Any, symbols: Notation | bool = False) -> 
     every card's value best first and the line trick by trick."""
     n = _as_notation(symbols)
     out = record_header(record)
-    ex = result.extra.get("exchange")
+    ex = result.exchange
     solved = record.with_(exchange=_exchange_from_dict(ex["best"]["exchange"])) if ex else record
     if record.contract != "solissimo":
         if ex and ex.get("searched"):
@@ -563,7 +563,7 @@ def format_analysis(record: Any, analysis: Any, symbols: Notation | bool = False
     start = record.start_state()
     if record.contract != "solissimo":
         out += exchange_block(record, n)
-    ex = analysis.extra.get("exchange")
+    ex = analysis.exchange
     if ex:
         best = _exchange_words(record, _exchange_from_dict(ex["best_fields"]), n)
         judged = "the best there is" if ex["cost"] == 0 else f"costs the {ex['chosen_by']} {plural(ex['cost'], 'third')}"
