@@ -70,19 +70,6 @@ def test_same_seed_same_answer_for_any_jobs() -> None:
     assert [c["mean_thirds"] for c in other["contracts"]] != [c["mean_thirds"] for c in one["contracts"]]
 
 
-def test_work_started_ahead_changes_nothing() -> None:
-    # several rounds with contracts dropping out: idle workers start on rounds that some never get
-    kwargs = dict(seat=0, samples=64, seed=3, contracts=["solo", "solissimo"])
-    one = advise("3A.32A7.2R6.AC5", jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
-    two = advise("3A.32A7.2R6.AC5", jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]
-    for d in (one, two):
-        d.pop("seconds")
-        for c in d["contracts"]:
-            c.pop("seconds")
-    assert one == two
-    assert len({c["samples"] for c in one["contracts"]}) > 1  # someone dropped out before the cap
-
-
 def test_sampling_is_uniform_chi_square() -> None:
     hand = parse_advice_hand(STRONG)
     unseen = [c for c in range(40) if not hand >> c & 1]
@@ -358,7 +345,8 @@ def test_advice_repr_writes_the_hand_in_notation() -> None:
 
 
 def test_the_race_stops_the_same_way_for_any_jobs() -> None:
-    # several rounds with contracts dropping out: the same samples, stops and answer
+    # several rounds with contracts dropping out: the same samples, stops and answer (with two
+    # workers, idle ones start on rounds that some contracts never get)
     kwargs = dict(seat=1, samples=64, seed=3)
     one = advise("A765.R654.F76.5", jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
     two = advise("A765.R654.F76.5", jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]

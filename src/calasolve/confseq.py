@@ -141,6 +141,7 @@ def interval(
     """
     if hi <= lo:
         return float(lo), float(hi)
+
     def unit(v: Sequence[float] | np.ndarray) -> np.ndarray:
         return (np.asarray(v, dtype=np.float64) - lo) / (hi - lo)
 
