@@ -345,7 +345,8 @@ def test_advice_repr_writes_the_hand_in_notation() -> None:
 
 
 def test_the_race_stops_the_same_way_for_any_jobs() -> None:
-    # several rounds with contracts dropping out: the same samples, stops and answer
+    # several rounds with contracts dropping out: the same samples, stops and answer (with two
+    # workers, idle ones start on rounds that some contracts never get)
     kwargs = dict(seat=1, samples=64, seed=3)
     one = advise("A765.R654.F76.5", jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
     two = advise("A765.R654.F76.5", jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]

@@ -149,3 +149,48 @@ def test_bet_interval_is_an_interval_in_the_unit_range(n: int) -> None:
     x = np.random.default_rng(n).random(n)
     lo, hi = bet_interval(x)
     assert 0 <= lo <= x.mean() <= hi <= 1
+
+
+def test_bets_sized_in_advance_make_the_bound_monotone_in_the_values() -> None:
+    # bets fixed from the first records: raising values (a refinement) can only raise the lower bound
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        first = rng.random(96) * (rng.random(96) < 0.6)
+        refined = np.where(rng.random(96) < 0.3, np.maximum(first, rng.random(96)), first)
+        assert lower_unit(refined, 0.05, 96, sizing=first) >= lower_unit(first, 0.05, 96) - 1e-12
+        assert upper_unit(first - first * 0.5, 0.05, 96, sizing=first) <= upper_unit(first, 0.05, 96) + 1e-12
+
+
+def test_intervals_cover_the_truth_when_open_samples_are_refined_after_the_round() -> None:
+    # each sample first known only as [-8, +4] (made unknown) or exact; after each round the
+    # samples of a contract still leading are refined, a choice that looks at the round's data
+    rng = np.random.default_rng(2027)
+    races, total, covered = 600, 0, 0
+    for _ in range(races):
+        p = rng.uniform(0.3, 0.7)
+        truth = 4 * (2 * p - 1)
+        race = Race([Track("solo", -8, 8), Track("chiamo", -8, 8)], cap=128, precision=0.05)
+        hidden: list[list[int]] = [[], []]
+        n = 0
+        while not race.done:
+            n = min(n + ROUND, 128)
+            for k, t in enumerate(race.tracks):
+                while t.active and t.n < n:
+                    points = 4 if rng.random() < p else -4
+                    hidden[k].append(points)
+                    opened = rng.random() < 0.4
+                    t.add(Outcome(makes=points > 0, payoff_low=-8 if opened else points,
+                                  payoff_high=4 if opened else points))
+            race.eliminate()
+            for k, t in enumerate(race.tracks):
+                if race.needs_refining(t):
+                    for i, o in enumerate(t.outcomes):
+                        if not o.settled:
+                            t.replace(i, Outcome(makes=o.makes, payoff_low=hidden[k][i], payoff_high=hidden[k][i]))
+            race.eliminate()
+            race.settle(n)
+        for t in race.tracks:
+            lo, hi = t.payoff_interval()
+            covered += lo <= truth <= hi
+            total += 1
+    assert covered / total >= 0.94

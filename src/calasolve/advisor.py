@@ -72,7 +72,7 @@ from .exchange import Exchange, Hands, apply_exchange
 from .game import CONTRACT_VALUE, CONTRACTS, first_leader
 from .rules import STANDARD, Rules
 from .sampling import check_known, deal_rest, rng_for
-from .outcome import DefenceOracle, Oracle, Outcome, PositionOracle, judge
+from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
 from .payoff import multiplier_of, payoff_levels
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS, _bonus_of, heuristic_exchange, random_draw, sampled_soloist_exchange
 from .policies import _signature, best_suit_call, discard_candidates, distinct_choices, keep_score, most_makes, redeal_worlds  # noqa: F401 (the tests' imports)
@@ -121,7 +121,10 @@ class ContractEstimate:
 
     contract: str
     samples: int
+    #: made, among the ``make_samples`` whose make-test was asked in full (all but
+    #: those sampled for their upper end only)
     makes: int
+    make_samples: int
     #: the 95% confidence-sequence interval of P(make)
     p_make_95: tuple[float, float]
     #: mean final thirds, its standard error, and the samples it comes from
@@ -147,7 +150,7 @@ class ContractEstimate:
 
     @property
     def p_make(self) -> float:
-        return self.makes / self.samples if self.samples else math.nan
+        return self.makes / self.make_samples if self.make_samples else math.nan
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -162,6 +165,7 @@ class ContractEstimate:
             "below": self.below,
             "p_make": self.p_make,
             "p_make_95": [lo, hi],
+            "make_samples": self.make_samples,
             "mean_thirds": self.mean_thirds,
             "se_thirds": self.se_thirds,
             "thirds_samples": self.thirds_samples,
@@ -270,6 +274,8 @@ class Task:
     contract: str
     refine: bool = False
     thirds: bool = False
+    #: only the upper end of the game points is asked for (:meth:`calasolve.race.Race.upper_only`)
+    upper: bool = False
 
 
 def deal_sample(settings: Settings, index: int) -> tuple[Hands, Mask]:
@@ -300,7 +306,7 @@ def oracle_for(
         probes = [(h, _bonus_of(hands, monte, h)) for h in ([first] if first is not None else []) + [plain]]
         return DefenceOracle(
             solver, goals, lambda: defence_candidates(hands, monte, contract, seat, takes=takes, first=first),
-            probes, leader, seat, contract, rules,
+            probes, leader, seat, contract, rules, budget=UPPER_BUDGET if task.upper else None,
         ), None
     if contract == "solissimo":
         exchange = Exchange()
@@ -326,7 +332,8 @@ def evaluate(task: Task, settings: Settings, solver: Any, goals: Any, hints: dic
     or two more for the multiplier, unless the task asks for more."""
     hints = {} if hints is None else hints
     oracle, known = oracle_for(task, settings, solver, goals, hints)
-    outcome = judge(oracle, task.contract, settings.rules, refine=task.refine, thirds=task.thirds, known=known)
+    outcome = judge(oracle, task.contract, settings.rules, refine=task.refine, thirds=task.thirds, known=known,
+                    upper=task.upper)
     if isinstance(oracle, DefenceOracle) and task.contract == "dividete" and oracle.refuter is not None:
         hints[task.index] = oracle.refuter
     return outcome
@@ -386,22 +393,71 @@ def _chunks(settings: Settings, tasks: Sequence[Task], jobs: int) -> list[tuple[
 
 class _Runner:
     """Runs tasks in this process, or in ``pool`` (:func:`calasolve.workers.worker_pool`,
-    kept for the whole race so each worker's table stays warm)."""
+    kept for the whole race so each worker's table stays warm).
+
+    With a local pool, a worker that would wait for the last chunks of a round
+    starts on the next round instead (``ahead``: its tasks for every contract
+    still in the race).  Those results are used once the round is decided, and
+    those of a contract that dropped out are thrown away, so the answer is the
+    same as without.  (A Dask executor only maps: no work ahead.)"""
 
     def __init__(self, pool: Any, jobs: int) -> None:
         self.pool, self.jobs = pool, jobs
+        self._ahead: list[tuple[list[Task], Any]] = []  # chunks started ahead, and their futures
+        self._queued: list[tuple[Settings, list[Task]]] = []  # chunks that may be started ahead
 
     def run(
-        self, settings: Settings, tasks: Sequence[Task], progress: Callable[[int], None] | None
+        self,
+        settings: Settings,
+        tasks: Sequence[Task],
+        progress: Callable[[int], None] | None,
+        ahead: Sequence[Task] = (),
     ) -> list[tuple[Task, Outcome, float]]:
-        out: list[tuple[Task, Outcome, float]] = []
-        chunks = _chunks(settings, tasks, self.jobs)
-        parts = map(_work, chunks) if self.pool is None else self.pool.map(_work, chunks)
-        for part in parts:
-            out += part
+        if self.pool is None or not hasattr(self.pool, "submit"):
+            out: list[tuple[Task, Outcome, float]] = []
+            chunks = _chunks(settings, tasks, self.jobs)
+            parts = map(_work, chunks) if self.pool is None else self.pool.map(_work, chunks)
+            for part in parts:
+                out += part
+                if progress:
+                    progress(len(part))
+            return out
+        return self._run_ahead(settings, tasks, progress, ahead)
+
+    def _run_ahead(
+        self, settings: Settings, tasks: Sequence[Task], progress: Callable[[int], None] | None, ahead: Sequence[Task]
+    ) -> list[tuple[Task, Outcome, float]]:
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        wanted = set(tasks)
+        mine: list[tuple[list[Task], Any]] = []
+        kept = []
+        for chunk, future in self._ahead:
+            (mine if wanted.intersection(chunk) else kept).append((chunk, future))
+        self._ahead = kept
+        covered = {t for chunk, _ in mine for t in chunk}
+        started = {t for chunk, _ in self._ahead for t in chunk} | covered
+        self._queued = _chunks(settings, [t for t in ahead if t not in started], self.jobs)
+        for _, chunk in _chunks(settings, [t for t in tasks if t not in covered], self.jobs):
+            mine.append((chunk, self.pool.submit(_work, (settings, chunk))))
+        useful = {f: sum(1 for t in chunk if t in wanted) for chunk, f in mine}
+        pending = set(useful)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
             if progress:
-                progress(len(part))
-        return out
+                progress(sum(useful[f] for f in done))
+            busy = len(pending) + sum(1 for _, f in self._ahead if not f.done())
+            while self._queued and busy < self.jobs:
+                job = self._queued.pop(0)
+                self._ahead.append((job[1], self.pool.submit(_work, job)))
+                busy += 1
+        return [r for _, future in mine for r in future.result() if r[0] in wanted]
+
+    def discard(self) -> None:
+        """Drop the work started ahead (the race is over): what has not started is cancelled."""
+        for _, future in self._ahead:
+            future.cancel()
+        self._ahead, self._queued = [], []
 
 
 def _is_dd_defence(contract: str, settings: Settings) -> bool:
@@ -554,21 +610,24 @@ def advise(
         while not race.done:
             indices = range(n, min(n + ROUND, samples))
             n = indices.stop
-            active = race.active()
-            tasks = [Task(i, t.contract, thirds=i < thirds_samples and not _is_dd_defence(t.contract, settings))
-                     for i in indices for t in active]
-            results = runner.run(settings, tasks, progress)
+            # a dd defence that is behind is asked only what can eliminate it: cheap refutations
+            asked = [(t.contract, _is_dd_defence(t.contract, settings) and race.upper_only(t)) for t in race.active()]
+            tasks = _round_tasks(indices, asked, thirds_samples, settings)
+            # the next round's tasks as if nothing dropped out: what idle workers may start on
+            ahead = _round_tasks(range(n, min(n + ROUND, samples)), asked, thirds_samples, settings)
+            results = runner.run(settings, tasks, progress, ahead)
             fresh = _collect(results, race, thirds, cpu)
             race.eliminate()
             # the contracts still in the race need exact game points on this round's samples
             redo = [Task(task.index, task.contract, refine=True, thirds=task.thirds)
                     for task, outcome in fresh if not outcome.settled and race.needs_refining(race.track(task.contract))]
             if redo:
-                _collect(runner.run(settings, redo, None), race, thirds, cpu)
+                _collect(runner.run(settings, redo, None, ahead), race, thirds, cpu)
                 race.eliminate()
             race.settle(n)
             if on_round:
                 on_round(race)
+        runner.discard()
         # the dd defence's exact thirds cost an exchange search each: only for a contract still in the answer
         late = [Task(i, t.contract, refine=True, thirds=True)
                 for t in race.tracks if _is_dd_defence(t.contract, settings) and t.below is None
@@ -596,6 +655,14 @@ def advise(
 ROUND = 16
 
 
+def _round_tasks(
+    indices: range, asked: Sequence[tuple[str, bool]], thirds_samples: int, settings: Settings
+) -> list[Task]:
+    """The samples ``indices`` of each contract in ``asked`` (with whether only its upper end is asked)."""
+    return [Task(i, c, thirds=i < thirds_samples and not _is_dd_defence(c, settings), upper=upper)
+            for i in indices for c, upper in asked]
+
+
 def _collect(
     results: Sequence[tuple[Task, Outcome, float]], race: Race, thirds: dict[str, dict[int, int]], cpu: dict[str, float]
 ) -> list[tuple[Task, Outcome]]:
@@ -619,6 +686,7 @@ def _collect(
 def _estimate(track: Track, thirds: dict[int, int], cpu: float, settings: Settings) -> ContractEstimate:
     outcomes = track.outcomes
     n = len(outcomes)
+    made = track.makes()
     values = [thirds[i] for i in sorted(thirds) if i < n]
     thirds_mean, thirds_se = mean_se(values)
     mids = [(o.payoff_low + o.payoff_high) / 2 for o in outcomes]
@@ -637,8 +705,9 @@ def _estimate(track: Track, thirds: dict[int, int], cpu: float, settings: Settin
     return ContractEstimate(
         contract=track.contract,
         samples=n,
-        makes=sum(1 for o in outcomes if o.makes),
-        p_make_95=track.p_make_interval() if n else (0.0, 1.0),
+        makes=int(made.sum()),
+        make_samples=len(made),
+        p_make_95=track.p_make_interval() if len(made) else (0.0, 1.0),
         mean_thirds=thirds_mean,
         se_thirds=thirds_se,
         thirds_samples=len(values),

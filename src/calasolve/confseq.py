@@ -21,6 +21,12 @@ sequence will most likely stop (``horizon``: the advisor's cap), and
 truncated at ``0.75 / m`` (``0.75 / (1 - m)``) so the wealth stays
 positive.  :func:`interval` rescales values from any known range.
 
+The bets may be sized from other values than the ones scored (``sizing``):
+the advisor sizes them from each sample as first recorded and scores the
+sample as known now.  A later refinement then only raises a lower bound's
+values (lowers an upper bound's) under bets that were fixed in advance,
+which keeps the wealth below a martingale's: the bound stays valid.
+
 >>> [round(x, 3) for x in bet_interval([1, 0] * 200, horizon=400)]
 [0.432, 0.567]
 >>> [round(x, 3) for x in bet_interval([0] * 100)]          # no successes in 100
@@ -51,14 +57,25 @@ def _bets(x: np.ndarray, log_term: float, horizon: int | None) -> np.ndarray:
     return np.sqrt(2 * log_term / (sigma2_hat[:-1] * scale))
 
 
-def lower_unit(values: Sequence[float] | np.ndarray, alpha: float, horizon: int | None = None) -> float:
+def lower_unit(
+    values: Sequence[float] | np.ndarray,
+    alpha: float,
+    horizon: int | None = None,
+    sizing: Sequence[float] | np.ndarray | None = None,
+) -> float:
     """A ``1 - alpha`` lower confidence bound for the mean of values in [0, 1], valid
-    at every sample size at once (one grid step below the least mean not rejected)."""
+    at every sample size at once (one grid step below the least mean not rejected);
+    ``sizing``: the values the bets are sized from (default: ``values``).
+
+    >>> first = [0, 0] * 5 + [1, 0] * 45               # five 1s first recorded as 0
+    >>> round(lower_unit(first, 0.05), 3), round(lower_unit([1, 0] * 50, 0.05, sizing=first), 3)
+    (0.165, 0.318)
+    """
     x = np.asarray(values, dtype=np.float64)
     if len(x) == 0:
         return 0.0
     log_term = math.log(1 / alpha)
-    bet = _bets(x, log_term, horizon)
+    bet = _bets(x if sizing is None else np.asarray(sizing, dtype=np.float64), log_term, horizon)
 
     def rejected(m: np.ndarray) -> np.ndarray:
         size = np.minimum(bet[None, :], _MAX_BET / np.maximum(m, 1e-12)[:, None])
@@ -77,20 +94,33 @@ def lower_unit(values: Sequence[float] | np.ndarray, alpha: float, horizon: int 
     return lo
 
 
-def upper_unit(values: Sequence[float] | np.ndarray, alpha: float, horizon: int | None = None) -> float:
+def upper_unit(
+    values: Sequence[float] | np.ndarray,
+    alpha: float,
+    horizon: int | None = None,
+    sizing: Sequence[float] | np.ndarray | None = None,
+) -> float:
     """The upper bound, as :func:`lower_unit` of the mirrored values."""
-    return 1.0 - lower_unit(1.0 - np.asarray(values, dtype=np.float64), alpha, horizon)
+    mirrored = None if sizing is None else 1.0 - np.asarray(sizing, dtype=np.float64)
+    return 1.0 - lower_unit(1.0 - np.asarray(values, dtype=np.float64), alpha, horizon, mirrored)
 
 
 def bet_interval(
-    values: Sequence[float] | np.ndarray, alpha: float = 0.05, *, sides: int = 2, horizon: int | None = None
+    values: Sequence[float] | np.ndarray,
+    alpha: float = 0.05,
+    *,
+    sides: int = 2,
+    horizon: int | None = None,
+    sizing: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[float, float]:
     """The confidence sequence's interval after all of ``values`` (in [0, 1]):
     ``sides=2`` two-sided at ``1 - alpha`` (each bound at ``alpha / 2``),
-    ``sides=1`` each bound alone at ``1 - alpha``."""
+    ``sides=1`` each bound alone at ``1 - alpha``; ``sizing``: the values the lower
+    and the upper bound's bets are sized from."""
     if len(values) == 0:
         return 0.0, 1.0
-    return lower_unit(values, alpha / sides, horizon), upper_unit(values, alpha / sides, horizon)
+    low, high = (None, None) if sizing is None else sizing
+    return lower_unit(values, alpha / sides, horizon, low), upper_unit(values, alpha / sides, horizon, high)
 
 
 def interval(
@@ -101,28 +131,46 @@ def interval(
     *,
     sides: int = 2,
     horizon: int | None = None,
+    sizing: Sequence[float] | np.ndarray | None = None,
 ) -> tuple[float, float]:
-    """:func:`bet_interval` for values known to lie in ``[lo, hi]``, on their own scale.
+    """:func:`bet_interval` for values known to lie in ``[lo, hi]``, on their own scale
+    (``sizing``: the values both bounds' bets are sized from).
 
     >>> [round(x, 2) for x in interval([4] * 50, -12, 12)]
     [2.52, 4.74]
     """
     if hi <= lo:
         return float(lo), float(hi)
-    scaled = (np.asarray(values, dtype=np.float64) - lo) / (hi - lo)
-    a, b = bet_interval(scaled, alpha, sides=sides, horizon=horizon)
+
+    def unit(v: Sequence[float] | np.ndarray) -> np.ndarray:
+        return (np.asarray(v, dtype=np.float64) - lo) / (hi - lo)
+
+    sized = None if sizing is None else (unit(sizing), unit(sizing))
+    a, b = bet_interval(unit(values), alpha, sides=sides, horizon=horizon, sizing=sized)
     return lo + a * (hi - lo), lo + b * (hi - lo)
 
 
 def lower_bound(
-    values: Sequence[float] | np.ndarray, lo: float, hi: float, alpha: float, *, horizon: int | None = None
+    values: Sequence[float] | np.ndarray,
+    lo: float,
+    hi: float,
+    alpha: float,
+    *,
+    horizon: int | None = None,
+    sizing: Sequence[float] | np.ndarray | None = None,
 ) -> float:
     """A one-sided ``1 - alpha`` lower confidence bound, valid at any stopping time."""
-    return interval(values, lo, hi, alpha, sides=1, horizon=horizon)[0]
+    return interval(values, lo, hi, alpha, sides=1, horizon=horizon, sizing=sizing)[0]
 
 
 def upper_bound(
-    values: Sequence[float] | np.ndarray, lo: float, hi: float, alpha: float, *, horizon: int | None = None
+    values: Sequence[float] | np.ndarray,
+    lo: float,
+    hi: float,
+    alpha: float,
+    *,
+    horizon: int | None = None,
+    sizing: Sequence[float] | np.ndarray | None = None,
 ) -> float:
     """A one-sided ``1 - alpha`` upper confidence bound, valid at any stopping time."""
-    return interval(values, lo, hi, alpha, sides=1, horizon=horizon)[1]
+    return interval(values, lo, hi, alpha, sides=1, horizon=horizon, sizing=sizing)[1]

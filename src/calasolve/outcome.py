@@ -29,6 +29,8 @@ from .payoff import goal_table, level_thresholds, payoff_levels, settled_between
 from .rules import Rules
 
 Hands = tuple[Mask, Mask, Mask]
+#: The most candidates an upper-end test tries after the probes (see :class:`DefenceOracle`).
+UPPER_BUDGET = 256
 #: The thirds that decide the sign of the game points, tested first.
 _MIDDLE = MAKE_THIRDS - 0.5
 
@@ -38,14 +40,19 @@ class Outcome:
     """One sample of one contract, double dummy.
 
     ``payoff_low <= game points <= payoff_high`` (equal when settled);
+    ``makes`` is None when the make-test stopped short (``partial``);
     ``thirds``: the soloist's exact final thirds, when it was computed."""
 
-    makes: bool
+    makes: bool | None
     payoff_low: int
     payoff_high: int
     thirds: int | None = None
     #: null-window tests and goal searches this sample cost
     searches: int = 0
+    #: only the upper end was asked for (:func:`judge` with ``upper``)
+    partial: bool = False
+    #: where the make-test's refuter was in the defenders' candidate list (-1: a probe)
+    refuted_at: int | None = None
 
     @property
     def settled(self) -> bool:
@@ -55,8 +62,9 @@ class Outcome:
 class Oracle(Protocol):
     """Questions about the soloist's final thirds S and game points in one deal."""
 
-    def reaches(self, target: int) -> bool:
-        """Can the soloist force S >= ``target``?"""
+    def reaches(self, target: int) -> bool | None:
+        """Can the soloist force S >= ``target``?  None: not decided within the
+        oracle's budget."""
 
     def goal(self, level: int) -> bool:
         """Can the soloist force game points >= ``level``?"""
@@ -103,7 +111,8 @@ class DefenceOracle:
     at the first candidate that refutes it.  ``probes`` are a few exchanges
     likely to refute it (each one of the candidates, up to equivalence), tried
     before the candidates are even listed: ``candidates`` makes the list on
-    first need."""
+    first need.  With a ``budget``, a test tries at most that many candidates
+    after the probes and answers None when none of them refutes it."""
 
     def __init__(
         self,
@@ -115,8 +124,10 @@ class DefenceOracle:
         soloist: int,
         contract: str,
         rules: Rules,
+        budget: int | None = None,
     ) -> None:
         self.solver, self.goals = solver, goals
+        self.budget = budget
         self._make = candidates
         self._listed: tuple[np.ndarray, np.ndarray] | None = None
         self.probes = list(probes)
@@ -125,6 +136,9 @@ class DefenceOracle:
         self.searches = 0
         #: the hands of the exchange that refuted the last failed test (the defenders' choice)
         self.refuter: Hands | None = None
+        #: where the first test's refuter was in the candidate list (-1: a probe; None: not refuted)
+        self.refuted_at: int | None = None
+        self._first = True
 
     @property
     def candidates(self) -> np.ndarray:
@@ -143,20 +157,29 @@ class DefenceOracle:
         h = self.candidates[i]
         return int(h[0]), int(h[1]), int(h[2])
 
-    def reaches(self, target: int) -> bool:
+    def reaches(self, target: int) -> bool | None:
+        first, self._first = self._first, False
         for hands, bonus in self.probes:
             self.searches += 1
             if not self.solver.reaches(hands, (), self.leader, self.soloist, bonus, target):
                 self.refuter = hands
+                if first:
+                    self.refuted_at = -1
                 return False
+        if self.budget == 0:
+            return None
+        n = len(self.bonuses) if self.budget is None else min(self.budget, len(self.bonuses))
         results, searches = self.solver.reaches_batch(
-            self.candidates, self.bonuses, self.leader, self.soloist, target, 1
+            self.candidates[:n], self.bonuses[:n], self.leader, self.soloist, target, 1
         )
         self.searches += searches
         if 0 in results:
-            self.refuter = self.hands(results.index(0))
+            at = results.index(0)
+            self.refuter = self.hands(at)
+            if first:
+                self.refuted_at = at
             return False
-        return True
+        return True if n == len(self.bonuses) else None
 
     def goal(self, level: int) -> bool:
         table = goal_table(self.contract, level, self.rules)
@@ -180,11 +203,20 @@ class DefenceOracle:
 
 
 def judge(
-    oracle: Oracle, contract: str, rules: Rules, *, refine: bool = False, thirds: bool = False, known: int | None = None
+    oracle: Oracle,
+    contract: str,
+    rules: Rules,
+    *,
+    refine: bool = False,
+    thirds: bool = False,
+    known: int | None = None,
+    upper: bool = False,
 ) -> Outcome:
     """The sample's outcome: made or not, and its game points as tight as the
     null-window tests make them (exact with ``refine``: goal searches decide the
-    rest); ``thirds`` also computes the exact final thirds, ``known`` gives them."""
+    rest); ``thirds`` also computes the exact final thirds, ``known`` gives them.
+    ``upper`` asks only for the upper end: the tests that can refute (at 18
+    thirds and above), from the top level down, each within the oracle's budget."""
     levels = payoff_levels(contract, rules)
     low, high = 0, TOTAL_THIRDS  # the soloist can force S >= low; the defenders hold S <= high
     tried: set[int] = set()
@@ -192,9 +224,10 @@ def judge(
     def test(target: int) -> None:
         nonlocal low, high
         tried.add(target)
-        if oracle.reaches(target):
+        answer = oracle.reaches(target)
+        if answer:
             low = max(low, target)
-        else:
+        elif answer is not None:
             high = min(high, target - 1)
 
     if known is not None:
@@ -203,6 +236,21 @@ def judge(
         low = high = oracle.value()
     else:
         test(MAKE_THIRDS)
+    if upper and low != high:
+        while True:
+            lo_i, hi_i = _known(levels, contract, rules, low, high)
+            w = level_thresholds(contract, levels[hi_i], rules)[0]
+            if lo_i == hi_i or w in tried or not low < w <= high or oracle.scans_to_pass(w):
+                break
+            before = high
+            test(w)
+            if high == before:
+                break
+        return Outcome(
+            makes=True if low >= MAKE_THIRDS else False if high < MAKE_THIRDS else None,
+            payoff_low=levels[lo_i], payoff_high=levels[hi_i], searches=getattr(oracle, "searches", 0), partial=True,
+            refuted_at=getattr(oracle, "refuted_at", None),
+        )
     while True:
         lo_i, hi_i = _known(levels, contract, rules, low, high)
         if lo_i == hi_i:
@@ -223,7 +271,7 @@ def judge(
     exact = low if low == high else None
     return Outcome(
         makes=low >= MAKE_THIRDS, payoff_low=levels[lo_i], payoff_high=levels[hi_i], thirds=exact,
-        searches=getattr(oracle, "searches", 0),
+        searches=getattr(oracle, "searches", 0), refuted_at=getattr(oracle, "refuted_at", None),
     )
 
 

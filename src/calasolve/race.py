@@ -21,7 +21,11 @@ A sample's game points may be known only as an interval (the extremes of a
 hopeless or unbeatable deal, see :mod:`calasolve.outcome`).  Lower bounds
 then use the interval's low ends and upper bounds its high ends, which
 keeps them valid; the caller refines the samples of a contract still in the
-race (:meth:`Race.needs_refining`).
+race (:meth:`Race.needs_refining`).  The bets of every bound are sized from
+the samples as first recorded, so a refinement, which depends on the
+round's data, cannot bias them (:mod:`calasolve.confseq`).  P(make) comes
+from the samples whose make-test was asked in full, a choice made before
+each round (:meth:`Race.upper_only`).
 """
 
 from __future__ import annotations
@@ -33,13 +37,15 @@ from typing import Sequence
 import numpy as np
 
 from .confseq import interval, lower_bound, upper_bound
-from .outcome import Outcome
+from .outcome import UPPER_BUDGET, Outcome
 
 #: The 1 - confidence of every reported interval.
 ALPHA = 0.05
 #: How the intervals are made, as reported in the output.
 INTERVAL_METHOD = "betting confidence sequence (Waudby-Smith and Ramdas 2023), valid at any stopping time"
 SETTLED, ELIMINATED, CAP, FIXED = "settled", "eliminated", "cap", "fixed"
+#: Samples every contract gets in full before it may be sampled for its upper end only.
+FULL_PREFIX = 32
 
 
 @dataclass
@@ -58,16 +64,19 @@ class Track:
     horizon: int | None = None
 
     def __post_init__(self) -> None:
-        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: every sample's outcome as first recorded (what the bets are sized from)
+        self.first: list[Outcome] = list(self.outcomes)
+        self._arrays: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def add(self, outcome: Outcome) -> None:
         self.outcomes.append(outcome)
-        self._arrays = None
+        self.first.append(outcome)
+        self._arrays = {}
 
     def replace(self, index: int, outcome: Outcome) -> None:
-        """A refined outcome in place of sample ``index``'s (same round: see the module doc)."""
+        """A refined outcome in place of sample ``index``'s (its first record stays)."""
         self.outcomes[index] = outcome
-        self._arrays = None
+        self._arrays.pop(False, None)
 
     @property
     def n(self) -> int:
@@ -77,20 +86,36 @@ class Track:
     def active(self) -> bool:
         return self.stopped is None
 
-    def _columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if self._arrays is None:
-            rows = np.array([(o.payoff_low, o.payoff_high, o.makes) for o in self.outcomes], dtype=np.float64)
+    def _columns(self, first: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if first not in self._arrays:
+            outcomes = self.first if first else self.outcomes
+            rows = np.array([(o.payoff_low, o.payoff_high, math.nan if o.makes is None else o.makes)
+                             for o in outcomes], dtype=np.float64)
             rows = rows.reshape(-1, 3)
-            self._arrays = (rows[:, 0], rows[:, 1], rows[:, 2])
-        return self._arrays
+            self._arrays[first] = (rows[:, 0], rows[:, 1], rows[:, 2])
+        return self._arrays[first]
 
-    def payoffs(self) -> tuple[np.ndarray, np.ndarray]:
-        """The game points' low and high ends per sample."""
-        low, high, _ = self._columns()
+    def payoffs(self, first: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """The game points' low and high ends per sample (``first``: as first recorded)."""
+        low, high, _ = self._columns(first)
         return low, high
 
+    def lower_bound(self, alpha: float) -> float:
+        """The one-sided lower confidence bound of the expected game points."""
+        return lower_bound(self.payoffs()[0], self.low, self.high, alpha, horizon=self.horizon,
+                           sizing=self.payoffs(True)[0])
+
+    def upper_bound(self, alpha: float) -> float:
+        return upper_bound(self.payoffs()[1], self.low, self.high, alpha, horizon=self.horizon,
+                           sizing=self.payoffs(True)[1])
+
     def makes(self) -> np.ndarray:
-        return self._columns()[2]
+        """Made (1) or not (0), on the samples whose make-test was asked in full."""
+        return self._columns()[2][~self.partial()]
+
+    def partial(self) -> np.ndarray:
+        """Which samples were first sampled for their upper end only."""
+        return np.array([o.partial for o in self.first], dtype=bool)
 
     def mean_payoff(self) -> float:
         """The estimate: the mean of the samples' game points (interval midpoints)."""
@@ -105,8 +130,10 @@ class Track:
     def payoff_interval(self, alpha: float = ALPHA) -> tuple[float, float]:
         """The confidence sequence's interval of the expected game points."""
         a, b = self.payoffs()
+        fa, fb = self.payoffs(True)
         h = self.horizon
-        return (interval(a, self.low, self.high, alpha, horizon=h)[0], interval(b, self.low, self.high, alpha, horizon=h)[1])
+        return (interval(a, self.low, self.high, alpha, horizon=h, sizing=fa)[0],
+                interval(b, self.low, self.high, alpha, horizon=h, sizing=fb)[1])
 
     def p_make_interval(self, alpha: float = ALPHA) -> tuple[float, float]:
         return interval(self.makes(), 0.0, 1.0, alpha, horizon=self.horizon)
@@ -114,33 +141,36 @@ class Track:
 
 def above_pass(track: Track, alpha: float) -> bool:
     """Are the expected game points above 0 (with confidence ``1 - alpha``)?"""
-    return lower_bound(track.payoffs()[0], track.low, track.high, alpha, horizon=track.horizon) > 0
+    return track.lower_bound(alpha) > 0
 
 
 def below_pass(track: Track, alpha: float) -> bool:
-    return upper_bound(track.payoffs()[1], track.low, track.high, alpha, horizon=track.horizon) < 0
+    return track.upper_bound(alpha) < 0
 
 
-def difference(a: Track, b: Track) -> tuple[np.ndarray, np.ndarray, float, float]:
+def difference(a: Track, b: Track, first: bool = False) -> tuple[np.ndarray, np.ndarray, float, float]:
     """``a``'s game points minus ``b``'s on their common samples: the low and high
-    ends per sample, and the range the difference can take."""
+    ends per sample (``first``: as first recorded), and the range the difference can take."""
     n = min(a.n, b.n)
-    a_lo, a_hi = a.payoffs()
-    b_lo, b_hi = b.payoffs()
+    a_lo, a_hi = a.payoffs(first)
+    b_lo, b_hi = b.payoffs(first)
     return a_lo[:n] - b_hi[:n], a_hi[:n] - b_lo[:n], a.low - b.high, a.high - b.low
 
 
 def below(a: Track, b: Track, alpha: float) -> bool:
     """Are ``a``'s expected game points below ``b``'s (with confidence ``1 - alpha``)?"""
     _, hi, low, high = difference(a, b)
-    return upper_bound(hi, low, high, alpha, horizon=a.horizon) < 0
+    _, first_hi, _, _ = difference(a, b, True)
+    return upper_bound(hi, low, high, alpha, horizon=a.horizon, sizing=first_hi) < 0
 
 
 def difference_interval(a: Track, b: Track, alpha: float = ALPHA) -> tuple[float, float]:
     """The confidence sequence's interval of ``a``'s expected game points minus ``b``'s."""
     lo, hi, low, high = difference(a, b)
+    first_lo, first_hi, _, _ = difference(a, b, True)
     h = a.horizon
-    return interval(lo, low, high, alpha, horizon=h)[0], interval(hi, low, high, alpha, horizon=h)[1]
+    return (interval(lo, low, high, alpha, horizon=h, sizing=first_lo)[0],
+            interval(hi, low, high, alpha, horizon=h, sizing=first_hi)[1])
 
 
 @dataclass
@@ -200,9 +230,38 @@ class Race:
         cost: the bounds stay valid either way.)"""
         if not track.active or track.below is not None:
             return False
+        return self._behind(track) <= 0
+
+    def _behind(self, track: Track) -> float:
+        """How far ``track``'s optimistic estimate is below the pass line or the leader's
+        pessimistic one, whichever is higher."""
         lead = self.leader(self.active())
         best = max(0.0, float(lead.payoffs()[0].mean())) if lead is not None and lead.n else 0.0
-        return bool(track.payoffs()[1].mean() >= best)
+        return best - float(track.payoffs()[1].mean())
+
+    def upper_only(self, track: Track) -> bool:
+        """Whether the next round may ask only for the upper end of ``track``'s game
+        points, the tests that can refute it, each within
+        :data:`~calasolve.outcome.UPPER_BUDGET` candidates.  A failure whose refuter
+        lies past the budget then counts at a made sample's upper end, so: it has had
+        its :data:`FULL_PREFIX` samples in full, it is behind, and what such failures
+        would add to its optimistic estimate (judged from its samples in full, the
+        share refuted late taken as (late + 1) / (failures + 2)) is at most half of
+        how far behind it is.  It is asked in full again as soon as it might lead."""
+        if self.fixed or not track.active or track.below is not None or track.n < FULL_PREFIX:
+            return False
+        behind = self._behind(track)
+        full = [o for o in track.first if not o.partial]
+        fails = [o for o in full if o.makes is False]
+        made = [o for o in full if o.makes]
+        if behind <= 0 or not full:
+            return False
+        if not fails or not made:
+            return True
+        late = sum(1 for o in fails if o.refuted_at is None or o.refuted_at >= UPPER_BUDGET)
+        spread = (sum(o.payoff_high for o in made) / len(made)) - (sum(o.payoff_high for o in fails) / len(fails))
+        loosening = len(fails) / len(full) * (late + 1) / (len(fails) + 2) * spread
+        return loosening <= behind / 2
 
     def settle(self, n: int) -> None:
         """After ``n`` samples: stop the answer once it is clear and precise, or all at the cap."""

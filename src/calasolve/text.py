@@ -684,7 +684,7 @@ def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
         f"exchange policies: soloist {_soloist_text(advice)}, defenders {advice.defender_policy}"
         + (f"; rules {advice.rules.describe()}" if advice.rules.changes() else ""),
         "",
-        f"  {'contract':<10} {'samples':>7}  {'stopped':<16} {'P(make)':>7} {'95% interval':>13} "
+        f"  {'contract':<10} {'samples':>7}  {'stopped':<16} {'P(make)':>7} {'95% interval (n)':>16} "
         f"{'thirds (n)':>16} {'game points':>11} {'95% interval':>15}  multipliers",
     ]
     for e in advice.ranked():
@@ -696,8 +696,9 @@ def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
         stopped = _STOPPED_TEXT[e.stopped] + (f" < {e.below}" if e.below else "")
         thirds = f"{e.mean_thirds:.1f} ± {e.se_thirds:.1f} ({e.thirds_samples})" if e.thirds_samples else "-"
         points = f"{e.mean_payoff:+.2f}" if not e.unresolved else f"{e.payoff_range[0]:+.1f}..{e.payoff_range[1]:+.1f}"
+        p_interval = f"{lo:.0%}-{hi:.0%}" + (f" ({e.make_samples})" if e.make_samples < e.samples else "")
         lines.append(
-            f"  {e.contract:<10} {e.samples:>7}  {stopped:<16} {e.p_make:>7.1%} {f'{lo:.0%}-{hi:.0%}':>13} "
+            f"  {e.contract:<10} {e.samples:>7}  {stopped:<16} {e.p_make:>7.1%} {p_interval:>16} "
             f"{thirds:>16} {points:>11} {f'{plo:+.2f} to {phi:+.2f}':>15}  {mult}"
         )
     lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
