@@ -5,15 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calasolve.advisor import (
-    advise,
-    best_suit_call,
-    parse_advice_hand,
-    sampled_soloist_exchange,
-)
+from calasolve.advisor import advise, parse_advice_hand
 from calasolve.cards import MAKE_THIRDS, cards_of, parse_hand, popcount
 from calasolve.errors import CalasolveError
 from calasolve.exchange import apply_exchange
+from calasolve.policies import best_suit_call, sampled_soloist_exchange
 from calasolve.game import first_leader
 from calasolve.rules import Rules
 from calasolve.sampling import MONTE, deal_rest, parse_known, rng_for
@@ -169,7 +165,8 @@ def test_bad_policy_and_contract() -> None:
 def test_json_shape() -> None:
     d = advise(parse_hand("32A.32A.32A.32A"), samples=3, jobs=1, contracts=["solissimo"]).to_dict()
     c = d["contracts"][0]
-    for key in ("contract", "samples", "p_make", "p_make_95", "mean_thirds", "se_thirds", "expected_points", "se_points", "multipliers", "policy"):
+    for key in ("contract", "samples", "p_make", "p_make_95", "mean_thirds", "se_thirds", "expected_points", "se_points",
+                "multipliers", "policy"):
         assert key in c
     assert d["recommendation"] == "solissimo"
     assert d["policy_notes"] == {
@@ -197,7 +194,7 @@ def _plain_discard_candidates(mine: int, n: int, count: int, forbidden: int = 0)
     """The static estimate written out plainly: every set scored one by one."""
     from itertools import combinations
 
-    from calasolve.advisor import keep_score
+    from calasolve.policies import keep_score
     from calasolve.cards import SUIT_MASKS, mask_of
 
     cards = [c for c in cards_of(mine) if not forbidden >> c & 1]
@@ -214,7 +211,7 @@ def _plain_discard_candidates(mine: int, n: int, count: int, forbidden: int = 0)
 def test_discard_candidates_match_the_plain_estimate() -> None:
     import random
 
-    from calasolve.advisor import discard_candidates
+    from calasolve.policies import discard_candidates
     from calasolve.cards import mask_of
 
     rng = random.Random(4)
@@ -228,7 +225,7 @@ def test_discard_candidates_match_the_plain_estimate() -> None:
 
 
 def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> None:  # type: ignore[no-untyped-def]
-    from calasolve.advisor import _signature
+    from calasolve.policies import _signature
     from calasolve.cards import FULL_DECK, mask_of, mask_thirds
 
     mine = parse_hand("32A76.32A.3A75.2A54")  # 16 cards: hand and monte of a solo
@@ -252,7 +249,8 @@ def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> Non
 def test_dd_defenders_make_test_agrees_with_the_exchange_search(solver) -> None:  # type: ignore[no-untyped-def]
     """The dd defence's make-test (any refuting exchange?) and its exact thirds agree
     with the exact exchange search of the same sample."""
-    from calasolve.advisor import Settings, Task, evaluate, random_draw, worker_goals
+    from calasolve.advisor import Settings, Task, evaluate, worker_goals
+    from calasolve.policies import random_draw
     from calasolve.exchange import Exchange
     from calasolve.exchange_search import search_exchange
 
@@ -313,7 +311,7 @@ class _CoinSolver:
 def test_most_makes_picks_what_counting_every_world_picks() -> None:
     """The early stop and the world order only save searches: the choice is the one with
     the most makes over all re-deals, the first on a tie."""
-    from calasolve.advisor import distinct_choices, most_makes, redeal_worlds
+    from calasolve.policies import distinct_choices, most_makes, redeal_worlds
     from calasolve.cards import FULL_DECK, MAKE_THIRDS, mask_thirds
 
     hand = parse_advice_hand(STRONG)

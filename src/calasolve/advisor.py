@@ -75,7 +75,6 @@ from .sampling import check_known, deal_rest, rng_for
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
 from .payoff import multiplier_of, payoff_levels
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS, _bonus_of, heuristic_exchange, random_draw, sampled_soloist_exchange
-from .policies import _signature, best_suit_call, discard_candidates, distinct_choices, keep_score, most_makes, redeal_worlds  # noqa: F401 (the tests' imports)
 from .race import CAP, INTERVAL_METHOD, Race, Track, difference_interval
 from .stats import mean_se
 from .workers import worker_pool
@@ -431,7 +430,7 @@ class _Runner:
 
         wanted = set(tasks)
         mine: list[tuple[list[Task], Any]] = []
-        kept = []
+        kept: list[tuple[list[Task], Any]] = []
         for chunk, future in self._ahead:
             (mine if wanted.intersection(chunk) else kept).append((chunk, future))
         self._ahead = kept

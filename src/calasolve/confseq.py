@@ -79,7 +79,8 @@ def lower_unit(
 
     def rejected(m: np.ndarray) -> np.ndarray:
         size = np.minimum(bet[None, :], _MAX_BET / np.maximum(m, 1e-12)[:, None])
-        return np.log1p(size * (x[None, :] - m[:, None])).sum(axis=1) >= log_term
+        out: np.ndarray = np.log1p(size * (x[None, :] - m[:, None])).sum(axis=1) >= log_term
+        return out
 
     lo, hi = 0.0, 1.0
     for _ in range(_PASSES):

@@ -111,7 +111,8 @@ class Track:
 
     def makes(self) -> np.ndarray:
         """Made (1) or not (0), on the samples whose make-test was asked in full."""
-        return self._columns()[2][~self.partial()]
+        made: np.ndarray = self._columns()[2][~self.partial()]
+        return made
 
     def partial(self) -> np.ndarray:
         """Which samples were first sampled for their upper end only."""
