@@ -155,6 +155,24 @@ def test_sampled_policy_never_reads_the_hidden_cards(solver) -> None:  # type: i
             assert [popcount(h) for h in new_hands] == [12, 12, 12] and popcount(new_monte) == 4
 
 
+def test_the_soloist_policies_behind_one_interface(solver) -> None:  # type: ignore[no-untyped-def]
+    # soloist_policy(name).exchange(...): sampled as sampled_soloist_exchange, dd as the exact search
+    from calasolve.exchange_search import search_exchange
+    from calasolve.policies import DoubleDummy, Sampled, soloist_policy
+
+    assert soloist_policy("dd") == DoubleDummy() and soloist_policy("sampled", candidates=3) == Sampled(3, 4)
+    hand = parse_advice_hand(STRONG)
+    for i, contract in enumerate(("solo", "chiamo")):
+        hands, monte = deal_rest(hand, 0, rng_for(23, i))
+        ex, known = Sampled(2, 3).exchange(hands, monte, contract, 0, Rules(), solver, rng_for(5, i))
+        assert known is None
+        assert ex == sampled_soloist_exchange(hands, monte, contract, 0, Rules(), solver, rng_for(5, i),
+                                              candidates=2, redeals=3)
+        ex, known = DoubleDummy().exchange(hands, monte, contract, 0, Rules(), solver, rng_for(5, i))
+        found = search_exchange(hands, monte, contract, 0, first_leader(contract, 0, Rules()), solver=solver, top=1)
+        assert (ex, known) == (found.exchange, found.value)
+
+
 def test_bad_policy_and_contract() -> None:
     with pytest.raises(CalasolveError, match="policy"):
         advise(STRONG, samples=1, policy="magic")

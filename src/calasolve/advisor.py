@@ -74,7 +74,7 @@ from .rules import STANDARD, Rules
 from .sampling import check_known, deal_rest, rng_for
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
 from .payoff import multiplier_of, payoff_levels
-from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS, _bonus_of, heuristic_exchange, random_draw, sampled_soloist_exchange
+from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS, _bonus_of, heuristic_exchange, random_draw, soloist_policy
 from .race import CAP, INTERVAL_METHOD, Race, Track, difference_interval
 from .stats import mean_se
 from .workers import worker_pool
@@ -290,7 +290,7 @@ def oracle_for(
     found them (the soloist's ``dd``).  ``hints`` carries, by sample, the hands of
     the defenders' refuting dividete exchange to their scegliete, where it is one
     of the candidates (the drawn split), tried first."""
-    from .exchange_search import defence_candidates, search_exchange
+    from .exchange_search import defence_candidates
 
     seat, rules, contract = settings.seat, settings.rules, task.contract
     hands, monte = deal_sample(settings, task.index)
@@ -310,14 +310,8 @@ def oracle_for(
     if contract == "solissimo":
         exchange = Exchange()
     elif contract in ("solo", "chiamo"):
-        if settings.soloist_policy == "sampled":
-            exchange = sampled_soloist_exchange(
-                hands, monte, contract, seat, rules, solver, rng,
-                candidates=settings.candidates, redeals=settings.redeals,
-            )
-        else:
-            found = search_exchange(hands, monte, contract, seat, leader, solver=solver, top=1)
-            exchange, known = found.exchange, found.value
+        policy = soloist_policy(settings.soloist_policy, candidates=settings.candidates, redeals=settings.redeals)
+        exchange, known = policy.exchange(hands, monte, contract, seat, rules, solver, rng)
     else:
         exchange = heuristic_exchange(hands, monte, seat, random_draw(monte, seat, rng) if contract == "dividete" else None)
     played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)

@@ -13,9 +13,10 @@ double-dummy best.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Sequence
+from typing import Any, Protocol, Sequence
 
 import numpy as np
 
@@ -35,12 +36,59 @@ from .cards import (
 from .errors import CalasolveError
 from .exchange import Exchange, Hands
 from .game import defender_seats, first_leader
+from .exchange_search import search_exchange
 from .rules import Rules
 
 #: The ``sampled`` policy's defaults: discard sets tried, and re-deals each
 #: (close to 6 x 10 at a fraction of the cost; docs/experiments.md).
 DEFAULT_CANDIDATES = 4
 DEFAULT_REDEALS = 4
+
+
+# -- the soloist's policies -------------------------------------------------------------
+
+class SoloistPolicy(Protocol):
+    """How the soloist of a sample exchanges (solo, chiamo): the exchange, and the
+    soloist's final thirds with it when choosing it found them (else None)."""
+
+    def exchange(
+        self, hands: Hands, monte: Mask, contract: str, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
+    ) -> tuple[Exchange, int | None]: ...
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """``sampled``: the soloist chooses with what they know (:func:`sampled_soloist_exchange`)."""
+
+    candidates: int = DEFAULT_CANDIDATES
+    redeals: int = DEFAULT_REDEALS
+
+    def exchange(
+        self, hands: Hands, monte: Mask, contract: str, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
+    ) -> tuple[Exchange, int | None]:
+        ex = sampled_soloist_exchange(
+            hands, monte, contract, soloist, rules, solver, rng, candidates=self.candidates, redeals=self.redeals
+        )
+        return ex, None
+
+
+@dataclass(frozen=True)
+class DoubleDummy:
+    """``dd``: the soloist sees every card: the double-dummy-best exchange of the sample."""
+
+    def exchange(
+        self, hands: Hands, monte: Mask, contract: str, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
+    ) -> tuple[Exchange, int | None]:
+        leader = first_leader(contract, soloist, rules)
+        found = search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=1)
+        return found.exchange, found.value
+
+
+def soloist_policy(name: str, *, candidates: int = DEFAULT_CANDIDATES, redeals: int = DEFAULT_REDEALS) -> SoloistPolicy:
+    """The soloist's policy called ``name`` (``sampled`` or ``dd``, see :mod:`calasolve.advisor`)."""
+    if name == "dd":
+        return DoubleDummy()
+    return Sampled(candidates, redeals)
 
 
 # -- the soloist's exchange under `sampled` -------------------------------------------
