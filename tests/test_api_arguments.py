@@ -13,7 +13,7 @@ import click
 import pytest
 
 import calasolve
-from calasolve import CalasolveError
+from calasolve import CalasolveError, engines
 from calasolve.advisor import advise
 from calasolve.analysis import analyse
 from calasolve.cli import cli
@@ -134,13 +134,12 @@ def test_bad_arguments_fail_before_any_worker_starts() -> None:
 
 def test_goal_memo_the_machine_cannot_allocate(monkeypatch: pytest.MonkeyPatch) -> None:
     import calasolve._core
-    from calasolve import advisor
 
     def no_memory(memo_mb: int = 8) -> object:
         raise MemoryError(f"cannot allocate a {memo_mb} MiB goal memo")
 
     monkeypatch.setattr(calasolve._core, "GoalSearch", no_memory)
-    monkeypatch.setattr(advisor, "_WORKER", {})
+    engines.forget()
     with pytest.raises(ParameterError, match="^goal_mb 77: cannot allocate a 77 MiB goal memo") as info:
         advise(HAND, samples=1, jobs=1, contracts=["solo"], goal_mb=77)
     assert info.value.parameter == "goal_mb"

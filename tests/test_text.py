@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from calasolve import cli
+from calasolve import engines
 from calasolve.cards import parse_hand
 from calasolve.cli import main
 from calasolve.text import LETTERS, SYMBOLS, hand_diagram, notation, plural, table_diagram
@@ -51,7 +51,7 @@ def fresh_cli(monkeypatch: pytest.MonkeyPatch) -> None:
     """Run from the repository root with a new solver and no notation setting."""
     monkeypatch.chdir(ROOT)
     monkeypatch.delenv("CALASOLVE_SYMBOLS", raising=False)
-    monkeypatch.setattr(cli, "_WORKER_SOLVER", None)
+    engines.forget()
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

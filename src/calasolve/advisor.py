@@ -58,6 +58,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from . import engines
 from .cards import (
     LAST_TRICK_THIRDS,
     Mask,
@@ -332,36 +333,20 @@ def evaluate(task: Task, settings: Settings, solver: Any, goals: Any, hints: dic
     return outcome
 
 
-_WORKER: dict[str, Any] = {}
-
-
 def worker_goals(goal_mb: int = DEFAULT_GOAL_MB) -> Any:
-    """This process's goal search, one per worker like the solver (its memo is
-    calloc'ed: free until a search at the extremes touches it).  A memo the
-    machine cannot allocate is a ``ParameterError`` naming ``goal_mb``."""
-    goals = _WORKER.get("goals")
-    if goals is None or _WORKER.get("goal_mb") != goal_mb:
-        from .payoff import make_goal_search
-
-        _WORKER.pop("goals", None)  # the old memo goes before the new one is allocated
-        goals = _WORKER["goals"] = make_goal_search(goal_mb)
-        _WORKER["goal_mb"] = goal_mb
-    return goals
+    """This process's goal search (:func:`calasolve.engines.goal_search`) with a memo of
+    ``goal_mb`` MiB.  A memo the machine cannot allocate is a ``ParameterError``
+    naming ``goal_mb``."""
+    return engines.goal_search(goal_mb)
 
 
 def _work(job: tuple[Settings, Sequence[Task]]) -> list[tuple[Task, Outcome, float]]:
     """Evaluate a chunk of tasks with this process's solver.  A chunk holds whole
     samples, their contracts in the standard order: a sample's dividete comes
     before its scegliete, and the table is warm from the same deal."""
-    from .solving import make_solver
-
     settings, tasks = job
-    solver = _WORKER.get("solver")
-    if solver is None or _WORKER.get("tt_mb") != settings.tt_mb:
-        _WORKER.pop("solver", None)  # the old table goes before the new one is allocated
-        solver = _WORKER["solver"] = make_solver(settings.tt_mb)
-        _WORKER["tt_mb"] = settings.tt_mb
-    goals = worker_goals(settings.goal_mb)
+    solver = engines.solver(settings.tt_mb)
+    goals = engines.goal_search(settings.goal_mb)
     hints: dict[int, Hands] = {}
     out = []
     for task in tasks:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import click
 
-from . import __version__
+from . import __version__, engines
 from .cards import SUIT_SYMBOLS, SUITS, hand_name
 from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
 from .errors import CalasolveError, OutputError, ParameterError
@@ -320,7 +320,7 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
     from .solving import solve
 
     record, opts = job
-    solver = _worker_solver(opts["tt_mb"])
+    solver = engines.solver(opts["tt_mb"])
     objective = opts.get("objective", "thirds")
     if objective == "payoff":
         from .payoff import goal_search
@@ -331,19 +331,6 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
         return solve(record, target=opts["target"], solver=solver, objective=objective, top=opts["top"])
     except CalasolveError as exc:
         return _failure(record, exc)
-
-
-_WORKER_SOLVER: Any = None
-
-
-def _worker_solver(tt_mb: int) -> Any:
-    """One solver per process, kept warm across records."""
-    global _WORKER_SOLVER
-    if _WORKER_SOLVER is None or _WORKER_SOLVER[0] != tt_mb:
-        from .solving import make_solver
-
-        _WORKER_SOLVER = (tt_mb, make_solver(tt_mb))
-    return _WORKER_SOLVER[1]
 
 
 @cli.command("solve")
@@ -405,7 +392,7 @@ def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
     from .analysis import analyse
 
     record, opts = job
-    solver = _worker_solver(opts["tt_mb"])  # a table too large is the option's error, not the record's
+    solver = engines.solver(opts["tt_mb"])  # a table too large is the option's error, not the record's
     try:
         return analyse(record, solver=solver, exchange=opts["exchange"])
     except CalasolveError as exc:
@@ -594,7 +581,7 @@ def deal_cmd(
                         known=parse_known(list(known)), min_strength=min_strength, max_strength=max_strength,
                         played=played, rules=Rules.parse(rule_items))
         spec.check()
-    solver = _worker_solver(tt_mb) if played else None
+    solver = engines.solver(tt_mb) if played else None
     with _output_file(output) as out:
         for i, record in enumerate(generate_deals(spec, count=count, seed=seed, solver=solver)):
             out.write(("\n" if i else "") + format_record(record) + "\n")

@@ -39,8 +39,8 @@ from typing import Any, Sequence
 
 from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of, mask_thirds
 from .game import CONTRACT_VALUE, TRICKS, PlayState, core_position, legal_cards, multiplier, payments, trick_winner
-from .errors import ParameterError
-from .limits import MAX_TABLE_MB, check_int
+from . import engines
+from .engines import DEFAULT_GOAL_MB
 from .rules import STANDARD, Rules
 
 #: Trick classes of a finished deal, from the soloist's side.
@@ -167,40 +167,15 @@ def reference_payoff(
 
 # -- payoff-aware solving with the C goal search ---------------------------------------
 
-_GOALS: Any = None
-
-
-#: The memo of the process-wide goal search, in MiB.
-GOAL_SEARCH_MB = 8
-
-
-def make_goal_search(goal_mb: int) -> Any:
-    """A new C goal search with a memo of ``goal_mb`` MiB.  A memo the machine
-    cannot allocate is a :class:`~calasolve.errors.ParameterError` naming
-    ``goal_mb`` (a size asked for, like any bad input; in a worker process too)."""
-    from ._core import GoalSearch  # the C extension loads on first use
-
-    check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
-    try:
-        return GoalSearch(goal_mb)
-    except MemoryError as err:
-        raise ParameterError("goal_mb", goal_mb, str(err)) from None
-
-
-_GOALS_MB = GOAL_SEARCH_MB
+#: The memo of the process-wide goal search, in MiB, when no size is asked for.
+GOAL_SEARCH_MB = DEFAULT_GOAL_MB
 
 
 def goal_search(goal_mb: int | None = None) -> Any:
-    """The process-wide C goal searcher, made on first use with a memo of
-    ``goal_mb`` MiB (default: the size last asked for, at first 8); asking for
-    another size replaces it."""
-    global _GOALS, _GOALS_MB
-    if goal_mb is not None and goal_mb != _GOALS_MB:
-        _GOALS_MB = check_int("goal_mb", goal_mb, 1, MAX_TABLE_MB)
-        _GOALS = None  # the old memo goes before the new one is allocated
-    if _GOALS is None:
-        _GOALS = make_goal_search(_GOALS_MB)
-    return _GOALS
+    """The process-wide C goal searcher (:func:`calasolve.engines.goal_search`), made
+    on first use with a memo of ``goal_mb`` MiB (default: the size last asked for,
+    at first 8); asking for another size replaces it."""
+    return engines.goal_search(goal_mb)
 
 
 def _flags(state: PlayState) -> tuple[int, bool, bool]:

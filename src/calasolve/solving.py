@@ -20,9 +20,11 @@ from types import MappingProxyType
 from typing import Any, Literal, Mapping, Protocol, Sequence
 
 from .cards import MAKE_THIRDS, Card, Mask, card_name, cards_of, hand_name
+from . import engines
+from .engines import make_solver
 from .errors import CalasolveError, ParameterError
 from .game import CONTRACTS, PlayState, Trick, core_position
-from .limits import MAX_TABLE_MB, MAX_THIRDS, check_bool, check_instance, check_int, check_optional_int
+from .limits import MAX_THIRDS, check_bool, check_instance, check_optional_int
 from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line, payoff_value
 from .rules import STANDARD, Rules
 
@@ -165,30 +167,10 @@ class CardValues(dict):  # type: ignore[type-arg]
         return f"CardValues({self.tokens()!r})"
 
 
-_default: CoreSolver | None = None
-
-
-def make_solver(tt_mb: int = 32, **switches: bool) -> CoreSolver:
-    """A new C solver with a table of ``tt_mb`` MiB; ``switches`` are the ablation flags.
-    A table the machine cannot allocate is a :class:`~calasolve.errors.ParameterError`
-    naming ``tt_mb`` (a size asked for, like any bad input; in a worker process too)."""
-    from ._core import Solver  # the C extension loads on first use (`import calasolve` stays cheap)
-
-    check_int("tt_mb", tt_mb, 1, MAX_TABLE_MB)
-    for name, flag in switches.items():
-        check_bool(name, flag)
-    try:
-        return Solver(tt_mb, **switches)
-    except MemoryError as err:
-        raise ParameterError("tt_mb", tt_mb, str(err) or f"cannot allocate a {tt_mb} MiB transposition table") from None
-
-
 def default_solver() -> CoreSolver:
-    """The process-wide solver (32 MiB table), made on first use."""
-    global _default
-    if _default is None:
-        _default = make_solver()
-    return _default
+    """The process-wide solver (:func:`calasolve.engines.solver`: a 32 MiB table unless
+    another size was asked for), made on first use."""
+    return engines.solver()
 
 
 def total_nodes(searcher: Any) -> int:
