@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from .cards import MAKE_THIRDS, Card, card_name
+from .dealfile import Record
 from .game import SOLOIST_EXCHANGE, PlayState
 from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, final_card_values, solve
 
@@ -144,7 +145,7 @@ def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> lis
     return reviews
 
 
-def exchange_review(record: Any, actual: int, solver: CoreSolver) -> dict[str, Any] | None:
+def exchange_review(record: Record, actual: int, solver: CoreSolver) -> dict[str, Any] | None:
     """The exchange actually made against the double-dummy-best one (docs/rules.md §9).
 
     Who chose decides what is searched: the soloist's call, return and
@@ -175,7 +176,7 @@ def exchange_review(record: Any, actual: int, solver: CoreSolver) -> dict[str, A
     }
 
 
-def analyse(record: Any, *, solver: CoreSolver | None = None, exchange: bool = True) -> Analysis:
+def analyse(record: Record, *, solver: CoreSolver | None = None, exchange: bool = True) -> Analysis:
     """Analyse a record's ``played:`` cards (its exchange must be complete).
 
     With ``exchange`` (the default) an exchange contract's exchange is also

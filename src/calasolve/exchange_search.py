@@ -55,6 +55,7 @@ from typing import Any, Sequence
 
 from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, Mask, card_name, display_order, hand_name, mask_thirds
 from .errors import CalasolveError, ExchangeError, ParameterError
+from .dealfile import Record, check_record
 from .exchange import Exchange, called_from
 from .exchange_candidates import (
     Hands,
@@ -71,7 +72,8 @@ from .exchange_candidates import (
     dividete_draws,
 )
 from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, defender_seats
-from .solving import CoreSolver, SolveResult, default_solver, solve, total_nodes
+from .limits import MAX_TOP, check_int
+from .solving import CoreSolver, SolveResult, check_solver, default_solver, solve, total_nodes
 
 __all__ = [
     "Draw",
@@ -371,7 +373,7 @@ def search_exchange(
 
 
 def best_exchange(
-    record: Any, *, solver: CoreSolver | None = None, top: int = 10, first: Hands | None = None
+    record: Record, *, solver: CoreSolver | None = None, top: int = 10, first: Hands | None = None
 ) -> ExchangeResult:
     """The double-dummy-best exchange of a deal ``record`` (see the module doc).
 
@@ -429,17 +431,13 @@ def best_exchange(
 
 
 def _check_search_arguments(record: Any, solver: Any, top: Any) -> None:
-    from .dealfile import check_record
-    from .limits import MAX_TOP, check_int
-    from .solving import check_solver
-
     check_record("record", record)
     check_solver("solver", solver, list_search=True)
     check_int("top", top, 1, MAX_TOP)
 
 
 def solve_with_exchange(
-    record: Any,
+    record: Record,
     *,
     solver: CoreSolver | None = None,
     top: int = 10,

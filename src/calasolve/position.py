@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import Card, card_name, cards_of, parse_card
+from .dealfile import Record
 from .errors import CalasolveError, ParameterError
 from .game import DealResult, PlayState
 from .rules import STANDARD, Rules
@@ -60,7 +61,7 @@ class Position:
         self.solver = solver or default_solver()
 
     @classmethod
-    def from_record(cls, record: Any, *, solver: CoreSolver | None = None) -> "Position":
+    def from_record(cls, record: Record, *, solver: CoreSolver | None = None) -> "Position":
         """The position a record's ``played:`` line reaches (its exchange must be complete)."""
         from .dealfile import check_record
 

@@ -40,6 +40,7 @@ from .cards import (
     parse_card,
     parse_hand,
 )
+from .dealfile import Record
 from .exchange import Exchange, called_from
 from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState, Trick, defender_seats
 
@@ -194,14 +195,14 @@ def table_diagram(
 
 # -- records ----------------------------------------------------------------------
 
-def record_label(record: Any) -> str:
+def record_label(record: Record) -> str:
     """``record 1 'name' (file:line)``."""
     where = f"{record.path}:{record.line}" if record.path else f"record {record.index}"
     name = f" {record.name!r}" if record.name else ""
     return f"record {record.index}{name} ({where})"
 
 
-def record_header(record: Any) -> list[str]:
+def record_header(record: Record) -> list[str]:
     """The record's label and its contract, soloist, first lead and rules."""
     return [
         record_label(record),
