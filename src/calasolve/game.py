@@ -14,7 +14,7 @@ into points, make/fail, the multiplier and the payment.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Literal, Sequence, get_args
 
 from .cards import (
     LAST_TRICK_THIRDS,
@@ -31,17 +31,20 @@ from .cards import (
 from .errors import CalasolveError, IllegalPlayError, ParameterError
 from .rules import STANDARD, Rules
 
-CONTRACTS = ("chiamo", "solo", "solissimo", "dividete", "scegliete")
+#: A contract's name.
+Contract = Literal["chiamo", "solo", "solissimo", "dividete", "scegliete"]
+#: The contracts, lowest first.
+CONTRACTS: tuple[Contract, ...] = get_args(Contract)
 #: Value per defender ``v`` of each contract (docs/rules.md §5).
-CONTRACT_VALUE = {"chiamo": 1, "solo": 2, "solissimo": 4, "dividete": 8, "scegliete": 16}
+CONTRACT_VALUE: dict[str, int] = {"chiamo": 1, "solo": 2, "solissimo": 4, "dividete": 8, "scegliete": 16}
 #: Contracts in which the soloist takes the monte.
-SOLOIST_EXCHANGE = ("chiamo", "solo")
+SOLOIST_EXCHANGE: tuple[Contract, ...] = ("chiamo", "solo")
 #: Contracts in which the defenders take the monte.
-DEFENDER_EXCHANGE = ("dividete", "scegliete")
+DEFENDER_EXCHANGE: tuple[Contract, ...] = ("dividete", "scegliete")
 TRICKS = 12
 
 
-def parse_contract(text: str) -> str:
+def parse_contract(text: str) -> Contract:
     """A contract name, case-insensitive.
 
     >>> parse_contract(" Solo ")
@@ -52,9 +55,10 @@ def parse_contract(text: str) -> str:
     calasolve.errors.CalasolveError: unknown contract 'grand' (use chiamo, solo, solissimo, dividete or scegliete)
     """
     name = text.strip().lower()
-    if name not in CONTRACTS:
-        raise CalasolveError(f"unknown contract {text.strip()!r} (use chiamo, solo, solissimo, dividete or scegliete)")
-    return name
+    for contract in CONTRACTS:
+        if name == contract:
+            return contract
+    raise CalasolveError(f"unknown contract {text.strip()!r} (use chiamo, solo, solissimo, dividete or scegliete)")
 
 
 def first_leader(contract: str, soloist: int, rules: Rules = STANDARD) -> int:
