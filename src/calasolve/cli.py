@@ -505,7 +505,7 @@ def advise_cmd(
     """
     from .advisor import advise, parse_advice_hand
     from .race import Race
-    from .text import format_advice
+    from .text import advice_bar_label, format_advice
     from .sampling import parse_known
 
     rules_ = Rules.parse(rule_items)
@@ -515,17 +515,14 @@ def advise_cmd(
     check_scheduler(scheduler, jobs)
     from .scale import dask_map
 
-    # the options that cost minutes say so on the bar
-    slow = [what for what, on in (("fixed", fixed), ("soloist dd", policy == "dd")) if on]
-    prefix = f"({', '.join(slow)}: minutes) " if slow else ""
     with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor, \
-            click.progressbar(length=samples * len(chosen), label=prefix + "sampling",
+            click.progressbar(length=samples * len(chosen), label=advice_bar_label(None, fixed=fixed, policy=policy),
                               file=sys.stderr) if show else _NoBar() as bar:
 
         def on_round(race: Race) -> None:
             # a contract that stops early gives back its share of the bar
             bar.length = sum(t.n if not t.active else samples for t in race.tracks) if show else 0
-            bar.label = prefix + " ".join(f"{t.contract}{'' if t.active else ' ' + (t.stopped or '')}" for t in race.tracks)
+            bar.label = advice_bar_label(race, fixed=fixed, policy=policy)
 
         result = advise(
             mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,

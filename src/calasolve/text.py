@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .cards import (
     MAKE_THIRDS,
@@ -43,6 +43,9 @@ from .cards import (
 from .dealfile import Record
 from .exchange import Exchange, called_from
 from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState, Trick, defender_seats
+
+if TYPE_CHECKING:
+    from .race import Race
 
 __all__ = [
     "Notation",
@@ -664,6 +667,20 @@ def _soloist_text(advice: Any) -> str:
 
 def _share(v: float) -> str:
     return "<1%" if 0 < v < 0.005 else f"{v:.0%}"
+
+
+def advice_bar_label(race: Race | None, *, fixed: bool, policy: str) -> str:
+    """The advisor's progress label: the contracts, those stopped with why, after the
+    options that cost minutes.
+
+    >>> advice_bar_label(None, fixed=True, policy="dd")
+    '(fixed, soloist dd: minutes) sampling'
+    """
+    slow = [what for what, on in (("fixed", fixed), ("soloist dd", policy == "dd")) if on]
+    prefix = f"({', '.join(slow)}: minutes) " if slow else ""
+    if race is None:
+        return prefix + "sampling"
+    return prefix + " ".join(f"{t.contract}{'' if t.active else ' ' + (t.stopped or '')}" for t in race.tracks)
 
 
 def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
