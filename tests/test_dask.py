@@ -163,6 +163,45 @@ def test_unreachable_scheduler_is_one_line(capsys: pytest.CaptureFixture[str]) -
     assert time.monotonic() - start_time < 30  # the timeout holds (a generous bound, not a benchmark)
 
 
+@pytest.fixture
+def not_dask() -> Iterator[str]:
+    """A TCP server that answers with garbage (as a web server or a proxy would)."""
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n" + b"\xff" * 64)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("address, fragment", [
+    ("not-dask", "Dask scheduler"), ("foo://127.0.0.1:1", "not a Dask address"),
+])
+def test_a_wrong_address_is_one_line(
+    address: str, fragment: str, not_dask: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No traceback, not even from the failed client's clean-up at exit (a subprocess, to see that)."""
+    address = not_dask if address == "not-dask" else address
+    proc = subprocess.run([sys.executable, "-m", "calasolve", "solve", "--scheduler", address,
+                           "--scheduler-timeout", "2", PLAYED], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith(f"calasolve: error: --scheduler {address}: ") and fragment in proc.stderr
+
+
 @pytest.mark.parametrize("command", [["solve", PLAYED], ["analyse", PLAYED], ["advise", "32AR.32A.3A.2A5"]])
 def test_without_dask_scheduler_says_how_to_install(
     command: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

@@ -122,6 +122,31 @@ def require_dask() -> Any:
     return distributed
 
 
+def probe(address: str, timeout: float) -> None:
+    """Knock once at the scheduler ``address`` (one-line :class:`CalasolveError` if nobody
+    answers as a Dask scheduler), before a ``Client`` is made: a client that fails to
+    connect prints a traceback when it is cleaned up at exit."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def knock() -> None:
+        comm = await connect(address, timeout=timeout)
+        await comm.close()
+
+    where = f"--scheduler {address}"
+    try:
+        asyncio.run(asyncio.wait_for(knock(), timeout + 1))
+    except ValueError as err:  # an unknown scheme or a malformed address
+        raise CalasolveError(f"{where}: not a Dask address ({err})") from None
+    except (OSError, asyncio.TimeoutError, TimeoutError) as err:
+        raise CalasolveError(
+            f"{where}: cannot reach the Dask scheduler within {timeout:g} s ({type(err).__name__}: {err})") from None
+    except Exception as err:  # something answered, but not as a Dask scheduler
+        raise CalasolveError(
+            f"{where}: what answers there is not a Dask scheduler ({type(err).__name__}: {err})") from None
+
+
 @contextmanager
 def dask_map(scheduler: str, timeout: float = DEFAULT_TIMEOUT) -> Iterator[DaskMap]:
     """A :class:`DaskMap` on the cluster ``scheduler`` names (see :func:`parse_scheduler`),
@@ -141,6 +166,8 @@ def dask_map(scheduler: str, timeout: float = DEFAULT_TIMEOUT) -> Iterator[DaskM
             except Exception as err:  # a cluster that cannot start is the option's error
                 raise CalasolveError(f"--scheduler {scheduler}: cannot start a local Dask cluster: {err}") from None
             where = cluster
+        else:
+            probe(where, timeout)
         try:
             client = distributed.Client(where, timeout=timeout, set_as_default=False)
         except Exception as err:
