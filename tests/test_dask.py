@@ -99,6 +99,17 @@ def test_local_cluster_solve_is_the_local_run(deals: str, capsys: pytest.Capture
     assert lines(dask) == lines(local) and len(lines(local)) == 24 + 6
 
 
+@pytest.mark.parametrize("argv", [
+    ["analyse", "--json", PLAYED],
+    ["advise", "--json", "--seed", "5", "--samples", "24", "--contracts", "solissimo", "32AR.32A.3A.2A5"],
+])
+def test_local_cluster_analyse_and_advise_are_the_local_run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    local = run([*argv, "--jobs", "1"], capsys)
+    dask = run([*argv, "--scheduler", "local:2"], capsys)
+    assert local[0] == dask[0] == 0, dask[2]
+    assert lines(dask[1]) == lines(local[1]) and lines(local[1])
+
+
 def test_commands_on_separate_scheduler_and_workers(
     cluster: tuple[str, list[Any]], deals: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -150,6 +161,45 @@ def test_unreachable_scheduler_is_one_line(capsys: pytest.CaptureFixture[str]) -
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "cannot reach the Dask scheduler" in err
     assert time.monotonic() - start_time < 30  # the timeout holds (a generous bound, not a benchmark)
+
+
+@pytest.fixture
+def not_dask() -> Iterator[str]:
+    """A TCP server that answers with garbage (as a web server or a proxy would)."""
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n" + b"\xff" * 64)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("address, fragment", [
+    ("not-dask", "Dask scheduler"), ("foo://127.0.0.1:1", "not a Dask address"),
+])
+def test_a_wrong_address_is_one_line(
+    address: str, fragment: str, not_dask: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No traceback, not even from the failed client's clean-up at exit (a subprocess, to see that)."""
+    address = not_dask if address == "not-dask" else address
+    proc = subprocess.run([sys.executable, "-m", "calasolve", "solve", "--scheduler", address,
+                           "--scheduler-timeout", "2", PLAYED], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith(f"calasolve: error: --scheduler {address}: ") and fragment in proc.stderr
 
 
 @pytest.mark.parametrize("command", [["solve", PLAYED], ["analyse", PLAYED], ["advise", "32AR.32A.3A.2A5"]])

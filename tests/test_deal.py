@@ -10,6 +10,8 @@ from calasolve.cards import parse_hand, strength
 from calasolve.cli import main
 from calasolve.dealer import DealSpec, deal_one, generate_deals
 from calasolve.dealfile import parse_deal_text, read_deal_file
+from calasolve.exchange import Exchange
+from calasolve.exchange_search import best_exchange, dividete_draws
 from calasolve.game import CONTRACTS
 from calasolve.sampling import MONTE, parse_known
 from calasolve.solving import make_solver, solve
@@ -80,8 +82,50 @@ def test_played_follows_a_double_dummy_line() -> None:
         assert solve(r, solver=solver, all_cards=False).soloist_thirds == full.soloist_thirds
 
 
+@pytest.mark.parametrize("contract, count", [
+    ("solo", 2), ("scegliete", 2), ("dividete", 3),
+    pytest.param("chiamo", 1, marks=pytest.mark.slow),  # its exchange search takes tens of seconds; solo's code path
+])
+def test_played_after_the_double_dummy_exchange(
+    contract: str, count: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An exchange contract's record gets its double-dummy-best exchange (dividete: for
+    takes that are one of the 6 draws), then K cards of a line that keeps the value."""
+    out = tmp_path / "p.deal"
+    code, _, err = run(["deal", "-n", str(count), "--seed", "3", "--contract", contract, "--played", "4",
+                        "-o", str(out)], capsys)
+    assert code == 0, err
+    assert run(["check", str(out)], capsys)[0] == 0
+    solver = make_solver(8)
+    for r in read_deal_file(str(out)):
+        assert r.contract == contract and not r.needs_exchange and len(r.played) == 4
+        given = Exchange()
+        if contract == "dividete":
+            assert r.exchange.takes in dividete_draws(r.monte, r.soloist)
+            given = Exchange(takes=r.exchange.takes)
+        at_lead = solve(r.with_(played=()), solver=solver, all_cards=False).soloist_thirds
+        assert best_exchange(r.with_(played=(), exchange=given), solver=solver, top=1).value == at_lead
+        assert solve(r, solver=solver, all_cards=False).soloist_thirds == at_lead
+
+
+def test_dividete_takes_are_drawn() -> None:
+    """The takes are chance: over records, more than one of the 6 draws comes up."""
+    spec = DealSpec(contract="dividete", played=1)
+    solver = make_solver(8)
+    seen = set()
+    for r in generate_deals(spec, count=6, seed=12, solver=solver):
+        seen.add(dividete_draws(r.monte, r.soloist).index(r.exchange.takes))
+    assert len(seen) > 1
+
+
+def test_played_records_are_reproducible() -> None:
+    spec = DealSpec(contract="dividete", played=3)
+    assert list(generate_deals(spec, count=2, seed=4)) == list(generate_deals(spec, count=2, seed=4))
+    assert deal_one(DealSpec(contract="dividete"), 4, 1).hands == deal_one(spec, 4, 1).hands
+
+
 @pytest.mark.parametrize("argv, fragment", [
-    (["deal", "--played", "3", "--contract", "solo"], "--played needs --contract solissimo"),
+    (["deal", "--played", "36"], "--played"),
     (["deal", "--contract", "bridge"], "--contract 'bridge'"),
     (["deal", "--soloist", "weakest"], "--soloist 'weakest'"),
     (["deal", "--min-strength", "30", "--max-strength", "10"], "--min-strength"),

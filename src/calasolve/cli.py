@@ -549,7 +549,9 @@ def advise_cmd(
 @click.option("--min-strength", type=click.IntRange(0, 40), default=0, show_default=True, help="The soloist's least hand strength.")
 @click.option("--max-strength", type=click.IntRange(0, 40), default=40, show_default=True, help="The soloist's greatest hand strength.")
 @click.option("--played", type=click.IntRange(0, 35), default=0, show_default=True,
-              help="Stop this many cards into a double-dummy line (solissimo only): mid-play positions.")
+              help="Stop this many cards into a double-dummy line: mid-play positions.  Other contracts than "
+                   "solissimo first get their exchange written: the double-dummy best (dividete: drawn takes, "
+                   "the defenders' best discards).")
 @rule_option
 @tt_option
 def deal_cmd(
@@ -563,10 +565,19 @@ def deal_cmd(
     strength range are dealt again.  Records are written as they are made,
     so the count can be large.  The output passes 'calasolve check'.
 
+    With --played K each record stops K cards into a double-dummy line.  A
+    contract with an exchange then gets it in the record first, chosen
+    double dummy: the soloist's best call, return and discards (chiamo,
+    solo), the defenders' best split and discards (scegliete); in dividete
+    the takes are drawn at random (they are chance) and the defenders'
+    discards are their best for them.  Without --played the exchange is
+    left out, for 'calasolve solve' to search.
+
     \b
     Examples:
       calasolve deal --count 1000 --seed 1 -o random.deal
       calasolve deal -n 100 --soloist strongest --min-strength 20 --played 6
+      calasolve deal -n 20 --contract solo --played 9
       calasolve deal -n 10 --contract random --known 0=32A.-.-.- --known monte=3D
     """
     from .dealer import DealSpec, generate_deals, parse_soloist

@@ -10,6 +10,17 @@ Cavallo and Fante 1; 0..40 for a hand; ties go to the lowest seat).  The
 strength filter applies to the soloist's hand as dealt; deals outside it are
 dealt again (from the same record's generator).
 
+With ``played`` (``--played K``) the record stops K cards into a
+double-dummy line.  A contract with an exchange first gets one, written in
+the record (docs/rules.md §5): the double-dummy-best exchange
+(:func:`calasolve.exchange_search.best_exchange`: the soloist's best call,
+return and discards in chiamo and solo, the defenders' best split and
+discards in scegliete); in dividete, where the takes are chance, the takes
+are drawn uniformly (one of the 6 draws, from the record's generator) and
+the defenders' discards are their double-dummy best for them.  The line
+then starts at the first lead of the position after that exchange, so the
+value at the stop is the value after the exchange.
+
 >>> spec = DealSpec(contract="solissimo", soloist="strongest")
 >>> a = list(generate_deals(spec, count=3, seed=7))
 >>> a == list(generate_deals(spec, count=3, seed=7)), len(a)
@@ -25,6 +36,7 @@ from typing import Any, Iterator, Mapping
 
 from .cards import Mask, popcount, strength
 from .errors import CalasolveError
+from .exchange import Exchange
 from .game import CONTRACTS
 from .rules import STANDARD, Rules
 from .sampling import KnownCardsError, check_known, deal_rest, rng_for
@@ -67,9 +79,6 @@ class DealSpec:
                 f"need 0 <= min <= max <= {MAX_STRENGTH}")
         if not 0 <= self.played < PLAY_CARDS:
             raise CalasolveError(f"--played {self.played}: between 0 and {PLAY_CARDS - 1} cards")
-        if self.played and self.contract != "solissimo":
-            raise CalasolveError(
-                "--played needs --contract solissimo (the other contracts' records leave the exchange to be searched)")
         if popcount(self.known.get(0, 0)) > 12:
             raise KnownCardsError(f"{popcount(self.known[0])} cards placed in seat 0, which holds 12")
         check_known(self.known.get(0, 0), 0, self.known)
@@ -114,9 +123,30 @@ def deal_one(spec: DealSpec, seed: int, index: int, solver: Any = None) -> Any:
     if spec.played:
         from .solving import solve
 
+        record = with_exchange(record, rng, solver)
         line = solve(record, solver=solver, all_cards=False).line
         record = record.with_(played=tuple(line[: spec.played]))
     return record
+
+
+def with_exchange(record: Any, rng: Any, solver: Any = None) -> Any:
+    """``record`` with a complete exchange: the double-dummy best, in dividete for
+    takes drawn by ``rng`` (see the module doc); a solissimo as it is.
+
+    >>> from calasolve.exchange_search import dividete_draws
+    >>> r = deal_one(DealSpec(contract="dividete"), 2, 0)
+    >>> done = with_exchange(r, rng_for(2, 0))
+    >>> r.needs_exchange, done.needs_exchange, done.exchange.takes in dividete_draws(r.monte, r.soloist)
+    (True, False, True)
+    """
+    from .exchange_search import best_exchange, dividete_draws
+
+    if not record.needs_exchange:
+        return record
+    if record.contract == "dividete" and record.exchange.takes is None:
+        draws = dividete_draws(record.monte, record.soloist)
+        record = record.with_(exchange=Exchange(takes=draws[int(rng.integers(len(draws)))]))
+    return record.with_(exchange=best_exchange(record, solver=solver, top=1).exchange)
 
 
 def generate_deals(spec: DealSpec, *, count: int, seed: int, solver: Any = None, start: int = 0) -> Iterator[Any]:

@@ -41,6 +41,14 @@ MAX_CHUNK = 16
 IN_FLIGHT = 4
 
 INSTALL_HINT = "--scheduler needs the optional extra: pip install 'calasolve[dask]'"
+#: Dask settings for the clusters calasolve starts: no statistical profiler, slower monitors
+#: (at Dask's defaults they cost a busy worker CPU its solves need; docs/scale.md).
+QUIET = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
 
 _CHUNK_LOCK = threading.Lock()
 
@@ -122,39 +130,72 @@ def require_dask() -> Any:
     return distributed
 
 
+def probe(address: str, timeout: float) -> None:
+    """Knock once at the scheduler ``address`` (one-line :class:`CalasolveError` if nobody
+    answers as a Dask scheduler), before a ``Client`` is made: a client that fails to
+    connect prints a traceback when it is cleaned up at exit."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def knock() -> None:
+        comm = await connect(address, timeout=timeout)
+        await comm.close()
+
+    where = f"--scheduler {address}"
+    try:
+        asyncio.run(asyncio.wait_for(knock(), timeout + 1))
+    except ValueError as err:  # an unknown scheme or a malformed address
+        raise CalasolveError(f"{where}: not a Dask address ({err})") from None
+    except (OSError, asyncio.TimeoutError, TimeoutError) as err:
+        raise CalasolveError(
+            f"{where}: cannot reach the Dask scheduler within {timeout:g} s ({type(err).__name__}: {err})") from None
+    except Exception as err:  # something answered, but not as a Dask scheduler
+        raise CalasolveError(
+            f"{where}: what answers there is not a Dask scheduler ({type(err).__name__}: {err})") from None
+
+
 @contextmanager
 def dask_map(scheduler: str, timeout: float = DEFAULT_TIMEOUT) -> Iterator[DaskMap]:
     """A :class:`DaskMap` on the cluster ``scheduler`` names (see :func:`parse_scheduler`),
-    closed (a local cluster stopped) when the block ends."""
+    closed (a local cluster stopped) when the block ends.  A local cluster's workers
+    run with :data:`QUIET` (a running cluster's workers keep their own settings)."""
     kind, where = parse_scheduler(scheduler)
     distributed = require_dask()
     import logging
 
+    import dask
+
     cluster = None
-    try:
-        if kind == "local":
-            n = where or os.cpu_count() or 1
-            try:
-                cluster = distributed.LocalCluster(
-                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                    silence_logs=logging.ERROR, scheduler_port=0, host="127.0.0.1")
-            except Exception as err:  # a cluster that cannot start is the option's error
-                raise CalasolveError(f"--scheduler {scheduler}: cannot start a local Dask cluster: {err}") from None
-            where = cluster
+    with dask.config.set(QUIET):
         try:
-            client = distributed.Client(where, timeout=timeout, set_as_default=False)
-        except Exception as err:
-            raise CalasolveError(
-                f"--scheduler {scheduler}: cannot reach the Dask scheduler within {timeout:g} s "
-                f"({type(err).__name__}: {err})") from None
-        try:
+            if kind == "local":
+                n = where or os.cpu_count() or 1
+                try:
+                    cluster = distributed.LocalCluster(
+                        n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                        silence_logs=logging.ERROR, scheduler_port=0, host="127.0.0.1",
+                        # the scheduler's HTTP server on a free port: no warning when 8787 is taken
+                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+                except Exception as err:  # a cluster that cannot start is the option's error
+                    raise CalasolveError(f"--scheduler {scheduler}: cannot start a local Dask cluster: {err}") from None
+                where = cluster
+            else:
+                probe(where, timeout)
             try:
-                client.wait_for_workers(1, timeout=timeout)
-            except Exception:
-                raise CalasolveError(f"--scheduler {scheduler}: no Dask worker joined within {timeout:g} s") from None
-            yield DaskMap(client, len(client.scheduler_info(n_workers=-1)["workers"]))
+                client = distributed.Client(where, timeout=timeout, set_as_default=False)
+            except Exception as err:
+                raise CalasolveError(
+                    f"--scheduler {scheduler}: cannot reach the Dask scheduler within {timeout:g} s "
+                    f"({type(err).__name__}: {err})") from None
+            try:
+                try:
+                    client.wait_for_workers(1, timeout=timeout)
+                except Exception:
+                    raise CalasolveError(f"--scheduler {scheduler}: no Dask worker joined within {timeout:g} s") from None
+                yield DaskMap(client, len(client.scheduler_info(n_workers=-1)["workers"]))
+            finally:
+                client.close()
         finally:
-            client.close()
-    finally:
-        if cluster is not None:
-            cluster.close()
+            if cluster is not None:
+                cluster.close()
