@@ -136,10 +136,10 @@ def probe(address: str, timeout: float) -> None:
     connect prints a traceback when it is cleaned up at exit."""
     import asyncio
 
-    from distributed.comm import connect
+    from distributed.comm.core import connect
 
     async def knock() -> None:
-        comm = await connect(address, timeout=timeout)
+        comm = await connect(address, timeout=timeout)  # type: ignore[no-untyped-call]
         await comm.close()
 
     where = f"--scheduler {address}"
