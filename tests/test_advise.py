@@ -26,25 +26,25 @@ def solver():  # type: ignore[no-untyped-def]
 def test_scegliete_alone_or_after_dividete_gives_the_same_answer() -> None:
     # after dividete, a sample's scegliete tries the defenders' refuting dividete
     # exchange first (a speed-up only): the estimates must not move
-    from calasolve import exchange_search
+    from calasolve import advisor
 
     kwargs = dict(seat=0, samples=8, seed=9, jobs=1, defender_policy="dd", fixed=True)
     firsts: list[bool] = []
-    plain = exchange_search.defence_candidates
+    plain = advisor.defence_candidates
 
     def spy(*args, **kw):  # type: ignore[no-untyped-def]
         if args[2] == "scegliete":
             firsts.append(kw.get("first") is not None)
         return plain(*args, **kw)
 
-    exchange_search.defence_candidates = spy  # type: ignore[assignment]
+    advisor.defence_candidates = spy  # type: ignore[assignment]
     try:
         both = advise(STRONG, contracts=["dividete", "scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
         hinted = list(firsts)
         firsts.clear()
         alone = advise(STRONG, contracts=["scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
     finally:
-        exchange_search.defence_candidates = plain  # type: ignore[assignment]
+        advisor.defence_candidates = plain  # type: ignore[assignment]
     assert any(hinted) and not any(firsts)
     scegliete = [c for c in both["contracts"] if c["contract"] == "scegliete"][0]
     scegliete.pop("seconds")

@@ -68,15 +68,16 @@ from .cards import (
     popcount,
 )
 from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
-from .errors import CalasolveError
+from .errors import CalasolveError, ParameterError
 from .exchange import Exchange, Hands, apply_exchange
+from .exchange_search import defence_candidates
 from .game import CONTRACT_VALUE, CONTRACTS, first_leader
-from .rules import STANDARD, Rules
-from .sampling import check_known, deal_rest, rng_for
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
 from .payoff import multiplier_of, payoff_levels
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS, _bonus_of, heuristic_exchange, random_draw, soloist_policy
 from .race import CAP, INTERVAL_METHOD, Race, Track, difference_interval
+from .rules import STANDARD, Rules
+from .sampling import MONTE, check_known, deal_rest, rng_for
 from .stats import mean_se
 from .workers import worker_pool
 
@@ -291,8 +292,6 @@ def oracle_for(
     found them (the soloist's ``dd``).  ``hints`` carries, by sample, the hands of
     the defenders' refuting dividete exchange to their scegliete, where it is one
     of the candidates (the drawn split), tried first."""
-    from .exchange_search import defence_candidates
-
     seat, rules, contract = settings.seat, settings.rules, task.contract
     hands, monte = deal_sample(settings, task.index)
     rng = rng_for(settings.seed, task.index, 1 + CONTRACTS.index(contract))
@@ -476,11 +475,20 @@ def check_advise_arguments(
     calasolve.errors.ParameterError: samples 1180591620717411303424: must be an integer from 1 to 1000000
     """
     from .limits import (
-        MAX_CANDIDATES, MAX_JOBS, MAX_REDEALS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, check_bool, check_callable,
-        check_choice, check_instance, check_int, check_mask, check_optional_int,
+        MAX_CANDIDATES,
+        MAX_JOBS,
+        MAX_REDEALS,
+        MAX_SAMPLES,
+        MAX_SEED,
+        MAX_TABLE_MB,
+        check_bool,
+        check_callable,
+        check_choice,
+        check_instance,
+        check_int,
+        check_mask,
+        check_optional_int,
     )
-    from .errors import ParameterError
-    from .sampling import MONTE
 
     if isinstance(hand, str):
         mask = parse_advice_hand(hand)

@@ -17,9 +17,12 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from .cards import MAKE_THIRDS, Card, card_name
-from .dealfile import Record
+from .dealfile import Record, check_record
+from .exchange import Exchange
+from .exchange_search import best_exchange
 from .game import SOLOIST_EXCHANGE, PlayState
-from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, final_card_values, solve
+from .limits import check_bool
+from .solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
 
 
 @dataclass(frozen=True)
@@ -154,9 +157,6 @@ def exchange_review(record: Record, actual: int, solver: CoreSolver) -> dict[str
     defenders' split and discards (scegliete).  ``cost`` is what the
     choosing side gave away, in the soloist's final thirds.
     """
-    from .exchange import Exchange
-    from .exchange_search import best_exchange
-
     if record.contract == "solissimo":
         return None
     if record.contract == "dividete":
@@ -183,10 +183,6 @@ def analyse(record: Record, *, solver: CoreSolver | None = None, exchange: bool 
     judged against the double-dummy-best one (``exchange``); that
     search can take seconds (chiamo the longest).
     """
-    from .dealfile import check_record
-    from .limits import check_bool
-    from .solving import check_solver
-
     check_record("record", record)
     check_solver("solver", solver)
     check_bool("exchange", exchange)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from .errors import CardError
+from .errors import CardError, value_text
 
 Card = int
 Mask = int
@@ -156,8 +156,6 @@ def _normalise_rank(ch: str, where: str) -> int:
 def _text(value: object, what: str) -> str:
     """``value`` if it is a str: what the parsers take (anything else is a :class:`CardError`)."""
     if not isinstance(value, str):
-        from .errors import value_text
-
         raise CardError(f"{what} {value_text(value)}: must be a str, not {type(value).__name__}")
     return value
 
@@ -171,8 +169,6 @@ def _card_id(card: object) -> int:
     except TypeError:
         number = -1
     if isinstance(card, bool) or not 0 <= number < NUM_CARDS:
-        from .errors import value_text
-
         raise CardError(f"card id {value_text(card)} is not in 0..39")
     return number
 
@@ -186,8 +182,6 @@ def _mask(mask: object) -> int:
     except TypeError:
         number = -1
     if isinstance(mask, bool) or not 0 <= number < 1 << NUM_CARDS:
-        from .errors import value_text
-
         raise CardError(f"card mask {value_text(mask)} is not a set of cards 0..39")
     return number
 

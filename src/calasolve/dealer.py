@@ -35,11 +35,14 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
 from .cards import Mask, popcount, strength
+from .dealfile import Record
 from .errors import CalasolveError
 from .exchange import Exchange
+from .exchange_search import best_exchange, dividete_draws
 from .game import CONTRACTS
 from .rules import STANDARD, Rules
 from .sampling import KnownCardsError, check_known, deal_rest, rng_for
+from .solving import make_solver, solve
 
 #: The highest hand strength (every 3, 2, A, R, C and F of the deck).
 MAX_STRENGTH = 40
@@ -105,8 +108,6 @@ def _soloist(spec: DealSpec, hands: tuple[Mask, Mask, Mask], rng: Any) -> int:
 
 def deal_one(spec: DealSpec, seed: int, index: int, solver: Any = None) -> Any:
     """Record ``index`` of the run of ``seed`` (a :class:`~calasolve.dealfile.Record`)."""
-    from .dealfile import Record
-
     rng = rng_for(seed, index)
     for _ in range(MAX_TRIES):
         hands, monte = deal_rest(spec.known.get(0, 0), 0, rng, spec.known)
@@ -121,8 +122,6 @@ def deal_one(spec: DealSpec, seed: int, index: int, solver: Any = None) -> Any:
     record = Record(hands=hands, monte=monte, contract=contract, soloist=soloist, leader=spec.leader,
                     rules=spec.rules, name=f"seed {seed} deal {index + 1}")
     if spec.played:
-        from .solving import solve
-
         record = with_exchange(record, rng, solver)
         line = solve(record, solver=solver, all_cards=False).line
         record = record.with_(played=tuple(line[: spec.played]))
@@ -139,8 +138,6 @@ def with_exchange(record: Any, rng: Any, solver: Any = None) -> Any:
     >>> r.needs_exchange, done.needs_exchange, done.exchange.takes in dividete_draws(r.monte, r.soloist)
     (True, False, True)
     """
-    from .exchange_search import best_exchange, dividete_draws
-
     if not record.needs_exchange:
         return record
     if record.contract == "dividete" and record.exchange.takes is None:
@@ -153,8 +150,6 @@ def generate_deals(spec: DealSpec, *, count: int, seed: int, solver: Any = None,
     """``count`` records of the run of ``seed`` from record ``start``, one at a time."""
     spec.check()
     if spec.played and solver is None:
-        from .solving import make_solver
-
         solver = make_solver()
     for index in range(start, start + count):
         yield deal_one(spec, seed, index, solver)

@@ -39,8 +39,8 @@ from typing import Any, Mapping, NoReturn, Sequence
 
 from .cards import (
     NUM_CARDS,
-    SUIT_NAMES,
     SUIT_MASKS,
+    SUIT_NAMES,
     SUITS,
     Card,
     Mask,
@@ -53,7 +53,7 @@ from .cards import (
     parse_hand,
     popcount,
 )
-from .errors import CalasolveError, DealFileError, ExchangeError
+from .errors import CalasolveError, DealFileError, ExchangeError, ParameterError
 from .exchange import Exchange, ExchangeFieldError, apply_exchange, check_exchange, is_complete, missing_fields
 from .game import DEFENDER_EXCHANGE, PlayState, defender_seats, first_leader, parse_contract
 from .rules import STANDARD, Rules
@@ -524,8 +524,6 @@ def check_deal_text(text: str, path: str = "<string>") -> tuple[list[Record], li
           "x.deal:3: record has no 'contract' line (required: hands, monte, contract, soloist)"])
     """
     if not isinstance(text, str):
-        from .errors import ParameterError
-
         raise ParameterError("text", text, "must be a str")
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -550,8 +548,6 @@ def check_deal_text(text: str, path: str = "<string>") -> tuple[list[Record], li
 def check_record(parameter: str, record: Any) -> "Record":
     """``record`` if it is a deal :class:`Record`, else a ``ParameterError``."""
     if not isinstance(record, Record):
-        from .errors import ParameterError
-
         raise ParameterError(parameter, record, "must be a deal Record (see read_deal_file)")
     return record
 
@@ -567,8 +563,6 @@ def read_deal_file(path: str) -> list[Record]:
 def check_deal_file(path: str) -> tuple[list[Record], list[DealFileError]]:
     """:func:`check_deal_text` of the UTF-8 deal file at ``path``."""
     if not isinstance(path, (str, os.PathLike)):
-        from .errors import ParameterError
-
         raise ParameterError("path", path, "must be a file name (str or os.PathLike)")
     try:
         with open(path, "rb") as f:
@@ -591,8 +585,6 @@ def parse_deal_bytes(data: bytes, path: str) -> list[Record]:
 def check_deal_bytes(data: bytes, path: str) -> tuple[list[Record], list[DealFileError]]:
     """:func:`check_deal_text` of a deal file's raw bytes (UTF-8)."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
-        from .errors import ParameterError
-
         raise ParameterError("data", data, "must be bytes")
     data = bytes(data)
     try:

@@ -54,8 +54,8 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, Mask, card_name, display_order, hand_name, mask_thirds
-from .errors import CalasolveError, ExchangeError, ParameterError
 from .dealfile import Record, check_record
+from .errors import CalasolveError, ExchangeError, ParameterError
 from .exchange import Exchange, called_from
 from .exchange_candidates import (
     Hands,
@@ -71,8 +71,8 @@ from .exchange_candidates import (
     defence_candidates,
     dividete_draws,
 )
-from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, defender_seats
-from .limits import MAX_TOP, check_int
+from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, check_deal, defender_seats
+from .limits import MAX_THIRDS, MAX_TOP, check_int, check_optional_int
 from .solving import CoreSolver, SolveResult, check_solver, default_solver, solve, total_nodes
 
 __all__ = [
@@ -392,8 +392,6 @@ def best_exchange(
     """
     _check_search_arguments(record, solver, top)
     if first is not None:
-        from .game import check_deal
-
         check_deal(first, 0, record.soloist, record.first_leader)
     solver = solver or default_solver()
     leader = record.first_leader
@@ -450,8 +448,6 @@ def solve_with_exchange(
     :class:`ExchangeResult`); ``exchange`` is ``ExchangeResult.to_dict()``.
     ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
     is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play."""
-    from .limits import MAX_THIRDS, check_optional_int
-
     _check_search_arguments(record, solver, top)
     check_optional_int("target", target, 0, MAX_THIRDS)
     if objective not in ("thirds", "payoff"):

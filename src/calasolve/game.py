@@ -29,6 +29,7 @@ from .cards import (
     popcount,
 )
 from .errors import CalasolveError, IllegalPlayError, ParameterError
+from .limits import check_int, check_mask, check_optional_int
 from .rules import STANDARD, Rules
 
 #: A contract's name.
@@ -133,8 +134,6 @@ def check_deal(hands: object, monte: object, soloist: object, leader: object, tr
     three disjoint hands, a monte apart from them worth at most 12 thirds, seats
     0..2, 0..12 tricks left.  Whether the hands fit the trick in play is checked
     when the position is solved (:meth:`PlayState.check`)."""
-    from .limits import check_int, check_mask, check_optional_int
-
     if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != 3:
         raise ParameterError("hands", hands, "must be 3 masks of cards, one per seat")
     masks = [check_mask("hands", h) for h in hands]  # type: ignore[attr-defined]
@@ -155,8 +154,6 @@ def check_position(
     parameter: str = "position",
 ) -> None:
     """A position in play, as the C core checks it (see :meth:`PlayState.check`)."""
-    from .limits import check_int, check_mask
-
     def bad(problem: str) -> ParameterError:
         return ParameterError(parameter, None, problem, show_value=False)
 

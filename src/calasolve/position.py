@@ -27,11 +27,13 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import Card, card_name, cards_of, parse_card
-from .dealfile import Record
+from .dealfile import Record, check_record
 from .errors import CalasolveError, ParameterError
-from .game import DealResult, PlayState
+from .game import CONTRACTS, DealResult, PlayState
+from .limits import check_instance
 from .rules import STANDARD, Rules
-from .solving import CardValues, CoreSolver, SolveResult, core_position, default_solver, final_card_values, solve
+from .solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
+from .text import notation, position_block
 
 
 class Position:
@@ -45,10 +47,6 @@ class Position:
         rules: Rules = STANDARD,
         solver: CoreSolver | None = None,
     ) -> None:
-        from .game import CONTRACTS
-        from .limits import check_instance
-        from .solving import check_solver
-
         check_instance("state", state, PlayState, "a PlayState")
         state.check("state")
         if not isinstance(contract, str) or contract not in CONTRACTS:
@@ -63,8 +61,6 @@ class Position:
     @classmethod
     def from_record(cls, record: Record, *, solver: CoreSolver | None = None) -> "Position":
         """The position a record's ``played:`` line reaches (its exchange must be complete)."""
-        from .dealfile import check_record
-
         check_record("record", record)
         return cls(record.state(), contract=record.contract, rules=record.rules, solver=solver)
 
@@ -119,8 +115,6 @@ class Position:
 
     def __str__(self) -> str:
         """The hands still held around the table, the cards on the table and the monte."""
-        from .text import notation, position_block
-
         return "\n".join([f"{self.contract} for seat {self.state.soloist}"] + position_block(self.state, notation()))
 
     def solve(self, **options: Any) -> SolveResult:

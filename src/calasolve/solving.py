@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, Mapping, Protocol, Sequence
 
-from .cards import MAKE_THIRDS, Card, Mask, card_name, cards_of, hand_name
 from . import engines
+from .cards import MAKE_THIRDS, Card, Mask, card_name, cards_of, hand_name, parse_card
 from .engines import make_solver
 from .errors import CalasolveError, ParameterError
 from .game import CONTRACTS, PlayState, Trick, core_position
@@ -142,8 +142,6 @@ class CardValues(dict):  # type: ignore[type-arg]
     @staticmethod
     def _key(card: Any) -> Any:
         if isinstance(card, str):
-            from .cards import parse_card
-
             return parse_card(card)
         return card
 
