@@ -309,22 +309,9 @@ def search_exchange(
             **common,
         )
     if contract in DEFENDER_EXCHANGE:
-        if given.takes is not None:
-            kept, count = run(_defender_layouts(h, monte, soloist, [given.takes]), False, 1)
-            value, _, c = kept[0]
-            ex = c.exchange()
-            return ExchangeResult(
-                exchange=ex,
-                value=value,
-                alternatives=((ex, value),),
-                candidates=count,
-                searches=stats.searches,
-                nodes=total_nodes(solver) - nodes_before,
-                seconds=time.perf_counter() - start,
-                **common,
-            )
-        if contract == "scegliete":
-            kept, count = run(_defender_layouts(h, monte, soloist, _scegliete_splits(monte, soloist)), False, 1)
+        if given.takes is not None or contract == "scegliete":
+            splits = [given.takes] if given.takes is not None else _scegliete_splits(monte, soloist)
+            kept, count = run(_defender_layouts(h, monte, soloist, splits), False, 1)
             value, _, c = kept[0]
             ex = c.exchange()
             return ExchangeResult(
