@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from calasolve.advisor import advise
+from calasolve import jsonout
 from calasolve.stats import Z95
 from calasolve.suites import ADVISE_HANDS
 
@@ -70,10 +71,10 @@ def main() -> None:
     rows = []
     for h in ADVISE_HANDS:
         row = done.get((h.hand, h.seat)) or reference(h.hand, h.seat, args.samples, args.jobs)
-        print(json.dumps(row), flush=True)
+        print(jsonout.dumps(row), flush=True)
         rows.append(row)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"made_by": "benchmarks/advise_reference.py", "hands": rows}, indent=1) + "\n")
+    args.out.write_text(jsonout.dumps({"made_by": "benchmarks/advise_reference.py", "hands": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ issue (solo 1 s, chiamo 5 s, dividete with all 6 draws 5 s, scegliete 10 s).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -27,6 +26,7 @@ from suites import strong_suite  # noqa: E402
 
 from calasolve.dealfile import Record  # noqa: E402
 from calasolve.exchange_search import best_exchange  # noqa: E402
+from calasolve import jsonout  # noqa: E402
 from calasolve.solving import make_solver  # noqa: E402
 from calasolve.stats import percentile  # noqa: E402
 
@@ -89,7 +89,7 @@ def main() -> None:
         results[contract] = run(contract, args.deals, args.top, args.tt_mb, not args.quiet)
         print(summary(contract, results[contract]), flush=True)
     if args.json_path:
-        Path(args.json_path).write_text(json.dumps(results, indent=1), encoding="utf-8")
+        Path(args.json_path).write_text(jsonout.dumps(results, indent=1), encoding="utf-8")
     print()
     for contract, rows in results.items():
         print(summary(contract, rows))

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from calasolve.dealer import DealSpec, generate_deals
 from calasolve.dealfile import format_record
+from calasolve import jsonout
 from calasolve.scale import chunk_size
 
 VARYING = ("nodes", "seconds")
@@ -118,7 +119,7 @@ def main() -> None:
           f"  (overhead {100 * summary['dask_overhead']:+.1f}%; CPU {summary['dask_cpu_s']:.1f} s, "
           f"{100 * summary['dask_cpu_overhead']:+.1f}%)")
     print(f"  the strongest hand's solissimo makes double dummy in {100 * makes / args.deals:.1f}% of the deals")
-    print(json.dumps(summary))
+    print(jsonout.dumps(summary))
 
 
 if __name__ == "__main__":

@@ -43,9 +43,24 @@ def group(pgid: int) -> list[int]:
     return out
 
 
+def _default_sigint(then: Any = None) -> Any:
+    """The child's SIGINT back to its default before it runs (then ``then``): a shell
+    that starts the suite as a background job (``bash -c 'pytest &'``, ``nohup``)
+    ignores SIGINT for it, and an ignored SIGINT is inherited, so Ctrl-C would reach
+    nobody; a user's terminal never starts calasolve that way."""
+
+    def run() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if then is not None:
+            then()
+
+    return run
+
+
 def start(argv: Sequence[str], **kw: Any) -> subprocess.Popen[bytes]:
     kw.setdefault("stdout", subprocess.PIPE)
     kw.setdefault("stderr", subprocess.PIPE)
+    kw["preexec_fn"] = _default_sigint(kw.get("preexec_fn"))
     return subprocess.Popen([sys.executable, "-m", "calasolve", *argv], start_new_session=True, cwd=ROOT, **kw)
 
 
@@ -131,6 +146,22 @@ def test_table_too_large_in_workers_is_the_options_error(big_deal: Path) -> None
     proc = start(["solve", "--jobs", "2", "--tt-mb", "4096", str(big_deal)], preexec_fn=_limit_memory(400))
     code, err = finish(proc)
     assert code == 2 and err == "calasolve: error: --tt-mb 4096: cannot allocate a 4096 MiB transposition table\n"
+
+
+def test_workers_that_cannot_start_are_a_one_line_error() -> None:
+    """`ulimit -v N; calasolve solve --json --jobs 2 example.deal`, for N from where the main
+    process starts upwards: the answer, or one line and exit status 2, never a traceback
+    or a hang; somewhere in the range the workers cannot start and the line says so."""
+    floor = next((mib for mib in range(16, 200, 4)
+                  if finish(start(["check", str(EXAMPLE)], preexec_fn=_limit_memory(mib)))[0] == 0), None)
+    assert floor is not None, "calasolve check does not run in 200 MiB"
+    said = []
+    for mib in range(floor, floor + 120, 10):
+        code, err = finish(start(["solve", "--json", "--jobs", "2", str(EXAMPLE)], preexec_fn=_limit_memory(mib)))
+        assert (code, err) == (0, "") or (code == 2 and err.startswith("calasolve: error: ") and err.count("\n") == 1), \
+            (mib, code, err)
+        said.append(err)
+    assert any("cannot start worker processes" in err for err in said), said
 
 
 DEV_FULL = Path("/dev/full")

@@ -67,11 +67,12 @@ from .cards import (
     parse_cards_or_hand,
     popcount,
 )
-from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, DEFAULT_TT_MB
 from .errors import CalasolveError, ParameterError
 from .exchange import Exchange, Hands, apply_exchange
 from .exchange_search import defence_candidates
 from .game import CONTRACT_VALUE, CONTRACTS, first_leader
+from .jsonout import finite
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
 from .payoff import multiplier_of, payoff_levels
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS, _bonus_of, heuristic_exchange, random_draw, soloist_policy
@@ -158,22 +159,23 @@ class ContractEstimate:
         return self.p_make_95
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form: a number that does not exist (the mean of no samples) is None."""
         lo, hi = self.interval
         return {
             "contract": self.contract,
             "samples": self.samples,
             "stopped": self.stopped,
             "below": self.below,
-            "p_make": self.p_make,
+            "p_make": finite(self.p_make),
             "p_make_95": [lo, hi],
             "make_samples": self.make_samples,
-            "mean_thirds": self.mean_thirds,
-            "se_thirds": self.se_thirds,
+            "mean_thirds": finite(self.mean_thirds),
+            "se_thirds": finite(self.se_thirds),
             "thirds_samples": self.thirds_samples,
-            "expected_points": self.mean_payoff,
-            "se_points": self.se_payoff,
-            "expected_points_95": list(self.payoff_95),
-            "expected_points_range": list(self.payoff_range),
+            "expected_points": finite(self.mean_payoff),
+            "se_points": finite(self.se_payoff),
+            "expected_points_95": [finite(v) for v in self.payoff_95],
+            "expected_points_range": [finite(v) for v in self.payoff_range],
             "multipliers": {str(k): v for k, v in sorted(self.multipliers.items())},
             "unresolved": self.unresolved,
             "policy": self.policy,
@@ -552,7 +554,7 @@ def advise(
     precision: float = DEFAULT_PRECISION,
     fixed: bool = False,
     thirds_samples: int = DEFAULT_THIRDS_SAMPLES,
-    tt_mb: int = 32,
+    tt_mb: int = DEFAULT_TT_MB,
     goal_mb: int = DEFAULT_GOAL_MB,
     progress: Callable[[int], None] | None = None,
     on_round: Callable[[Race], None] | None = None,

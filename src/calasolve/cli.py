@@ -9,7 +9,6 @@ exit status 2 (never a traceback).
 from __future__ import annotations
 
 import codecs
-import json
 import os
 import sys
 from concurrent.futures.process import BrokenProcessPool
@@ -18,9 +17,9 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import click
 
-from . import __version__, engines
+from . import __version__, engines, jsonout
 from .cards import SUIT_SYMBOLS, SUITS, hand_name
-from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, DEFAULT_TT_MB
 from .errors import CalasolveError, OutputError, ParameterError
 from .game import CONTRACTS
 from .limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
@@ -72,7 +71,7 @@ def tt_option(f: F) -> F:
     return click.option(
         "--tt-mb",
         type=click.IntRange(1, MAX_TABLE_MB),
-        default=32,
+        default=DEFAULT_TT_MB,
         show_default=True,
         help="Transposition table size per solver, in MiB (one the machine cannot allocate is an error).",
     )(f)
@@ -173,7 +172,7 @@ def _failure(record: Any, exc: CalasolveError) -> "Failure":
 
 
 def emit_json(obj: dict[str, Any]) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False))
+    click.echo(jsonout.dumps(obj))
 
 
 def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -> Iterator[Any]:
@@ -345,7 +344,7 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
               help="Exchange alternatives shown when the record gives no exchange.")
 @click.option("--objective", type=click.Choice(["thirds", "payoff"]), default="thirds", show_default=True,
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
-@click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=8, show_default=True,
+@click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=DEFAULT_GOAL_MB, show_default=True,
               help="With --objective payoff: the goal search's memo per worker, in MiB.")
 @scheduler_options
 @click.option("--flat", is_flag=True, help="JSON with scalar values only, one object a line (loads into pandas as columns; see README).")
@@ -902,6 +901,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = 2
     except MemoryError as exc:
         _say(f"calasolve: error: out of memory{f' ({_one_line(str(exc))})' if str(exc) else ''}")
+        code = 2
+    except ImportError as exc:  # a module that cannot load (a memory limit): no traceback
+        _say(f"calasolve: error: cannot load {exc.name or 'a module'}: {_one_line(str(exc).strip()) or 'import failed'}")
         code = 2
     except BrokenProcessPool:
         _say("calasolve: error: a worker process died (killed, or out of memory)")

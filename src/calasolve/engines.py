@@ -15,16 +15,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from .defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB
 from .errors import ParameterError
 from .limits import MAX_TABLE_MB, check_bool, check_int
 
 if TYPE_CHECKING:
     from .solving import CoreSolver
 
-#: The solver's table when no size was ever asked for, in MiB.
-DEFAULT_TT_MB = 32
-#: The goal search's memo when no size was ever asked for, in MiB.
-DEFAULT_GOAL_MB = 8
+__all__ = ["DEFAULT_GOAL_MB", "DEFAULT_TT_MB", "forget", "goal_search", "make_goal_search", "make_solver", "solver"]
 
 _kept: dict[str, tuple[int, Any]] = {}
 

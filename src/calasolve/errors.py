@@ -80,6 +80,10 @@ class OutputError(CalasolveError):
     """The output cannot be written (a full disk, a closed stream)."""
 
 
+class WorkerStartError(CalasolveError):
+    """Worker processes cannot start (a memory limit, a module that does not import)."""
+
+
 def value_text(value: object, limit: int = 40) -> str:
     """A value as an error message shows it: its repr, cut short.
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .jsonout import dumps
+
 #: Keys of the ``--json`` object that the flat form leaves out (derivable, or lists of objects).
 DROPPED = frozenset({"tricks", "alternatives"})
 
@@ -52,7 +54,7 @@ def flatten(obj: dict[str, Any], prefix: str = "") -> dict[str, Any]:
             if all(isinstance(v, _SCALARS) for v in value):
                 out[name] = " ".join(_words(v) for v in value)
             else:
-                out[name] = json.dumps(value, ensure_ascii=False)
+                out[name] = dumps(value)
         else:
             out[name] = value
     return out

@@ -40,7 +40,7 @@ from typing import Any, Sequence
 from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of, mask_thirds
 from .game import CONTRACT_VALUE, TRICKS, PlayState, core_position, legal_cards, multiplier, payments, trick_winner
 from . import engines
-from .engines import DEFAULT_GOAL_MB
+from .defaults import DEFAULT_GOAL_MB
 from .rules import STANDARD, Rules
 
 #: Trick classes of a finished deal, from the soloist's side.

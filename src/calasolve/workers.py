@@ -25,7 +25,11 @@ import contextlib
 import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Iterator
+
+from .errors import WorkerStartError
 
 __all__ = ["Terminated", "exit_on_sigterm", "live_workers", "stop_all", "worker_pool"]
 
@@ -91,16 +95,82 @@ def _die_with_parent() -> None:
         pass
 
 
+def _ready() -> None:
+    """A worker's first task: load what the work needs (the C core, numpy), so that a
+    worker that cannot (a memory limit) fails here, before any work is given out.
+    What the libraries print as they fail (OpenBLAS) is dropped: the error says it in one line."""
+    import os
+
+    saved, null = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 2)
+    try:
+        from . import _core, advisor, analysis  # noqa: F401
+    except ImportError as err:  # its first line, and the cause numpy's message buries
+        root: BaseException = err
+        while root.__cause__ or root.__context__:
+            root = root.__cause__ or root.__context__  # type: ignore[assignment]
+        cause = next((line for line in str(root).splitlines() if line.strip()), "")
+        raise ImportError(f"{err.name or 'a module'} does not load: {cause}") from None
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
+def _start(pool: ProcessPoolExecutor, jobs: int) -> None:
+    """Start the pool's workers and see each ready, or raise :class:`WorkerStartError`.
+
+    The pool's own threads (its manager, its queue's feeder) may fail to start
+    too; their exception would otherwise be printed and the pool wait forever."""
+    import threading
+
+    failed: list[BaseException] = []
+    default_hook = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if args.exc_value is not None:
+            failed.append(args.exc_value)
+
+    threading.excepthook = hook
+    try:
+        probes = [pool.submit(_ready) for _ in range(jobs)]
+        for probe in probes:
+            while True:
+                manager = getattr(pool, "_executor_manager_thread", None)
+                if failed or manager is None or not manager.is_alive() and not probe.done():
+                    raise WorkerStartError(f"cannot start worker processes: {_reason(failed[0] if failed else None)}")
+                try:
+                    probe.result(timeout=0.1)
+                    break
+                except FutureTimeout:
+                    continue
+    except (ImportError, MemoryError, OSError, RuntimeError, BrokenProcessPool) as err:
+        raise WorkerStartError(f"cannot start worker processes: {_reason(err)}") from None
+    finally:
+        threading.excepthook = default_hook
+
+
+def _reason(err: BaseException | None) -> str:
+    if err is None:
+        return "the pool stopped"
+    if isinstance(err, BrokenProcessPool):
+        return "a worker process died as it started (out of memory?)"
+    text = next((line.strip() for line in str(err).splitlines() if line.strip()), "")[:120]
+    return f"{type(err).__name__}{': ' + text if text else ''} (out of memory? try --jobs 1)"
+
+
 @contextlib.contextmanager
 def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
     """A process pool of ``jobs`` workers whose workers are gone when the block ends.
 
-    On a normal end the pool is shut down as usual (its work is done); on any
-    other the pending work is cancelled and the workers are stopped at once."""
+    Workers that cannot start are a :class:`WorkerStartError` (one line).  On a
+    normal end the pool is shut down as usual (its work is done); on any other
+    the pending work is cancelled and the workers are stopped at once."""
     pool = _Pool(max_workers=jobs, initializer=_worker_init)
     _POOLS.append(pool)
     done = False
     try:
+        _start(pool, jobs)
         yield pool
         done = True
     finally:
@@ -135,7 +205,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             if proc.is_alive():
                 proc.kill()
                 proc.join()
-    if manager is not None:
+    if manager is not None and manager.ident is not None:  # a thread that never started cannot be joined
         # it sees the workers gone and ends; waited for here, because the
         # interpreter's exit would race with it for its wake-up pipe (Python 3.11)
         manager.join(10 * _GRACE)

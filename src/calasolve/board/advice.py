@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import multiprocessing
 import queue as queue_module
+import time
 from typing import Any
 
 from ..errors import CalasolveError
 
 #: The most samples per contract the board runs (the CLI's own limit is far higher).
 MAX_SAMPLES = 5000
+#: Seconds without a poll after which a run is stopped: no page is waiting for it (a
+#: hidden tab's timers may slow to one a minute, so well above that).
+ABANDONED_AFTER = 150.0
 
 
 def _run(params: dict[str, Any], out: Any) -> None:
@@ -33,9 +37,12 @@ def _run(params: dict[str, Any], out: Any) -> None:
 class AdviceRun:
     """One advice run: its progress, then its result, its error or its cancellation."""
 
-    def __init__(self, params: dict[str, Any]) -> None:
+    def __init__(self, params: dict[str, Any], run: int = 1) -> None:
         ctx = multiprocessing.get_context("spawn")  # the server has threads: no fork
         self.params = params
+        #: the run's number: the page keeps only the answers of the run it asked for
+        self.run = run
+        self.polled = time.monotonic()
         self.total = params["samples"] * len(params["contracts"])
         self.done = 0
         self.state = "running"
@@ -71,10 +78,16 @@ class AdviceRun:
             self._process.join()
             self.state = "cancelled"
 
+    def abandoned(self, now: float | None = None) -> bool:
+        """Still running, but nobody has asked for its status for :data:`ABANDONED_AFTER` seconds."""
+        return self.state == "running" and (now or time.monotonic()) - self.polled > ABANDONED_AFTER
+
     def status(self) -> dict[str, Any]:
         """The JSON the page polls: ``state`` is running, done, error or cancelled."""
+        self.polled = time.monotonic()
         self.poll()
         return {
+            "run": self.run,
             "state": self.state,
             "done": self.done,
             "total": self.total,

@@ -13,22 +13,26 @@ import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable, Sequence, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable, Sequence, TypeVar
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
+from starlette.responses import JSONResponse as _StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..dealfile import Record, parse_deal_text
+from ..defaults import DEFAULT_TT_MB
 from ..errors import CalasolveError
 from ..game import CONTRACTS
+from ..jsonout import dumps
 from ..position import Position
 from .advice import MAX_SAMPLES, AdviceRun
+from .jobs import Abandoned, SlowWorker
 from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, want, want_int
 
 T = TypeVar("T")
@@ -40,6 +44,13 @@ VALUE_KEYS = ("played", "to_move", "over", "value", "makes", "values", "best", "
 MAX_BODY = 65_536
 #: No page but our own may use the API or load anything from elsewhere.
 CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+
+
+class JSONResponse(_StarletteJSON):
+    """An answer in standard JSON: a number that does not exist is null (:mod:`calasolve.jsonout`)."""
+
+    def render(self, content: Any) -> bytes:
+        return dumps(content, compact=True).encode("utf-8")
 
 
 def one_line(text: str) -> str:
@@ -80,21 +91,23 @@ async def read_json(request: Request) -> dict[str, Any]:
 class Board:
     """The server's state: the FILE's records, the solvers' threads, the advice run."""
 
-    def __init__(self, records: Sequence[Record], *, path: str | None = None, tt_mb: int = 32) -> None:
+    def __init__(self, records: Sequence[Record], *, path: str | None = None, tt_mb: int = DEFAULT_TT_MB) -> None:
         self.records = list(records)
         self.path = path
         self.tt_mb = tt_mb
         from ..solving import make_solver
 
-        # one thread per solver (a solver is not thread-safe): clicks never wait for an analysis
+        # the values on one thread with its warm solver (a solver is not thread-safe); the
+        # slow questions in a child process, stopped when the page stops waiting for them
         self.quick = ThreadPoolExecutor(1, thread_name_prefix="board-values")
-        self.slow = ThreadPoolExecutor(1, thread_name_prefix="board-analyse")
+        self.slow = SlowWorker(tt_mb)
         # made here, so that a table the machine cannot allocate fails at start, not at the first click
-        self._solvers = {"quick": make_solver(tt_mb), "slow": make_solver(tt_mb)}
+        self._solvers = {"quick": make_solver(tt_mb)}
         self.advice: AdviceRun | None = None
+        self.advice_runs = 0
 
     def solver(self, which: str) -> Any:
-        """The warm solver of one worker thread ("quick" or "slow"), used only on that thread."""
+        """The warm solver of the values' thread ("quick"), used only on that thread."""
         return self._solvers[which]
 
     async def run(self, pool: ThreadPoolExecutor, fn: Callable[[], T]) -> T:
@@ -104,7 +117,7 @@ class Board:
         if self.advice is not None:
             self.advice.cancel()
         self.quick.shutdown(wait=True, cancel_futures=True)
-        self.slow.shutdown(wait=True, cancel_futures=True)
+        self.slow.close()
 
     # -- handlers ----------------------------------------------------------------
     async def list_records(self, request: Request) -> Response:
@@ -149,24 +162,19 @@ class Board:
         return JSONResponse(await self.run(self.quick, lambda: self._view(record, Position.undo)))
 
     async def analyse(self, request: Request) -> Response:
-        from ..analysis import analyse
-
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
         judge = want(body, "exchange", bool, False)
         if not record.played:
             raise BadRequest("analyse: the record has no played cards to review")
-        result = await self.run(self.slow, lambda: analyse(record, solver=self.solver("slow"), exchange=judge).to_dict())
+        result = await self.slow.ask("analyse", (record, judge), _gone(request))
         return JSONResponse({"analysis": result, "graph": graph_of(result)})
 
     async def exchange(self, request: Request) -> Response:
-        from ..exchange_search import best_exchange
-
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
         top = want_int(body, "top", 1, 50, 10)
-        found = await self.run(self.slow, lambda: best_exchange(record, solver=self.solver("slow"), top=top))
-        return JSONResponse(found.to_dict())
+        return JSONResponse(await self.slow.ask("exchange", (record, top), _gone(request)))
 
     async def advise(self, request: Request) -> Response:
         from ..advisor import parse_advice_hand
@@ -190,7 +198,8 @@ class Board:
             self.advice.cancel()  # a new question replaces the old: runs never pile up
         params = {"hand": mask, "hand_text": hand_name(mask), "seat": seat, "samples": samples, "seed": seed,
                   "contracts": list(dict.fromkeys(contracts))}
-        self.advice = AdviceRun(params)
+        self.advice_runs += 1
+        self.advice = AdviceRun(params, self.advice_runs)
         return JSONResponse(self.advice.status(), status_code=202)
 
     async def advice_status(self, request: Request) -> Response:
@@ -199,16 +208,44 @@ class Board:
         return JSONResponse(self.advice.status())
 
     async def advice_cancel(self, request: Request) -> Response:
+        """Cancel the run under way; with ``?run=N`` only if it is run N (a page that
+        leaves cancels its own run, never one another page started since)."""
         if self.advice is None:
             return JSONResponse({"state": "idle"})
-        self.advice.cancel()
+        run = request.query_params.get("run")
+        if run is None or run == str(self.advice.run):
+            self.advice.cancel()
         return JSONResponse(self.advice.status())
+
+    def reap(self) -> None:
+        """Stop an advice run that no page polls any more."""
+        if self.advice is not None and self.advice.abandoned():
+            self.advice.cancel()
+
+
+def _gone(request: Request) -> Callable[[], Awaitable[None]]:
+    """Returns once the client has closed the request (the page stopped waiting)."""
+
+    async def wait() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    return wait
 
 
 async def _error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, HTTPException):
         return error_response(str(exc.detail), exc.status_code)
     return error_response(str(exc), getattr(exc, "status", 400))
+
+
+async def _abandoned(request: Request, exc: Exception) -> Response:
+    return error_response("the page stopped waiting: the search was stopped", 499)  # nginx's "client closed request"
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    # a bug of ours: the page still gets one line to show (the server logs the traceback)
+    return error_response(f"internal error: {type(exc).__name__}: {exc}", 500)
 
 
 class _Static(StaticFiles):
@@ -222,7 +259,7 @@ class _Static(StaticFiles):
 
 
 def create_app(
-    records: Sequence[Record] = (), *, path: str | None = None, tt_mb: int = 32, allowed_hosts: Sequence[str] | None = None
+    records: Sequence[Record] = (), *, path: str | None = None, tt_mb: int = DEFAULT_TT_MB, allowed_hosts: Sequence[str] | None = None
 ) -> Starlette:
     """The board app for ``records`` (the FILE's, read by the caller).  ``allowed_hosts``:
     the Host headers answered (default the loopback names), against DNS rebinding."""
@@ -230,8 +267,17 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        board.close()
+        async def reaper() -> None:
+            while True:
+                await asyncio.sleep(5)
+                board.reap()
+
+        task = asyncio.ensure_future(reaper())
+        try:
+            yield
+        finally:
+            task.cancel()
+            board.close()
 
     async def index(request: Request) -> Response:
         from importlib.resources import files
@@ -258,7 +304,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
-        exception_handlers={CalasolveError: _error, HTTPException: _error},
+        exception_handlers={CalasolveError: _error, HTTPException: _error, Abandoned: _abandoned, Exception: _crash},
         lifespan=lifespan,
     )
     app.state.board = board
@@ -272,7 +318,7 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 0,
     open_browser: bool = True,
-    tt_mb: int = 32,
+    tt_mb: int = DEFAULT_TT_MB,
     echo: Callable[[str], Any] = print,
 ) -> None:
     """Serve the board on ``host:port`` (0: a free port) until Ctrl-C; print the URL first."""

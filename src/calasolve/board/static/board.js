@@ -14,6 +14,8 @@ const state = {
   graph: null,
   view: null,
   seq: 0,            // answers to older requests are dropped
+  opened: 0,         // the deal's number: answers about a deal no longer open are dropped
+  abort: null,       // stops the open deal's requests (and so their work on the server)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -44,15 +46,36 @@ function status(text, isError = false) {
   s.classList.toggle("error", isError);
 }
 
-async function api(method, path, body) {
-  const options = { method, headers: {} };
+// A request that was aborted because its answer is no longer wanted: dropped silently.
+function dropped(err) {
+  return err.name === "AbortError";
+}
+
+async function api(method, path, body, signal) {
+  const options = { method, headers: {}, signal };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (err) {
+    if (dropped(err)) throw err;
+    throw new Error(`the board's server does not answer (${err.message})`);
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // not our JSON (a proxy's page, a crash): its status and first line
+  }
+  if (!response.ok) {
+    const said = data && data.error ? data.error : text.split("\n")[0].trim() || response.statusText;
+    throw new Error(data && data.error ? said : `${response.status} ${said}`.trim());
+  }
+  if (data === null) throw new Error(`${path}: the answer is not JSON`);
   return data;
 }
 
@@ -162,12 +185,13 @@ function draw(view) {
 
 async function request(method, path, body, onAnswer) {
   const mine = ++state.seq;
+  const deal = state.opened;
   try {
-    const data = await api(method, path, body);
-    if (mine === state.seq) onAnswer(data);
+    const data = await api(method, path, body, state.abort && state.abort.signal);
+    if (mine === state.seq && deal === state.opened) onAnswer(data);
     return data;
   } catch (err) {
-    if (mine === state.seq) status(err.message, true);
+    if (mine === state.seq && deal === state.opened && !dropped(err)) status(err.message, true);
     return null;
   }
 }
@@ -203,24 +227,70 @@ async function redo() {
 
 // -- opening a deal --------------------------------------------------------------
 
+// Opening a deal drops everything asked about the one before: its answers are ignored
+// and its requests aborted, which stops their searches on the server.
 async function openDeal(deal, summary) {
+  if (state.abort) state.abort.abort();
+  state.abort = new AbortController();
+  const mine = ++state.opened;
   state.deal = deal;
   state.exchange = null;
   state.graph = null;
+  state.view = null;
   state.recordPlay = summary.played.slice();
   state.line = summary.played.slice();
   $("exchange-panel").hidden = true;
+  $("exchange-searching").hidden = true;
   $("graph-panel").hidden = true;
-  if (summary.needs_exchange) await searchExchange();
+  status("");
+  if (summary.needs_exchange) {
+    // the table waits for the exchange: nothing of the deal before stays on it
+    for (const seat of [0, 1, 2]) $(`seat-${seat}`).replaceChildren();
+    $("trick").replaceChildren();
+    $("trick-note").textContent = "";
+    $("score").textContent = "";
+    const name = summary.name ? `${summary.name} \u2014 ` : "";
+    $("deal-info").replaceChildren(el("strong", {}, `${name}${summary.contract}`), " \u00b7 the exchange is being searched");
+    if (!(await searchExchange(mine, summary.contract))) return;
+  }
+  if (mine !== state.opened) return;
   // like `calasolve solve`: where the played line stops; a deal played out opens at the first lead
   const start = state.line.length === 36 ? 0 : state.line.length;
   await goTo(start);
-  if (state.recordPlay.length) analyse();
+  if (mine === state.opened && state.recordPlay.length) analyse(mine);
 }
 
-async function searchExchange() {
+function searching(contract, mine) {
+  const started = Date.now();
+  const note = $("exchange-searching");
+  const tick = () => {
+    if (mine !== state.opened || note.hidden) return;
+    const seconds = Math.round((Date.now() - started) / 1000);
+    $("exchange-elapsed").textContent = `${seconds} s`;
+    setTimeout(tick, 1000);
+  };
+  $("exchange-what").textContent = `Searching the best exchange of this ${contract}\u2026`;
+  note.hidden = false;
+  tick();
+}
+
+// True once the exchange is drawn; false when the deal was left (or the search failed).
+async function searchExchange(mine, contract) {
   status("searching the best exchange\u2026");
-  const found = await api("POST", "/api/exchange", { deal: dealSpec(), top: 10 });
+  searching(contract, mine);
+  let found;
+  try {
+    found = await api("POST", "/api/exchange", { deal: dealSpec(), top: 10 }, state.abort.signal);
+  } catch (err) {
+    if (mine === state.opened && !dropped(err)) {
+      $("exchange-searching").hidden = true;
+      status(err.message, true);
+    }
+    return false;
+  }
+  if (mine !== state.opened) return false;
+  $("exchange-searching").hidden = true;
+  status("");
   const choices = found.draws || found.alternatives;
   state.exchange = found.best.exchange;
   $("exchange-note").textContent = found.draws
@@ -235,6 +305,7 @@ async function searchExchange() {
     list.append(item);
   });
   $("exchange-panel").hidden = false;
+  return true;
 }
 
 async function pickExchange(exchange, item) {
@@ -249,7 +320,7 @@ async function openRecord(index, summary) {
   try {
     await openDeal({ record: index }, summary);
   } catch (err) {
-    status(err.message, true);
+    if (!dropped(err)) status(err.message, true);
   }
 }
 
@@ -263,21 +334,22 @@ async function openPasted() {
     $("record-list").selectedIndex = -1;
     await openDeal({ text }, checked.records[0]);
   } catch (err) {
-    problem.textContent = err.message;
+    if (!dropped(err)) problem.textContent = err.message;
   }
 }
 
 // -- the evaluation graph --------------------------------------------------------
 
-async function analyse() {
+async function analyse(mine) {
   const deal = dealSpec();
   delete deal.played;
   try {
-    const answer = await api("POST", "/api/analyse", { deal });
+    const answer = await api("POST", "/api/analyse", { deal }, state.abort.signal);
+    if (mine !== state.opened) return;
     state.graph = answer;
     drawGraph();
   } catch (err) {
-    status(err.message, true);
+    if (mine === state.opened && !dropped(err)) status(err.message, true);
   }
 }
 
@@ -336,11 +408,25 @@ function drawGraph() {
 
 // -- advice -------------------------------------------------------------------------
 
-let advicePoll = null;
+const advice = {
+  run: null,        // the run this page asked for: statuses of any other are dropped
+  poll: null,       // the timer of the next poll
+  abort: null,      // the poll under way
+};
+
+function forgetAdvice() {
+  clearTimeout(advice.poll);
+  if (advice.abort) advice.abort.abort();
+  advice.abort = null;
+}
 
 async function startAdvice(event) {
   event.preventDefault();
+  forgetAdvice();
+  advice.run = null;
   $("advice-error").textContent = "";
+  $("advice-panel").hidden = true;
+  $("advice-progress").hidden = true;
   const body = {
     hand: $("advice-hand").value,
     seat: Number($("advice-seat").value),
@@ -350,7 +436,7 @@ async function startAdvice(event) {
   };
   try {
     const run = await api("POST", "/api/advise", body);
-    $("advice-panel").hidden = true;
+    advice.run = run.run;
     adviceStatus(run);
   } catch (err) {
     $("advice-error").textContent = err.message;
@@ -358,6 +444,7 @@ async function startAdvice(event) {
 }
 
 function adviceStatus(run) {
+  if (run.run !== advice.run) return;  // another run's (an older question's): not this page's answer
   const bar = $("advice-progress");
   const running = run.state === "running";
   $("advice-cancel").disabled = !running;
@@ -365,8 +452,8 @@ function adviceStatus(run) {
   if (running) {
     bar.max = run.total;
     bar.value = run.done;
-    clearTimeout(advicePoll);
-    advicePoll = setTimeout(pollAdvice, 400);
+    clearTimeout(advice.poll);
+    advice.poll = setTimeout(pollAdvice, 400);
   } else if (run.state === "done") {
     drawAdvice(run.result);
   } else if (run.state === "error") {
@@ -376,17 +463,33 @@ function adviceStatus(run) {
   }
 }
 
-async function pollAdvice(method = "GET") {
+async function pollAdvice() {
+  const run = advice.run;
+  advice.abort = new AbortController();
   try {
-    adviceStatus(await api(method, "/api/advise"));
+    adviceStatus(await api("GET", "/api/advise", undefined, advice.abort.signal));
   } catch (err) {
-    $("advice-error").textContent = err.message;
+    if (run === advice.run && !dropped(err)) $("advice-error").textContent = err.message;
   }
 }
 
-function cancelAdvice() {
-  clearTimeout(advicePoll);
-  return pollAdvice("DELETE");
+async function cancelAdvice() {
+  forgetAdvice();
+  const run = advice.run;
+  if (run === null) return;
+  try {
+    adviceStatus(await api("DELETE", `/api/advise?run=${run}`));
+  } catch (err) {
+    if (run === advice.run) $("advice-error").textContent = err.message;
+  }
+}
+
+// A page that goes away stops its own advice run (the server also stops runs nobody polls).
+function leaving() {
+  if (advice.run !== null && !$("advice-cancel").disabled) {
+    fetch(`/api/advise?run=${advice.run}`, { method: "DELETE", keepalive: true }).catch(() => {});
+  }
+  if (state.abort) state.abort.abort();
 }
 
 function drawAdvice(result) {
@@ -448,8 +551,7 @@ async function start() {
     if (r) openRecord(r.index, r);
     list.blur();  // the arrow keys step through the play, not the list
   });
-  const advice = await api("GET", "/api/advise");
-  if (advice.state !== "idle") adviceStatus(advice);
+  window.addEventListener("pagehide", leaving);
   if (records.length) {
     list.selectedIndex = 0;
     await openRecord(1, records[0]);

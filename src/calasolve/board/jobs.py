@@ -1,0 +1,146 @@
+"""The board's slow questions (analyses, exchange searches) in a child process that
+can be stopped: the page that asked goes away, and its search goes with it.
+
+The C search cannot be interrupted from outside, so a question nobody wants
+any more is stopped by ending the process that answers it; the next question
+starts a new one.  Between questions the process keeps its solver warm.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Awaitable, Callable
+
+from ..errors import CalasolveError
+
+
+class Abandoned(Exception):
+    """The page no longer wants the answer (it closed the request): its work was stopped."""
+
+
+def _analyse(solver: Any, record: Any, judge: bool) -> dict[str, Any]:
+    from ..analysis import analyse
+
+    return analyse(record, solver=solver, exchange=judge).to_dict()
+
+
+def _exchange(solver: Any, record: Any, top: int) -> dict[str, Any]:
+    from ..exchange_search import best_exchange
+
+    return best_exchange(record, solver=solver, top=top).to_dict()
+
+
+#: What the child answers, by name (names, not functions, go through the pipe).
+QUESTIONS: dict[str, Callable[..., dict[str, Any]]] = {"analyse": _analyse, "exchange": _exchange}
+
+
+def _serve(conn: Any, tt_mb: int) -> None:
+    """The child: answer each question with ("ok", answer) or ("error", one line, status)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops this
+    from ..solving import make_solver
+
+    solver = None
+    while True:
+        try:
+            name, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            solver = solver or make_solver(tt_mb)
+            conn.send(("ok", QUESTIONS[name](solver, *args)))
+        except CalasolveError as err:
+            conn.send(("error", str(err), getattr(err, "status", 400)))
+        except MemoryError as err:
+            conn.send(("error", f"out of memory: {err}", 503))
+
+
+class SlowWorker:
+    """One child process answering slow questions one at a time; stopped when the
+    request that asked is gone."""
+
+    def __init__(self, tt_mb: int) -> None:
+        self.tt_mb = tt_mb
+        self._ctx = multiprocessing.get_context("spawn")  # the server has threads: no fork
+        self._process: Any = None
+        self._conn: Any = None
+        self._lock = asyncio.Lock()
+        self._waiter = ThreadPoolExecutor(1, thread_name_prefix="board-slow-wait")
+        #: questions stopped because nobody wanted the answer any more (for the tests)
+        self.abandoned = 0
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id, while it runs."""
+        return self._process.pid if self._process is not None and self._process.is_alive() else None
+
+    def _ensure(self) -> Any:
+        if self._process is None or not self._process.is_alive():
+            self.stop()
+            parent, child = self._ctx.Pipe()
+            self._process = self._ctx.Process(target=_serve, args=(child, self.tt_mb), daemon=True,
+                                              name="calasolve-board-slow")
+            self._process.start()
+            child.close()  # the child's end: once the child is gone, recv() here ends at once
+            self._conn = parent
+        return self._conn
+
+    def _end(self) -> None:
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.terminate()
+            self._process.join(5)
+            if self._process.is_alive():
+                self._process.kill()
+                self._process.join()
+
+    def stop(self) -> None:
+        """End the child now (a question under way is dropped)."""
+        self._end()
+        if self._conn is not None:
+            self._conn.close()
+        self._process = self._conn = None
+
+    def close(self) -> None:
+        self.stop()
+        self._waiter.shutdown(wait=False, cancel_futures=True)
+
+    async def ask(self, name: str, args: tuple[Any, ...], gone: Callable[[], Awaitable[None]]) -> dict[str, Any]:
+        """The answer to question ``name``; ``gone`` returns once the asker has left, and
+        then the question is stopped (:class:`Abandoned`).  A question's error is raised as
+        a :class:`CalasolveError` carrying its status."""
+        left = asyncio.ensure_future(gone())
+        try:
+            async with self._lock:  # one question at a time: a page that left while waiting asks nothing
+                if left.done():
+                    raise Abandoned()
+                conn = self._ensure()
+                conn.send((name, args))
+                answer = asyncio.get_running_loop().run_in_executor(self._waiter, conn.recv)
+                done, _ = await asyncio.wait({answer, left}, return_when=asyncio.FIRST_COMPLETED)
+                if answer not in done:
+                    self.abandoned += 1
+                    self._end()
+                    with contextlib.suppress(Exception):
+                        await answer  # the pipe's end: the waiting thread is free again
+                    self.stop()
+                    raise Abandoned()
+                try:
+                    reply = answer.result()
+                except (EOFError, OSError):
+                    self.stop()
+                    raise CalasolveError("the search process stopped (out of memory?)") from None
+        except asyncio.CancelledError:  # the server is stopping
+            self.stop()
+            raise
+        finally:
+            left.cancel()
+        if reply[0] == "ok":
+            return reply[1]  # type: ignore[no-any-return]
+        error = CalasolveError(reply[1])
+        error.status = reply[2]  # type: ignore[attr-defined]
+        raise error
