@@ -13,10 +13,12 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from strict_json import strict_lines
 
 pytest.importorskip("starlette", reason="the board needs the extra calasolve[board]")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the test extra)")
@@ -38,6 +40,18 @@ contract: solissimo
 soloist: 0
 """
 
+#: the issue's chiamo without its exchange: its search takes seconds of CPU (tens under load)
+CHIAMO_NO_EXCHANGE = """name: chiamo, exchange to search
+hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76
+monte: R4.-.3F.-
+contract: chiamo
+soloist: 0
+"""
+
+#: a strong hand: its dividete and scegliete get no exact thirds, which once made the
+#: advice status NaN (not JSON) and the page a JSON parse error
+STRONG = "32AR.3A.2A7.543"
+
 SOLO_NO_EXCHANGE = """name: solo, exchange to search
 hands: 7.74.2RCF764.R6 3F.32AR.3A.2AF4 AC65.CF5.5.3C75
 monte: 2R4.6.-.-
@@ -46,14 +60,15 @@ soloist: 1
 """
 
 
-def calasolve(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "calasolve", *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
+def calasolve(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "calasolve", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=600, input=input)
 
 
-def json_lines(*args: str) -> list[dict[str, Any]]:
-    run = calasolve(*args)
+def json_lines(*args: str, input: str | None = None) -> list[dict[str, Any]]:
+    run = calasolve(*args, input=input)
     assert run.returncode == 0, run.stderr
-    return [json.loads(line) for line in run.stdout.splitlines()]
+    return strict_lines(run.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -65,16 +80,42 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def start_board(path: str) -> Iterator[str]:
+def start_board(path: str, server: list[subprocess.Popen[str]] | None = None) -> Iterator[str]:
     proc = subprocess.Popen([sys.executable, "-m", "calasolve", "board", "--no-browser", path],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+    if server is not None:
+        server.append(proc)
     try:
         line = proc.stdout.readline()  # type: ignore[union-attr]
-        assert line.startswith("calasolve board: http://"), line + proc.stderr.read()  # type: ignore[union-attr]
+        assert line.startswith("calasolve board: http://"), line
         yield line.split()[2]
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def searchers(server: subprocess.Popen[str]) -> set[int]:
+    """The board's child processes that answer slow questions (multiprocessing's spawned children)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == server.pid and fields[0] != "Z" and b"spawn_main" in cmdline:
+            found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 @pytest.fixture(scope="module")
@@ -254,3 +295,115 @@ def test_advice_chart(example_page: Page) -> None:
     assert "Recommendation:" in (page.locator("#advice-chart").text_content() or "")
     example_page.shot("advice")
     assert example_page.errors == []
+
+
+def test_strong_hand_advice_with_the_default_samples_draws_its_chart(example_page: Page) -> None:
+    page = example_page.page
+    page.fill("#advice-hand", STRONG)
+    page.select_option("#advice-seat", "1")
+    page.click("#advice-go")
+    expect(page.locator("#advice-progress")).to_be_visible()
+    page.wait_for_selector("svg.advice", timeout=600_000)
+    assert page.locator("svg.advice rect.pmake").count() == 5
+    assert "Recommendation:" in (page.locator("#advice-chart").text_content() or "")
+    assert page.locator("#advice-error").text_content() == ""
+    example_page.shot("advice-strong")
+    assert example_page.errors == []
+
+
+def test_a_new_advice_drops_the_older_one(example_page: Page) -> None:
+    page = example_page.page
+    page.fill("#advice-hand", "32AR.32A.3A.2A5")
+    page.fill("#advice-samples", "5000")
+    page.click("#advice-go")
+    expect(page.locator("#advice-progress")).to_be_visible()
+    page.fill("#advice-hand", "7654.7654.765.7")
+    page.fill("#advice-samples", "2")
+    for contract in ("chiamo", "dividete", "scegliete", "solissimo"):
+        page.uncheck(f"#advice-contracts input[value={contract}]")
+    page.click("#advice-go")
+    page.wait_for_selector("svg.advice", timeout=120_000)
+    assert "Hand 7654.7654.765.7" in (page.locator("#advice-chart").text_content() or "")
+    assert page.locator("svg.advice rect.pmake").count() == 1
+    assert example_page.errors == []
+
+
+@pytest.fixture()
+def played_board() -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    server: list[subprocess.Popen[str]] = []
+    for url in start_board(PLAYED, server):
+        yield url, server[0]
+
+
+def test_pasted_chiamo_shows_search_progress_then_its_exchange(browser: Any, played_board: Any) -> None:
+    url, _ = played_board
+    page = Page(browser, url)
+    try:
+        p = page.page
+        p.fill("#paste", CHIAMO_NO_EXCHANGE)
+        p.click("#open-paste")
+        expect(p.locator("#exchange-searching")).to_be_visible()
+        expect(p.locator("#exchange-what")).to_have_text("Searching the best exchange of this chiamo\u2026")
+        expect(p.locator("#exchange-elapsed")).to_have_text(re.compile(r"^[1-9]\d* s$"), timeout=10_000)
+        expect(p.locator("#deal-info strong")).to_have_text("chiamo, exchange to search \u2014 chiamo")
+        page.shot("exchange-searching")
+        p.wait_for_selector("#exchange-list li.chosen", timeout=600_000)
+        expect(p.locator("#exchange-searching")).to_be_hidden()
+        [solved] = json_lines("solve", "--json", "-", input=CHIAMO_NO_EXCHANGE)
+        choices = p.locator(".exchange-choice").all_text_contents()
+        assert choices[0] == f"{solved['exchange']['best']['text']} \u2192 {solved['soloist_thirds']} thirds"
+        assert page.values() == solved["cards"]
+        assert page.errors == []
+    finally:
+        p.close()
+
+
+def test_switching_records_during_an_exchange_search(browser: Any, played_board: Any) -> None:
+    """The issue's case: a pasted chiamo searched, record 2 picked meanwhile.  Only record 2
+    shows, with its own exchange, and the chiamo's search is stopped on the server."""
+    url, server = played_board
+    page = Page(browser, url)
+    try:
+        p = page.page
+        p.wait_for_selector("#graph svg")  # record 1's analysis: the searching process is up
+        p.fill("#paste", CHIAMO_NO_EXCHANGE)
+        p.click("#open-paste")
+        expect(p.locator("#exchange-searching")).to_be_visible()
+        p.wait_for_timeout(1000)
+        busy = searchers(server)
+        assert busy, "no process searches the chiamo's exchange"
+        [solo] = json_lines("solve", "--json", PLAYED)[1:2]
+        page.open_record(2, solo["name"])
+        expect(p.locator("#exchange-searching")).to_be_hidden()
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in busy) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in busy), "the abandoned search still runs"
+        p.wait_for_selector("#graph svg")
+        # long enough for a late answer, were one coming: the record stays record 2, with its exchange
+        p.wait_for_timeout(3000)
+        expect(p.locator("#deal-info strong")).to_have_text(re.compile("^" + re.escape(solo["name"])))
+        expect(p.locator("#deal-info")).to_contain_text("exchange: discard")
+        assert p.locator("#exchange-panel").is_hidden()
+        assert (p.locator("#status").text_content() or "") == ""
+        assert page.errors == []
+    finally:
+        p.close()
+
+
+def test_a_server_error_is_shown_as_its_message(example_page: Page) -> None:
+    page = example_page.page
+    page.wait_for_selector(".card.legal .val")
+    # a failure that is not our JSON (a crash's plain text, a proxy's page): its status and line
+    page.route("**/api/play", lambda route: route.fulfill(status=500, content_type="text/plain",
+                                                          body="Internal Server Error"))
+    page.locator(".card.legal").first.click()
+    expect(page.locator("#status")).to_have_text("500 Internal Server Error")
+    expect(page.locator("#status")).to_have_class(re.compile("error"))
+    page.unroute("**/api/play")
+    # the server's own one-line error
+    page.fill("#advice-hand", "32AR.32A.3A.2A")
+    page.click("#advice-go")
+    expect(page.locator("#advice-error")).to_have_text(re.compile(r"11 cards, a hand has 12$"))
+    assert "JSON" not in (page.locator("#status").text_content() or "")
+    assert all("status of 500" in e or "status of 400" in e for e in example_page.errors), example_page.errors
