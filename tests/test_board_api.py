@@ -1,4 +1,4 @@
-"""The board's JSON API (README.md, "The analysis board"): every endpoint, good and bad input."""
+"""The board's JSON API (docs/board.md): every endpoint, good and bad input."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "example.deal"
 # The deal of test_exchange.py: seat 0 is strong, the monte is 4C 3D 2D 7D.
 HANDS = (parse_hand("32AR.32AR.3A.54"), parse_hand("CF76.CF76.2R.A6"), parse_hand("54.54.CF765.RCF"))
 MONTE = parse_hand("-.-.4.327")
-# The example of the deal format (README.md, "Deal files").
+# The example of the deal format (README.md and docs/deal-format.md).
 FORMAT_HANDS = (parse_hand("3F5.32AF4.2.3F4"), parse_hand("6.C65.AC765.2A5"), parse_hand("2AC7.R7.R4.RC76"))
 FORMAT_MONTE = parse_hand("R4.-.3F.-")
 
@@ -292,7 +292,7 @@ def test_example_file():
         rec.state()
     assert any(r.played and len(r.played) % 3 for r in records)  # one record stops mid-trick
     assert parse_deal_text(format_deal_text(records)) == records
-    # the deal format's example (README.md) is the first record, as printed there
+    # the deal format's example (README.md, docs/deal-format.md) is the first record, as printed there
     assert records[0] == ROUND_TRIP[0]
 
 

@@ -1,4 +1,4 @@
-"""The deal file (README.md, "Deal file reference") and its exchange fields: parse, check, write.
+"""The deal file (docs/deal-format.md, "Deal file reference") and its exchange fields: parse, check, write.
 
 A file holds records separated by blank lines; each line of a record is
 ``key: value`` and ``#`` starts a comment.  Every problem is a

@@ -1,4 +1,4 @@
-// The calasolve analysis board: draws what the JSON API (README.md, "The analysis board") answers.
+// The calasolve analysis board: draws what the JSON API (docs/board.md) answers.
 "use strict";
 
 const SUITS = ["B", "S", "C", "D"];
