@@ -328,6 +328,89 @@ def test_advice_is_cancelled_and_replaced_never_piled_up() -> None:
         assert ok(c.delete("/api/advise"))["state"] == "cancelled"
 
 
+def test_a_page_cancels_only_its_own_advice_run() -> None:
+    with client_for(EXAMPLE) as c:
+        body = {"hand": "32AR.32A.3A.2A5", "samples": 5000}
+        first = c.post("/api/advise", json=body).json()["run"]
+        second = c.post("/api/advise", json=body).json()["run"]
+        assert second == first + 1
+        # the page of the first run leaves: the second, another page's, goes on
+        assert ok(c.delete(f"/api/advise?run={first}"))["state"] == "running"
+        assert ok(c.delete(f"/api/advise?run={second}"))["state"] == "cancelled"
+
+
+def test_an_advice_run_nobody_polls_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    from calasolve.board import advice
+
+    with client_for(EXAMPLE) as c:
+        assert c.post("/api/advise", json={"hand": "32AR.32A.3A.2A5", "samples": 5000}).status_code == 202
+        board = c.app.state.board
+        board.reap()
+        assert board.advice.state == "running"
+        monkeypatch.setattr(advice, "ABANDONED_AFTER", 0.0)
+        board.reap()
+        assert board.advice.state == "cancelled" and not board.advice._process.is_alive()
+
+
+def test_advice_status_with_numbers_that_do_not_exist_is_standard_json() -> None:
+    """A result with NaN (no thirds samples) made the status endpoint a 500 (not JSON)."""
+    from strict_json import strict_loads
+
+    with client_for(EXAMPLE) as c:
+        assert c.post("/api/advise", json={"hand": "32AR.32A.3A.2A5", "samples": 2,
+                                           "contracts": ["solissimo"]}).status_code == 202
+        run = c.app.state.board.advice
+        wait_advice(c)
+        run.result["contracts"][0]["mean_thirds"] = float("nan")  # as the result of a contract never sampled for thirds
+        answer = c.get("/api/advise")
+        assert answer.status_code == 200
+        assert strict_loads(answer.text)["result"]["contracts"][0]["mean_thirds"] is None
+
+
+def test_an_internal_error_is_a_json_one_liner() -> None:
+    with client_for(EXAMPLE) as c:
+        def broken(*args: Any) -> Any:
+            raise RuntimeError("a bug\nover two lines")
+
+        c.app.state.board._view = broken
+        raw = TestClient(c.app, raise_server_exceptions=False)
+        answer = raw.post("/api/position", json={"deal": {"record": 1}})
+        assert answer.status_code == 500
+        assert answer.json() == {"error": "internal error: RuntimeError: a bug\\nover two lines"}
+
+
+def test_a_search_nobody_waits_for_is_stopped() -> None:
+    """The slow questions' process is ended when the asker leaves, and the next question
+    gets a new one."""
+    import asyncio
+
+    from calasolve.board.jobs import Abandoned, SlowWorker
+
+    chiamo = parse_deal_text(SOLO_NO_EXCHANGE.replace("contract: solo", "contract: chiamo").replace("soloist: 1", "soloist: 0"))[0]
+    [record] = read_deal_file(PLAYED)[:1]
+
+    async def scenario() -> None:
+        worker = SlowWorker(16)
+        try:
+            async def leaves_soon() -> None:
+                await asyncio.sleep(1.0)
+
+            async def stays() -> None:
+                await asyncio.Event().wait()
+
+            start = time.monotonic()
+            with pytest.raises(Abandoned):
+                await worker.ask("exchange", (chiamo, 10), leaves_soon)
+            assert time.monotonic() - start < 15 and worker.pid is None and worker.abandoned == 1
+            answer = await worker.ask("analyse", (record, False), stays)
+            timeless = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes")}  # noqa: E731
+            assert timeless(answer) == timeless(analyse(record).to_dict())
+        finally:
+            worker.close()
+
+    asyncio.run(scenario())
+
+
 @pytest.mark.parametrize("body, expected", [
     ({}, "hand: the 12-card hand is missing"),
     ({"hand": "32AR.32A.3A.2A"}, "has 11 cards, a hand has 12"),
