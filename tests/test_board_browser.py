@@ -152,6 +152,17 @@ class Page:
     def wait_step(self, cursor: int) -> None:
         expect(self.page.locator("#step")).to_have_text(re.compile(f"^card {cursor} of "))
 
+    def advise(self, hand: str, *, seat: int | None = None, samples: int | None = None, skip: tuple[str, ...] = ()) -> None:
+        """Ask for advice on ``hand``: the form's defaults but for what is given."""
+        self.page.fill("#advice-hand", hand)
+        if seat is not None:
+            self.page.select_option("#advice-seat", str(seat))
+        if samples is not None:
+            self.page.fill("#advice-samples", str(samples))
+        for contract in skip:
+            self.page.uncheck(f"#advice-contracts input[value={contract}]")
+        self.page.click("#advice-go")
+
     def open_record(self, index: int, name: str) -> None:
         self.page.select_option("#record-list", str(index))
         expect(self.page.locator("#deal-info strong")).to_have_text(re.compile("^" + re.escape(name)))
@@ -279,17 +290,12 @@ def test_pasted_record_without_exchange_offers_the_alternatives(example_page: Pa
 
 def test_advice_chart(example_page: Page) -> None:
     page = example_page.page
-    page.fill("#advice-hand", "32AR.32A.3A.2A5")
-    page.fill("#advice-samples", "5000")
-    page.click("#advice-go")
+    example_page.advise("32AR.32A.3A.2A5", samples=5000)
     expect(page.locator("#advice-progress")).to_be_visible()
     page.click("#advice-cancel")
     expect(page.locator("#advice-error")).to_have_text("cancelled")
     expect(page.locator("#advice-progress")).to_be_hidden()
-    page.fill("#advice-samples", "2")
-    for contract in ("chiamo", "dividete", "scegliete"):
-        page.uncheck(f"#advice-contracts input[value={contract}]")
-    page.click("#advice-go")
+    example_page.advise("32AR.32A.3A.2A5", samples=2, skip=("chiamo", "dividete", "scegliete"))
     page.wait_for_selector("svg.advice", timeout=60_000)
     assert page.locator("svg.advice rect.pmake").count() == 2
     assert "Recommendation:" in (page.locator("#advice-chart").text_content() or "")
@@ -299,9 +305,7 @@ def test_advice_chart(example_page: Page) -> None:
 
 def test_strong_hand_advice_with_the_default_samples_draws_its_chart(example_page: Page) -> None:
     page = example_page.page
-    page.fill("#advice-hand", STRONG)
-    page.select_option("#advice-seat", "1")
-    page.click("#advice-go")
+    example_page.advise(STRONG, seat=1)
     expect(page.locator("#advice-progress")).to_be_visible()
     page.wait_for_selector("svg.advice", timeout=600_000)
     assert page.locator("svg.advice rect.pmake").count() == 5
@@ -313,15 +317,9 @@ def test_strong_hand_advice_with_the_default_samples_draws_its_chart(example_pag
 
 def test_a_new_advice_drops_the_older_one(example_page: Page) -> None:
     page = example_page.page
-    page.fill("#advice-hand", "32AR.32A.3A.2A5")
-    page.fill("#advice-samples", "5000")
-    page.click("#advice-go")
+    example_page.advise("32AR.32A.3A.2A5", samples=5000)
     expect(page.locator("#advice-progress")).to_be_visible()
-    page.fill("#advice-hand", "7654.7654.765.7")
-    page.fill("#advice-samples", "2")
-    for contract in ("chiamo", "dividete", "scegliete", "solissimo"):
-        page.uncheck(f"#advice-contracts input[value={contract}]")
-    page.click("#advice-go")
+    example_page.advise("7654.7654.765.7", samples=2, skip=("chiamo", "dividete", "scegliete", "solissimo"))
     page.wait_for_selector("svg.advice", timeout=120_000)
     assert "Hand 7654.7654.765.7" in (page.locator("#advice-chart").text_content() or "")
     assert page.locator("svg.advice rect.pmake").count() == 1
@@ -402,8 +400,7 @@ def test_a_server_error_is_shown_as_its_message(example_page: Page) -> None:
     expect(page.locator("#status")).to_have_class(re.compile("error"))
     page.unroute("**/api/play")
     # the server's own one-line error
-    page.fill("#advice-hand", "32AR.32A.3A.2A")
-    page.click("#advice-go")
+    example_page.advise("32AR.32A.3A.2A")
     expect(page.locator("#advice-error")).to_have_text(re.compile(r"11 cards, a hand has 12$"))
     assert "JSON" not in (page.locator("#status").text_content() or "")
     assert all("status of 500" in e or "status of 400" in e for e in example_page.errors), example_page.errors
