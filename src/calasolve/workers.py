@@ -128,7 +128,11 @@ def _start(pool: ProcessPoolExecutor, jobs: int) -> None:
     default_hook = threading.excepthook
 
     def hook(args: Any) -> None:
-        if args.exc_value is not None:
+        ours = args.thread is getattr(pool, "_executor_manager_thread", None) or (
+            getattr(args.thread, "name", "") == "QueueFeederThread")
+        if not ours:
+            default_hook(args)
+        elif args.exc_value is not None:
             failed.append(args.exc_value)
 
     threading.excepthook = hook
@@ -156,7 +160,7 @@ def _reason(err: BaseException | None) -> str:
     if isinstance(err, BrokenProcessPool):
         return "a worker process died as it started (out of memory?)"
     text = next((line.strip() for line in str(err).splitlines() if line.strip()), "")[:120]
-    return f"{type(err).__name__}{': ' + text if text else ''} (out of memory? try --jobs 1)"
+    return f"{type(err).__name__}{': ' + text if text else ''} (out of memory?)"
 
 
 @contextlib.contextmanager
