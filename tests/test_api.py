@@ -11,8 +11,8 @@ import pytest
 
 import calasolve
 from calasolve.cli import main
-from calasolve.dealfile import parse_deal_text, read_deal_file
-from calasolve.exchange import Exchange
+from calasolve.records.dealfile import parse_deal_text, read_deal_file
+from calasolve.game.exchange import Exchange
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "example.deal")

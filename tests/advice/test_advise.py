@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calasolve.advisor import advise, parse_advice_hand
-from calasolve.cards import MAKE_THIRDS, cards_of, parse_hand, popcount
-from calasolve.errors import CalasolveError
-from calasolve.exchange import apply_exchange
-from calasolve.policies import best_suit_call, sampled_soloist_exchange
-from calasolve.game import first_leader
-from calasolve.rules import Rules
-from calasolve.sampling import MONTE, deal_rest, parse_known, rng_for
-from calasolve.solving import make_solver
+from calasolve.advice.advisor import advise, parse_advice_hand
+from calasolve.game.cards import MAKE_THIRDS, cards_of, parse_hand, popcount
+from calasolve.game.errors import CalasolveError
+from calasolve.game.exchange import apply_exchange
+from calasolve.advice.policies import best_suit_call, sampled_soloist_exchange
+from calasolve.game.state import first_leader
+from calasolve.game.rules import Rules
+from calasolve.game.sampling import MONTE, deal_rest, parse_known, rng_for
+from calasolve.search.solving import make_solver
 
 STRONG = "32AR.32A.3A.2A5"
 
@@ -26,7 +26,7 @@ def solver():  # type: ignore[no-untyped-def]
 def test_scegliete_alone_or_after_dividete_gives_the_same_answer() -> None:
     # after dividete, a sample's scegliete tries the defenders' refuting dividete
     # exchange first (a speed-up only): the estimates must not move
-    from calasolve import advisor
+    from calasolve.advice import advisor
 
     kwargs = dict(seat=0, samples=8, seed=9, jobs=1, defender_policy="dd", fixed=True)
     firsts: list[bool] = []
@@ -157,8 +157,8 @@ def test_sampled_policy_never_reads_the_hidden_cards(solver) -> None:  # type: i
 
 def test_the_soloist_policies_behind_one_interface(solver) -> None:  # type: ignore[no-untyped-def]
     # soloist_policy(name).exchange(...): sampled as sampled_soloist_exchange, dd as the exact search
-    from calasolve.exchange_search import search_exchange
-    from calasolve.policies import DoubleDummy, Sampled, soloist_policy
+    from calasolve.exchange.search import search_exchange
+    from calasolve.advice.policies import DoubleDummy, Sampled, soloist_policy
 
     assert soloist_policy("dd") == DoubleDummy() and soloist_policy("sampled", candidates=3) == Sampled(3, 4)
     hand = parse_advice_hand(STRONG)
@@ -194,7 +194,7 @@ def test_json_shape() -> None:
 
 
 def test_the_dd_soloist_policy_is_labelled_an_upper_bound() -> None:
-    from calasolve.text import format_advice
+    from calasolve.cli.text import format_advice
 
     advice = advise(parse_hand("32A.32A.32A.32A"), samples=1, jobs=1, contracts=["solissimo"], policy="dd")
     assert "soloist dd (the soloist sees every card: an optimistic upper bound)" in "\n".join(format_advice(advice))
@@ -203,7 +203,7 @@ def test_the_dd_soloist_policy_is_labelled_an_upper_bound() -> None:
 
 def test_the_package_exports_advise_as_a_function() -> None:
     import calasolve
-    import calasolve.advisor  # noqa: F401  (a submodule import must not shadow the function)
+    import calasolve.advice.advisor  # noqa: F401  (a submodule import must not shadow the function)
 
     assert calasolve.advise is advise
 
@@ -212,8 +212,8 @@ def _plain_discard_candidates(mine: int, n: int, count: int, forbidden: int = 0)
     """The static estimate written out plainly: every set scored one by one."""
     from itertools import combinations
 
-    from calasolve.policies import keep_score
-    from calasolve.cards import SUIT_MASKS, mask_of
+    from calasolve.advice.policies import keep_score
+    from calasolve.game.cards import SUIT_MASKS, mask_of
 
     cards = [c for c in cards_of(mine) if not forbidden >> c & 1]
     scored = []
@@ -229,8 +229,8 @@ def _plain_discard_candidates(mine: int, n: int, count: int, forbidden: int = 0)
 def test_discard_candidates_match_the_plain_estimate() -> None:
     import random
 
-    from calasolve.policies import discard_candidates
-    from calasolve.cards import mask_of
+    from calasolve.advice.policies import discard_candidates
+    from calasolve.game.cards import mask_of
 
     rng = random.Random(4)
     for i in range(60):
@@ -243,8 +243,8 @@ def test_discard_candidates_match_the_plain_estimate() -> None:
 
 
 def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> None:  # type: ignore[no-untyped-def]
-    from calasolve.policies import _signature
-    from calasolve.cards import FULL_DECK, mask_of, mask_thirds
+    from calasolve.advice.policies import _signature
+    from calasolve.game.cards import FULL_DECK, mask_of, mask_thirds
 
     mine = parse_hand("32A76.32A.3A75.2A54")  # 16 cards: hand and monte of a solo
     unknown = FULL_DECK & ~mine
@@ -267,10 +267,10 @@ def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> Non
 def test_dd_defenders_make_test_agrees_with_the_exchange_search(solver) -> None:  # type: ignore[no-untyped-def]
     """The dd defence's make-test (any refuting exchange?) and its exact thirds agree
     with the exact exchange search of the same sample."""
-    from calasolve.advisor import Settings, Task, evaluate, worker_goals
-    from calasolve.policies import random_draw
-    from calasolve.exchange import Exchange
-    from calasolve.exchange_search import search_exchange
+    from calasolve.advice.advisor import Settings, Task, evaluate, worker_goals
+    from calasolve.advice.policies import random_draw
+    from calasolve.game.exchange import Exchange
+    from calasolve.exchange.search import search_exchange
 
     hand = parse_advice_hand("32AR.32A.3A.A54")
     settings = Settings(hand=hand, seat=1, seed=8, contracts=("dividete", "scegliete"), known=(), rules=Rules(),
@@ -293,7 +293,7 @@ def test_dd_defenders_make_test_agrees_with_the_exchange_search(solver) -> None:
 
 
 def test_an_aggravation_under_heuristic_defenders_says_how_to_check_it() -> None:
-    from calasolve.text import format_advice
+    from calasolve.cli.text import format_advice
 
     def text(**kw: object) -> str:
         return "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, **kw)))  # type: ignore[arg-type]
@@ -329,8 +329,8 @@ class _CoinSolver:
 def test_most_makes_picks_what_counting_every_world_picks() -> None:
     """The early stop and the world order only save searches: the choice is the one with
     the most makes over all re-deals, the first on a tie."""
-    from calasolve.policies import distinct_choices, most_makes, redeal_worlds
-    from calasolve.cards import FULL_DECK, MAKE_THIRDS, mask_thirds
+    from calasolve.advice.policies import distinct_choices, most_makes, redeal_worlds
+    from calasolve.game.cards import FULL_DECK, MAKE_THIRDS, mask_thirds
 
     hand = parse_advice_hand(STRONG)
     saved = 0

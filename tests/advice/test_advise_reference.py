@@ -1,7 +1,7 @@
 """The sequential advisor against the fixed-sample reference runs of the benchmark hands.
 
 ``tests/data/advise_reference.json`` holds, for every hand of
-:data:`calasolve.suites.ADVISE_HANDS`, a run of 2,000 samples per contract
+:data:`calasolve.search.suites.ADVISE_HANDS`, a run of 2,000 samples per contract
 with seed 1 and the defaults (``benchmarks/advise_reference.py`` made it).
 Where that run separates its two best choices by more than its own 95%
 margin, the sequential advisor (defaults, seed 1) must recommend the same;
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from calasolve.advisor import advise
+from calasolve.advice.advisor import advise
 
-REFERENCE = json.loads((Path(__file__).parent / "data" / "advise_reference.json").read_text())["hands"]
+REFERENCE = json.loads((Path(__file__).parents[1] / "data" / "advise_reference.json").read_text())["hands"]
 QUICK = {"32A.32A.32A.32A", "7654.7654.765.7", "32ARC.32A.3A.A5"}
 
 
@@ -31,7 +31,7 @@ def _cases() -> list[object]:
 
 
 def test_the_reference_covers_the_suite() -> None:
-    from calasolve.suites import ADVISE_HANDS
+    from calasolve.search.suites import ADVISE_HANDS
 
     assert [(r["hand"], r["seat"]) for r in REFERENCE] == [(h.hand, h.seat) for h in ADVISE_HANDS]
     assert all(r["samples"] == 2000 for r in REFERENCE)

@@ -1,14 +1,14 @@
-"""One sample's outcome (calasolve.outcome): the tests asked, and the upper-end-only mode."""
+"""One sample's outcome (calasolve.advice.outcome): the tests asked, and the upper-end-only mode."""
 
 from __future__ import annotations
 
 import pytest
 
-from calasolve.advisor import Settings, Task, evaluate, parse_advice_hand, worker_goals
-from calasolve.outcome import UPPER_BUDGET, Outcome
-from calasolve.race import FULL_PREFIX, Race, Track
-from calasolve.rules import STANDARD
-from calasolve.solving import make_solver
+from calasolve.advice.advisor import Settings, Task, evaluate, parse_advice_hand, worker_goals
+from calasolve.advice.outcome import UPPER_BUDGET, Outcome
+from calasolve.advice.race import FULL_PREFIX, Race, Track
+from calasolve.game.rules import STANDARD
+from calasolve.search.solving import make_solver
 
 HAND, SEAT = "32AC6.3A7.32A.2", 2
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calasolve.confseq import bet_interval, interval, lower_unit, upper_unit
-from calasolve.outcome import Outcome
-from calasolve.race import CAP, ELIMINATED, FIXED, SETTLED, Race, Track
+from calasolve.advice.confseq import bet_interval, interval, lower_unit, upper_unit
+from calasolve.advice.outcome import Outcome
+from calasolve.advice.race import CAP, ELIMINATED, FIXED, SETTLED, Race, Track
 
 ROUND = 32
 

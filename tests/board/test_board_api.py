@@ -22,17 +22,17 @@ with warnings.catch_warnings():  # newer Starlette would rather have httpx2 than
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient  # noqa: E402
 
-from calasolve.advisor import advise  # noqa: E402
-from calasolve.analysis import analyse  # noqa: E402
+from calasolve.advice.advisor import advise  # noqa: E402
+from calasolve.deals.analysis import analyse  # noqa: E402
 from calasolve.board.server import MAX_BODY, create_app  # noqa: E402
-from calasolve.dealfile import parse_deal_text, read_deal_file  # noqa: E402
-from calasolve.exchange_search import best_exchange  # noqa: E402
-from calasolve.position import Position  # noqa: E402
-from calasolve.solving import make_solver, solve  # noqa: E402
+from calasolve.records.dealfile import parse_deal_text, read_deal_file  # noqa: E402
+from calasolve.exchange.search import best_exchange  # noqa: E402
+from calasolve.search.position import Position  # noqa: E402
+from calasolve.search.solving import make_solver, solve  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "example.deal")
 PLAYED = str(ROOT / "examples" / "played.deal")
 

@@ -26,7 +26,7 @@ CHROMIUM = os.environ.get("CALASOLVE_CHROMIUM", "/usr/bin/chromium")
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, as .ci/run does)", allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = "examples/example.deal"
 PLAYED = "examples/played.deal"
 ARTEFACTS = Path(os.environ.get("CALASOLVE_ARTEFACTS", Path(tempfile.gettempdir()) / "calasolve-board"))

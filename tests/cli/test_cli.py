@@ -12,7 +12,7 @@ import pytest
 
 from calasolve.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "example.deal")
 PLAYED = str(ROOT / "examples" / "played.deal")
 
@@ -64,16 +64,16 @@ def test_dash_reads_standard_input() -> None:
 
 def test_table_too_large_for_the_machine(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    import calasolve._core
+    import calasolve.search._core
 
-    real = calasolve._core.Solver
+    real = calasolve.search._core.Solver
 
     def solver(tt_mb: int = 32, **switches: bool) -> object:
         if tt_mb > 1000:  # this "machine" has room for 1000 MiB
             raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
         return real(tt_mb, **switches)
 
-    monkeypatch.setattr(calasolve._core, "Solver", solver)
+    monkeypatch.setattr(calasolve.search._core, "Solver", solver)
     for argv in (["solve", "--jobs", "1"], ["analyse"], ["bench", "--deals", "1"]):
         files = [write(tmp_path, SOLISSIMO)] if argv[0] != "bench" else []
         code, out, err = run([*argv, "--tt-mb", "4096", *files], capsys)
@@ -126,7 +126,7 @@ def test_every_command_has_json(command: str, capsys: pytest.CaptureFixture[str]
 
 
 def test_rules_json_names_every_variant_and_its_standard_value(capsys: pytest.CaptureFixture[str]) -> None:
-    from calasolve.rules import STANDARD, VARIANTS
+    from calasolve.game.rules import STANDARD, VARIANTS
 
     code, out, _ = run(["rules", "--json"], capsys)
     rules = json.loads(out)["rules"]

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from calasolve.cards import parse_hand, strength
+from calasolve.game.cards import parse_hand, strength
 from calasolve.cli import main
-from calasolve.dealer import DealSpec, deal_one, generate_deals
-from calasolve.dealfile import parse_deal_text, read_deal_file
-from calasolve.exchange import Exchange
-from calasolve.exchange_search import best_exchange, dividete_draws
-from calasolve.game import CONTRACTS
-from calasolve.sampling import MONTE, parse_known
-from calasolve.solving import make_solver, solve
+from calasolve.deals.dealer import DealSpec, deal_one, generate_deals
+from calasolve.records.dealfile import parse_deal_text, read_deal_file
+from calasolve.game.exchange import Exchange
+from calasolve.exchange.search import best_exchange, dividete_draws
+from calasolve.game.state import CONTRACTS
+from calasolve.game.sampling import MONTE, parse_known
+from calasolve.search.solving import make_solver, solve
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

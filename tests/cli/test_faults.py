@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "example.deal"
 PLAYED = ROOT / "examples" / "played.deal"
 HAND = "32AR.32A.3A.2A5"
@@ -183,8 +183,8 @@ def test_advise_api_stops_its_workers_on_an_exception() -> None:
     """An exception inside advise (here from the progress callback) stops the pool it started."""
     import multiprocessing
 
-    from calasolve.advisor import advise
-    from calasolve.workers import live_workers
+    from calasolve.advice.advisor import advise
+    from calasolve.scale.workers import live_workers
 
     class Stop(Exception):
         pass

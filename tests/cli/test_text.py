@@ -1,7 +1,7 @@
 """The text output: golden files for every format, one notation per output, the diagrams.
 
 The golden outputs live in tests/golden/; after a deliberate change of the
-text, rewrite them with ``python3 -m pytest tests/test_text.py --update-golden``
+text, rewrite them with ``python3 -m pytest tests/cli/test_text.py --update-golden``
 and read the diff as a card player would before committing it.
 """
 
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from calasolve import engines
-from calasolve.cards import parse_hand
+from calasolve.search import engines
+from calasolve.game.cards import parse_hand
 from calasolve.cli import main
-from calasolve.text import LETTERS, SYMBOLS, hand_diagram, notation, plural, table_diagram
+from calasolve.cli.text import LETTERS, SYMBOLS, hand_diagram, notation, plural, table_diagram
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 
 #: name -> command line (paths relative to the repository, as the output shows them)

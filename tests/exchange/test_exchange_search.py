@@ -1,4 +1,4 @@
-"""The double-dummy exchange search (exchange_search.py) against brute force.
+"""The double-dummy exchange search (calasolve/exchange/search.py) against brute force.
 
 Small constructed deals (short hands, a monte of 4) are solved by trying
 every exchange the rules allow, with the reference solver or the C solver's
@@ -17,14 +17,14 @@ from typing import Any, Iterator
 import pytest
 
 import calasolve
-from calasolve.cards import RANK_THIRDS, cards_of, mask_of, mask_thirds, parse_card, parse_hand
+from calasolve.game.cards import RANK_THIRDS, cards_of, mask_of, mask_thirds, parse_card, parse_hand
 from calasolve.cli import main
-from calasolve.dealfile import parse_deal_text
-from calasolve.exchange import Exchange, apply_exchange
-from calasolve.exchange_search import best_exchange, dividete_draws, exchange_text, search_exchange, solve_with_exchange
-from calasolve.game import defender_seats
-from calasolve.reference import ReferenceSolver, clear_cache
-from calasolve.solving import CoreSolver, make_solver, solve
+from calasolve.records.dealfile import parse_deal_text
+from calasolve.game.exchange import Exchange, apply_exchange
+from calasolve.exchange.search import best_exchange, dividete_draws, exchange_text, search_exchange, solve_with_exchange
+from calasolve.game.state import defender_seats
+from calasolve.search.reference import ReferenceSolver, clear_cache
+from calasolve.search.solving import CoreSolver, make_solver, solve
 
 H = parse_hand
 C = parse_card
@@ -193,8 +193,8 @@ def test_every_top_n_matches_brute_force(contract: str, solver: CoreSolver) -> N
 @pytest.mark.parametrize("maximise", [True, False])
 def test_the_top_n_search_both_ways(maximise: bool, solver: CoreSolver) -> None:
     # the list search itself, for the side that maximises and the side that minimises
-    from calasolve import exchange_candidates as ec
-    from calasolve import exchange_search as es
+    from calasolve.exchange import candidates as ec
+    from calasolve.exchange import search as es
 
     rng = random.Random(int(maximise))
     for _ in range(4):
@@ -216,7 +216,7 @@ def test_the_top_n_search_both_ways(maximise: bool, solver: CoreSolver) -> None:
 def test_the_c_list_search_and_its_python_twin_agree(maximise: bool, solver: CoreSolver) -> None:
     # Solver.best_of (cs_best_of) and ReferenceSolver.best_of on the same batches in the
     # same order: the `top` best, best first, ties to the first met, index for index
-    from calasolve import exchange_candidates as ec
+    from calasolve.exchange import candidates as ec
 
     reference = ReferenceSolver()
     rng = random.Random(5 + int(maximise))
@@ -241,8 +241,8 @@ def test_the_c_list_search_and_its_python_twin_agree(maximise: bool, solver: Cor
 def test_a_candidate_tried_first_changes_no_value(maximise: bool, reference: bool, solver: CoreSolver) -> None:
     # `first` only reorders: the same values whatever it names (a candidate or not),
     # and a best candidate named first is the one reported (ties keep the first met)
-    from calasolve import exchange_candidates as ec
-    from calasolve import exchange_search as es
+    from calasolve.exchange import candidates as ec
+    from calasolve.exchange import search as es
 
     value_solver = ReferenceSolver() if reference else solver
     rng = random.Random(7 + int(maximise) + 2 * int(reference))
@@ -270,7 +270,7 @@ def test_one_candidate_per_class_and_each_one_consistent(contract: str) -> None:
     # The enumeration itself (numpy products and deduplication) against brute force:
     # exactly one candidate per class of final positions, none lost, and each
     # candidate's hands and bonus are what its exchange gives.
-    from calasolve import exchange_candidates as ec
+    from calasolve.exchange import candidates as ec
 
     rng = random.Random(11)
     for _ in range(6):
@@ -443,10 +443,10 @@ def _strong_record(i: int, contract: str) -> Any:
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from suites import strong_suite  # type: ignore[import-not-found]
 
-    from calasolve.dealfile import Record
+    from calasolve.records.dealfile import Record
 
     deal = strong_suite(i + 1)[i]
     return Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from calasolve.auction import Auction, AuctionError, run_auction
-from calasolve.errors import CalasolveError
-from calasolve.rules import Rules
+from calasolve.game.auction import Auction, AuctionError, run_auction
+from calasolve.game.errors import CalasolveError
+from calasolve.game.rules import Rules
 
 OPEN = Rules(auction="open")
 BIDS = Rules(aggravations="bids")

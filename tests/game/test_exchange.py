@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from calasolve.cards import FULL_DECK, cards_of, hand_name, mask_of, parse_card, parse_hand, popcount
-from calasolve.errors import ExchangeError
-from calasolve.exchange import (
+from calasolve.game.cards import FULL_DECK, cards_of, hand_name, mask_of, parse_card, parse_hand, popcount
+from calasolve.game.errors import ExchangeError
+from calasolve.game.exchange import (
     Exchange,
     ExchangeFieldError,
     apply_exchange,
@@ -17,7 +17,7 @@ from calasolve.exchange import (
     exchange_fields_needed,
     is_complete,
 )
-from calasolve.game import CONTRACTS, defender_seats
+from calasolve.game.state import CONTRACTS, defender_seats
 
 H = parse_hand
 C = parse_card

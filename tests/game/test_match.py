@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from calasolve.errors import CalasolveError
-from calasolve.game import DealResult, score
-from calasolve.match import Match, MatchError, Seating
-from calasolve.rules import Rules
+from calasolve.game.errors import CalasolveError
+from calasolve.game.state import DealResult, score
+from calasolve.game.match import Match, MatchError, Seating
+from calasolve.game.rules import Rules
 
 
 def deal_result(contract: str, seat: int, makes: bool, rules: Rules, *, cappotto: bool = False) -> DealResult:

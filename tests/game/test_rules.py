@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from calasolve.cards import (
+from calasolve.game.cards import (
     FULL_DECK,
     LAST_TRICK_THIRDS,
     TOTAL_THIRDS,
@@ -26,8 +26,8 @@ from calasolve.cards import (
     parse_hand,
     popcount,
 )
-from calasolve.errors import CalasolveError, IllegalPlayError, RuleError
-from calasolve.game import (
+from calasolve.game.errors import CalasolveError, IllegalPlayError, RuleError
+from calasolve.game.state import (
     CONTRACT_VALUE,
     CONTRACTS,
     PlayState,
@@ -39,7 +39,7 @@ from calasolve.game import (
     trick_thirds,
     trick_winner,
 )
-from calasolve.rules import VARIANTS, Rules
+from calasolve.game.rules import VARIANTS, Rules
 
 STANDARD = Rules()
 

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from calasolve.cards import hand_name, mask_of, parse_card, parse_cards, parse_hand
-from calasolve.dealfile import Record, format_deal_text, format_record, parse_deal_text, read_deal_file
-from calasolve.errors import DealFileError, ExchangeError
-from calasolve.exchange import Exchange
-from calasolve.game import CONTRACTS, PlayState
-from calasolve.rules import Rules
+from calasolve.game.cards import hand_name, mask_of, parse_card, parse_cards, parse_hand
+from calasolve.records.dealfile import Record, format_deal_text, format_record, parse_deal_text, read_deal_file
+from calasolve.game.errors import DealFileError, ExchangeError
+from calasolve.game.exchange import Exchange
+from calasolve.game.state import CONTRACTS, PlayState
+from calasolve.game.rules import Rules
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "example.deal"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "example.deal"
 
 # The deal of test_exchange.py: seat 0 is strong, the monte is 4C 3D 2D 7D.
 HANDS = (parse_hand("32AR.32AR.3A.54"), parse_hand("CF76.CF76.2R.A6"), parse_hand("54.54.CF765.RCF"))
@@ -376,7 +376,7 @@ def test_to_dict():
 # -- every error of a file, with hints ---------------------------------------------
 
 def test_check_reports_every_error_in_line_order() -> None:
-    from calasolve.dealfile import check_deal_text
+    from calasolve.records.dealfile import check_deal_text
 
     text = "\n\n".join([
         GOOD,
@@ -396,7 +396,7 @@ def test_check_reports_every_error_in_line_order() -> None:
 
 
 def test_missing_blank_line_between_records_is_hinted() -> None:
-    from calasolve.dealfile import check_deal_text
+    from calasolve.records.dealfile import check_deal_text
 
     second = edit(GOOD, 2, "name: second").replace("played: 3B 7B 4B", "played: 3B 7B")
     text = GOOD.strip() + "\n" + second.split("\n", 1)[1]
@@ -418,6 +418,6 @@ def test_wrong_suit_order_is_hinted() -> None:
 
 
 def check_deal_text_of(text: str):  # type: ignore[no-untyped-def]
-    from calasolve.dealfile import check_deal_text
+    from calasolve.records.dealfile import check_deal_text
 
     return check_deal_text(text, path="bad.deal")

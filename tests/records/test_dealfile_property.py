@@ -7,10 +7,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from calasolve.dealfile import format_deal_text, parse_deal_bytes, parse_deal_text
-from calasolve.errors import CalasolveError
+from calasolve.records.dealfile import format_deal_text, parse_deal_bytes, parse_deal_text
+from calasolve.game.errors import CalasolveError
 
-EXAMPLES = [p.read_bytes() for p in sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.deal"))]
+EXAMPLES = [p.read_bytes() for p in sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.deal"))]
 KEYS = [b"hands:", b"monte:", b"contract:", b"soloist:", b"leader:", b"played:", b"rules:", b"name:", b"call:",
         b"returned:", b"discards:", b"takes:", b"\n", b"\r", b"#", b"-", b".", b"3B", b"\xff", b"\xef\xbb\xbf"]
 

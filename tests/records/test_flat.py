@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from calasolve.cli import main
-from calasolve.dealfile import read_deal_file
+from calasolve.records.dealfile import read_deal_file
 
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "example.deal")
+EXAMPLE = str(Path(__file__).resolve().parents[2] / "examples" / "example.deal")
 
 
 def solve(argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[dict]:

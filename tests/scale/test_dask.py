@@ -21,7 +21,7 @@ import pytest
 
 from calasolve.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PLAYED = str(ROOT / "examples" / "played.deal")
 EXAMPLE = str(ROOT / "examples" / "example.deal")  # every contract, the exchanges given
 VARYING = {"nodes", "seconds", "cpu_seconds"}  # what may differ between runs

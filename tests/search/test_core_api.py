@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from calasolve._core import MAX_BONUS, Solver
-from calasolve.cards import parse_card, parse_hand
+from calasolve.search._core import MAX_BONUS, Solver
+from calasolve.game.cards import parse_card, parse_hand
 
 from core_helpers import random_ending
 
@@ -97,7 +97,7 @@ class _Lying(int):
 def test_hostile_arguments_raise_instead_of_reaching_c():
     import numpy as np
 
-    from calasolve._core import GoalSearch, best_of
+    from calasolve.search._core import GoalSearch, best_of
 
     s, g = Solver(tt_mb=1), GoalSearch(1)
     hands = LAST[0]

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from calasolve._core import Solver
+from calasolve.search._core import Solver
 
 from core_helpers import legal, permute_suits, play, random_deal, random_ending, replay, rotate_seats, to_move, truncate
 

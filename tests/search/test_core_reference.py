@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from calasolve import reference
-from calasolve._core import Solver
+from calasolve.search import reference
+from calasolve.search._core import Solver
 
 from core_helpers import legal, random_ending, replay
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from calasolve._core import GoalSearch
-from calasolve.cards import MAKE_THIRDS, cards_of, mask_of, mask_thirds, parse_hand
-from calasolve.game import CONTRACTS, PlayState, legal_cards
-from calasolve.payoff import (
+from calasolve.search._core import GoalSearch
+from calasolve.game.cards import MAKE_THIRDS, cards_of, mask_of, mask_thirds, parse_hand
+from calasolve.game.state import CONTRACTS, PlayState, legal_cards
+from calasolve.search.payoff import (
     NONE,
     SOME,
     SWEEP,
@@ -22,8 +22,8 @@ from calasolve.payoff import (
     payoff_value,
     reference_payoff,
 )
-from calasolve.reference import _after
-from calasolve.rules import Rules
+from calasolve.search.reference import _after
+from calasolve.game.rules import Rules
 
 RULESETS = [Rules(), Rules(stramazzo="off"), Rules(payment="plus")]
 
@@ -181,7 +181,7 @@ def test_thirds_settle_levels_exactly_as_the_search_does() -> None:
     """payoff_value with the thirds value (which settles most levels without a search)
     equals the plain search, on late positions of whole deals (35 thirds), strong and
     weak soloists, every contract and ruleset."""
-    from calasolve.solving import core_position, make_solver
+    from calasolve.search.solving import core_position, make_solver
 
     rng = random.Random(5)
     solver = make_solver(4)

@@ -7,14 +7,14 @@ import random
 import pytest
 
 from calasolve import solve
-from calasolve.analysis import analyse
-from calasolve.cards import MAKE_THIRDS, cards_of, mask_of
-from calasolve.dealfile import parse_deal_text
-from calasolve.errors import CalasolveError, IllegalPlayError
-from calasolve.game import PlayState
-from calasolve.position import Position
-from calasolve.reference import ReferenceSolver
-from calasolve.solving import CoreSolver, make_solver
+from calasolve.deals.analysis import analyse
+from calasolve.game.cards import MAKE_THIRDS, cards_of, mask_of
+from calasolve.records.dealfile import parse_deal_text
+from calasolve.game.errors import CalasolveError, IllegalPlayError
+from calasolve.game.state import PlayState
+from calasolve.search.position import Position
+from calasolve.search.reference import ReferenceSolver
+from calasolve.search.solving import CoreSolver, make_solver
 
 
 def random_state(rng: random.Random, tricks_left: int, mid_trick: int) -> PlayState:
@@ -129,12 +129,12 @@ def test_analyse_costs_chain(solver: CoreSolver) -> None:
 
 
 def test_a_table_the_machine_cannot_allocate_is_an_input_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import calasolve._core
+    import calasolve.search._core
 
     def no_memory(tt_mb: int = 32, **switches: bool) -> object:
         raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
 
-    monkeypatch.setattr(calasolve._core, "Solver", no_memory)
+    monkeypatch.setattr(calasolve.search._core, "Solver", no_memory)
     with pytest.raises(CalasolveError, match=r"^tt_mb 4096: cannot allocate a 4096 MiB") as info:
         make_solver(4096)
     assert info.value.parameter == "tt_mb" and "--" not in str(info.value)  # the command line says --tt-mb

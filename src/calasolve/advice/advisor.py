@@ -3,10 +3,10 @@
 For each contract, :func:`advise` deals the 28 unseen cards at random
 (12, 12 and 4; cards pinned with ``known`` stay where they are), carries out
 the contract's exchange under a named policy and judges the deal double
-dummy (:mod:`calasolve.outcome`): made or not, the soloist's game points
+dummy (:mod:`calasolve.advice.outcome`): made or not, the soloist's game points
 (payoff-optimal play, cappotto and stramazzo included) and, on a
 sub-sample, the final thirds.  The samples come in rounds and a contract
-stops being sampled once its question is settled (:mod:`calasolve.race`):
+stops being sampled once its question is settled (:mod:`calasolve.advice.race`):
 the intervals are confidence sequences, valid however often they were
 looked at.  The recommendation is the contract with the highest expected
 game points, or pass when none is positive; a toss-up says so.
@@ -31,7 +31,7 @@ neither do the results.
     go to the better static estimate.  The re-deals come from their own
     generator; the real hidden cards are never looked at.
   - ``dd``: the double-dummy-best exchange of the sample itself
-    (:func:`calasolve.exchange_search.search_exchange`): the soloist sees
+    (:func:`calasolve.exchange.search.search_exchange`): the soloist sees
     every card, an optimistic upper bound, at the cost of an exact exchange
     search per sample.
 
@@ -58,8 +58,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import engines
-from .cards import (
+from ..search import engines
+from ..game.cards import (
     LAST_TRICK_THIRDS,
     Mask,
     hand_name,
@@ -67,19 +67,19 @@ from .cards import (
     parse_cards_or_hand,
     popcount,
 )
-from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
-from .errors import CalasolveError, ParameterError
-from .exchange import Exchange, Hands, apply_exchange
-from .exchange_search import defence_candidates
-from .game import CONTRACT_VALUE, CONTRACTS, first_leader
+from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.errors import CalasolveError, ParameterError
+from ..game.exchange import Exchange, Hands, apply_exchange
+from ..exchange.search import defence_candidates
+from ..game.state import CONTRACT_VALUE, CONTRACTS, first_leader
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
-from .payoff import multiplier_of, payoff_levels
+from ..search.payoff import multiplier_of, payoff_levels
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS, _bonus_of, heuristic_exchange, random_draw, soloist_policy
 from .race import CAP, INTERVAL_METHOD, Race, Track, difference_interval
-from .rules import STANDARD, Rules
-from .sampling import MONTE, check_known, deal_rest, rng_for
+from ..game.rules import STANDARD, Rules
+from ..game.sampling import MONTE, check_known, deal_rest, rng_for
 from .stats import mean_se
-from .workers import worker_pool
+from ..scale.workers import worker_pool
 
 SOLOIST_POLICIES = ("sampled", "dd")
 DEFENDER_POLICIES = ("dd", "heuristic")
@@ -275,7 +275,7 @@ class Task:
     contract: str
     refine: bool = False
     thirds: bool = False
-    #: only the upper end of the game points is asked for (:meth:`calasolve.race.Race.upper_only`)
+    #: only the upper end of the game points is asked for (:meth:`calasolve.advice.race.Race.upper_only`)
     upper: bool = False
 
 
@@ -321,7 +321,7 @@ def oracle_for(
 
 def evaluate(task: Task, settings: Settings, solver: Any, goals: Any, hints: dict[int, Hands] | None = None) -> Outcome:
     """Deal sample ``task.index``, carry out the contract's exchange, judge it
-    (:func:`calasolve.outcome.judge`): a null-window test at 18 thirds and one
+    (:func:`calasolve.advice.outcome.judge`): a null-window test at 18 thirds and one
     or two more for the multiplier, unless the task asks for more."""
     hints = {} if hints is None else hints
     oracle, known = oracle_for(task, settings, solver, goals, hints)
@@ -333,7 +333,7 @@ def evaluate(task: Task, settings: Settings, solver: Any, goals: Any, hints: dic
 
 
 def worker_goals(goal_mb: int = DEFAULT_GOAL_MB) -> Any:
-    """This process's goal search (:func:`calasolve.engines.goal_search`) with a memo of
+    """This process's goal search (:func:`calasolve.search.engines.goal_search`) with a memo of
     ``goal_mb`` MiB.  A memo the machine cannot allocate is a ``ParameterError``
     naming ``goal_mb``."""
     return engines.goal_search(goal_mb)
@@ -369,7 +369,7 @@ def _chunks(settings: Settings, tasks: Sequence[Task], jobs: int) -> list[tuple[
 
 
 class _Runner:
-    """Runs tasks in this process, or in ``pool`` (:func:`calasolve.workers.worker_pool`,
+    """Runs tasks in this process, or in ``pool`` (:func:`calasolve.scale.workers.worker_pool`,
     kept for the whole race so each worker's table stays warm).
 
     With a local pool, a worker that would wait for the last chunks of a round
@@ -464,7 +464,7 @@ def check_advise_arguments(
     on_round: Any = None,
 ) -> tuple[Mask, tuple[str, ...], dict[object, Mask]]:
     """Every argument of :func:`advise` checked, with the command line's limits
-    (:mod:`calasolve.limits`): the hand's mask, the contracts (once each, in the
+    (:mod:`calasolve.game.limits`): the hand's mask, the contracts (once each, in the
     order given) and the known cards.
 
     >>> check_advise_arguments("32AR.32A.3A.2A5", seat=0, samples=2**70, seed=0, jobs=1, policy="sampled",
@@ -472,9 +472,9 @@ def check_advise_arguments(
     ...     tt_mb=32, goal_mb=128, progress=None)
     Traceback (most recent call last):
     ...
-    calasolve.errors.ParameterError: samples 1180591620717411303424: must be an integer from 1 to 1000000
+    calasolve.game.errors.ParameterError: samples 1180591620717411303424: must be an integer from 1 to 1000000
     """
-    from .limits import (
+    from ..game.limits import (
         MAX_CANDIDATES,
         MAX_JOBS,
         MAX_REDEALS,
@@ -568,7 +568,7 @@ def advise(
     with the number of sample evaluations finished since the last call,
     ``on_round`` with the race after each round.  ``executor``, when given, runs
     the samples instead of worker processes: an object with ``map(fn, items)``
-    (results in order) and ``workers`` (a Dask cluster's, :mod:`calasolve.scale`).
+    (results in order) and ``workers`` (a Dask cluster's, :mod:`calasolve.scale.cluster`).
     """
     mask, chosen, known = check_advise_arguments(
         hand, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy, defender_policy=defender_policy,

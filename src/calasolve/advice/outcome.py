@@ -23,10 +23,10 @@ from itertools import chain
 from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
-from ._core import best_of
-from .cards import MAKE_THIRDS, TOTAL_THIRDS, Mask
-from .payoff import goal_table, level_thresholds, payoff_levels, settled_between
-from .rules import Rules
+from ..search._core import best_of
+from ..game.cards import MAKE_THIRDS, TOTAL_THIRDS, Mask
+from ..search.payoff import goal_table, level_thresholds, payoff_levels, settled_between
+from ..game.rules import Rules
 
 Hands = tuple[Mask, Mask, Mask]
 #: The most candidates an upper-end test tries after the probes (see :class:`DefenceOracle`).

@@ -1,4 +1,4 @@
-"""The exchange policies of the advisor (:mod:`calasolve.advisor`): how the soloist
+"""The exchange policies of the advisor (:mod:`calasolve.advice.advisor`): how the soloist
 and the defenders exchange in a sample when the advisor does not search the
 double-dummy best.
 
@@ -20,7 +20,7 @@ from typing import Any, Protocol, Sequence
 
 import numpy as np
 
-from .cards import (
+from ..game.cards import (
     FULL_DECK,
     LAST_TRICK_THIRDS,
     MAKE_THIRDS,
@@ -33,11 +33,11 @@ from .cards import (
     mask_thirds,
     popcount,
 )
-from .errors import CalasolveError
-from .exchange import Exchange, Hands
-from .game import defender_seats, first_leader
-from .exchange_search import search_exchange
-from .rules import Rules
+from ..game.errors import CalasolveError
+from ..game.exchange import Exchange, Hands
+from ..game.state import defender_seats, first_leader
+from ..exchange.search import search_exchange
+from ..game.rules import Rules
 
 #: The ``sampled`` policy's defaults: discard sets tried, and re-deals each
 #: (close to 6 x 10 at a fraction of the cost; docs/experiments.md).
@@ -85,7 +85,7 @@ class DoubleDummy:
 
 
 def soloist_policy(name: str, *, candidates: int = DEFAULT_CANDIDATES, redeals: int = DEFAULT_REDEALS) -> SoloistPolicy:
-    """The soloist's policy called ``name`` (``sampled`` or ``dd``, see :mod:`calasolve.advisor`)."""
+    """The soloist's policy called ``name`` (``sampled`` or ``dd``, see :mod:`calasolve.advice.advisor`)."""
     if name == "dd":
         return DoubleDummy()
     return Sampled(candidates, redeals)
@@ -97,7 +97,7 @@ def best_suit_call(hand: Mask) -> Card:
     """The chiamo call of the ``sampled`` policy: the highest card missing from the
     soloist's best suit (most thirds, then most cards, then the lower suit index).
 
-    >>> from calasolve.cards import card_name, parse_cards_or_hand
+    >>> from calasolve.game.cards import card_name, parse_cards_or_hand
     >>> card_name(best_suit_call(parse_cards_or_hand("3A7.RC5.F64.ARC")))   # Denari: 5 thirds
     '3D'
     """
@@ -137,7 +137,7 @@ def discard_candidates(mine: Mask, n_discards: int, count: int, *, forbidden: Ma
     scored at once with numpy: 4,368 per sample in a chiamo whose called card
     was handed over (5 of 16 cards: the return and the 4 discards), 1,820 in solo.
 
-    >>> from calasolve.cards import hand_name, parse_cards_or_hand
+    >>> from calasolve.game.cards import hand_name, parse_cards_or_hand
     >>> [hand_name(m) for m in discard_candidates(parse_cards_or_hand("32A7.RC54.F64.3AR76"), 4, 2)]
     ['-.54.64.-', '-.54.4.6']
     """
@@ -276,7 +276,7 @@ def most_makes(
     The result that matters to a bidder is making the contract, so each world
     costs a null-window search for 18 thirds, several times cheaper than an
     exact value; a choice's worlds are one batch in the C core
-    (:func:`calasolve._core.reaches_batch`).  A challenger stops as soon as it
+    (:func:`calasolve.search._core.reaches_batch`).  A challenger stops as soon as it
     cannot beat the best so far, and it meets first the worlds where the best
     failed: similar choices tend to fail together, so a weaker one is out after
     fewer searches.  (The order only saves searches: every choice that could
@@ -315,7 +315,7 @@ def most_makes(
 def heuristic_discards(hand: Mask, n: int) -> Mask:
     """The ``heuristic`` defenders' discards: lowest pointless cards, shortest suit first.
 
-    >>> from calasolve.cards import hand_name, parse_cards_or_hand
+    >>> from calasolve.game.cards import hand_name, parse_cards_or_hand
     >>> hand_name(heuristic_discards(parse_cards_or_hand("3A7.RC5.F64.ARC"), 2))
     '-.5.4.-'
     """

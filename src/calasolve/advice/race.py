@@ -13,17 +13,17 @@ question is settled:
 * **cap**: it reached the sample cap still in the race (a toss-up with
   whatever else is left).
 
-Every interval is a confidence sequence (:mod:`calasolve.confseq`), valid
+Every interval is a confidence sequence (:mod:`calasolve.advice.confseq`), valid
 however many rounds were looked at.  Each elimination test is one-sided at
 ``alpha / k`` for ``k`` contracts (Bonferroni over the contracts).
 
 A sample's game points may be known only as an interval (the extremes of a
-hopeless or unbeatable deal, see :mod:`calasolve.outcome`).  Lower bounds
+hopeless or unbeatable deal, see :mod:`calasolve.advice.outcome`).  Lower bounds
 then use the interval's low ends and upper bounds its high ends, which
 keeps them valid; the caller refines the samples of a contract still in the
 race (:meth:`Race.needs_refining`).  The bets of every bound are sized from
 the samples as first recorded, so a refinement, which depends on the
-round's data, cannot bias them (:mod:`calasolve.confseq`).  P(make) comes
+round's data, cannot bias them (:mod:`calasolve.advice.confseq`).  P(make) comes
 from the samples whose make-test was asked in full, a choice made before
 each round (:meth:`Race.upper_only`).
 """
@@ -243,7 +243,7 @@ class Race:
     def upper_only(self, track: Track) -> bool:
         """Whether the next round may ask only for the upper end of ``track``'s game
         points, the tests that can refute it, each within
-        :data:`~calasolve.outcome.UPPER_BUDGET` candidates.  A failure whose refuter
+        :data:`~calasolve.advice.outcome.UPPER_BUDGET` candidates.  A failure whose refuter
         lies past the budget then counts at a made sample's upper end, so: it has had
         its :data:`FULL_PREFIX` samples in full, it is behind, and what such failures
         would add to its optimistic estimate (judged from its samples in full, the

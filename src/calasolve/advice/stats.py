@@ -1,5 +1,5 @@
 """Small statistics for the Monte Carlo layer: means with their errors (the advisor's
-intervals are confidence sequences, :mod:`calasolve.confseq`).
+intervals are confidence sequences, :mod:`calasolve.advice.confseq`).
 
 >>> m, se = mean_se([1, 2, 3, 4])
 >>> m, round(se, 4)

@@ -24,10 +24,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..dealfile import Record, parse_deal_text
-from ..errors import CalasolveError
-from ..game import CONTRACTS
-from ..position import Position
+from ..records.dealfile import Record, parse_deal_text
+from ..game.errors import CalasolveError
+from ..game.state import CONTRACTS
+from ..search.position import Position
 from .advice import MAX_SAMPLES, AdviceRun
 from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, want, want_int
 
@@ -84,7 +84,7 @@ class Board:
         self.records = list(records)
         self.path = path
         self.tt_mb = tt_mb
-        from ..solving import make_solver
+        from ..search.solving import make_solver
 
         # one thread per solver (a solver is not thread-safe): clicks never wait for an analysis
         self.quick = ThreadPoolExecutor(1, thread_name_prefix="board-values")
@@ -149,7 +149,7 @@ class Board:
         return JSONResponse(await self.run(self.quick, lambda: self._view(record, Position.undo)))
 
     async def analyse(self, request: Request) -> Response:
-        from ..analysis import analyse
+        from ..deals.analysis import analyse
 
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
@@ -160,7 +160,7 @@ class Board:
         return JSONResponse({"analysis": result, "graph": graph_of(result)})
 
     async def exchange(self, request: Request) -> Response:
-        from ..exchange_search import best_exchange
+        from ..exchange.search import best_exchange
 
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
@@ -169,8 +169,8 @@ class Board:
         return JSONResponse(found.to_dict())
 
     async def advise(self, request: Request) -> Response:
-        from ..advisor import parse_advice_hand
-        from ..cards import hand_name
+        from ..advice.advisor import parse_advice_hand
+        from ..game.cards import hand_name
 
         body = await read_json(request)
         hand = want(body, "hand", str)

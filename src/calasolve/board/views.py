@@ -3,10 +3,10 @@
 A request names a deal (a record of the board's FILE by number, or a pasted
 record's text), optionally the exchange to apply and the cards played from
 the first lead.  :func:`deal_record` turns that into a checked
-:class:`~calasolve.dealfile.Record` through the deal-file reader's own
+:class:`~calasolve.records.dealfile.Record` through the deal-file reader's own
 validation; :func:`position_view` is what the page draws.
 
->>> from calasolve.dealfile import parse_deal_text
+>>> from calasolve.records.dealfile import parse_deal_text
 >>> text = '''
 ... hands: 32AR.32A.32A.32 7654.765.765.76 CF.RCF4.RCF4.RC
 ... monte: -.-.-.AF54
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..cards import (
+from ..game.cards import (
     MAKE_THIRDS,
     SUITS,
     Card,
@@ -39,11 +39,11 @@ from ..cards import (
     parse_cards_or_hand,
     suit_of,
 )
-from ..dealfile import Record, parse_deal_text
-from ..errors import CalasolveError, DealFileError
-from ..exchange import Exchange
-from ..exchange_search import exchange_text
-from ..position import Position
+from ..records.dealfile import Record, parse_deal_text
+from ..game.errors import CalasolveError, DealFileError
+from ..game.exchange import Exchange
+from ..exchange.search import exchange_text
+from ..search.position import Position
 
 __all__ = ["BadRequest", "deal_record", "exchange_of", "position_view", "record_summary", "parse_played", "graph_of"]
 

@@ -18,16 +18,17 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import click
 
-from . import __version__, engines
-from .cards import SUIT_SYMBOLS, SUITS, hand_name
-from .defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
-from .errors import CalasolveError, OutputError, ParameterError
-from .game import CONTRACTS
-from .limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
-from .rules import RULE_HELP, VARIANTS, Rules
-from .stats import percentile
+from .. import __version__
+from ..search import engines
+from ..game.cards import SUIT_SYMBOLS, SUITS, hand_name
+from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.errors import CalasolveError, OutputError, ParameterError
+from ..game.state import CONTRACTS
+from ..game.limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
+from ..game.rules import RULE_HELP, VARIANTS, Rules
+from ..advice.stats import percentile
 from .text import ENV_SYMBOLS, format_bench, format_rules, format_solve, notation, record_label
-from .workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all, worker_pool
+from ..scale.workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all, worker_pool
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -90,7 +91,7 @@ def symbols_option(f: F) -> F:
 @contextmanager
 def known_errors() -> Iterator[None]:
     """Known cards at fault, reported with the ``--known`` option that gave them."""
-    from .sampling import KnownCardsError
+    from ..game.sampling import KnownCardsError
 
     try:
         yield
@@ -108,7 +109,7 @@ def files_argument(f: F) -> F:
 
 def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
     """Every record of every file, with ``--rule`` overrides applied over each record's own rules."""
-    from .dealfile import parse_deal_bytes, read_deal_file
+    from ..records.dealfile import parse_deal_bytes, read_deal_file
 
     Rules.parse(rule_items)  # an unknown name or value fails before any file is read
     records = []
@@ -126,7 +127,7 @@ def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
 
 def _read_stdin() -> bytes:
     """Standard input's bytes; a closed or unreadable one is the deal file's error."""
-    from .errors import DealFileError
+    from ..game.errors import DealFileError
 
     stream = getattr(sys.stdin, "buffer", sys.stdin)
     if stream is None:  # `calasolve solve - <&-`
@@ -142,7 +143,7 @@ def _read_stdin() -> bytes:
 
 def check_records(files: Sequence[str], rule_items: Sequence[str]) -> tuple[list[Any], list[CalasolveError]]:
     """Every valid record of every file and every error found in them, in file and line order."""
-    from .dealfile import check_deal_bytes, check_deal_file
+    from ..records.dealfile import check_deal_bytes, check_deal_file
 
     Rules.parse(rule_items)  # an unknown name or value fails before any file is read
     records: list[Any] = []
@@ -191,11 +192,11 @@ def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -
 def bulk_map(
     fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None, scheduler: str | None, timeout: float
 ) -> Iterator[Any]:
-    """:func:`pool_map`, or on the Dask cluster ``scheduler`` names (:mod:`calasolve.scale`); order kept."""
+    """:func:`pool_map`, or on the Dask cluster ``scheduler`` names (:mod:`calasolve.scale.cluster`); order kept."""
     if scheduler is None:
         yield from pool_map(fn, items, jobs)
         return
-    from .scale import chunk_size, dask_map
+    from ..scale.cluster import chunk_size, dask_map
 
     with dask_map(scheduler, timeout) as dmap:
         yield from dmap.map(fn, items, chunksize=chunk_size(len(items), dmap.workers))
@@ -207,7 +208,7 @@ def check_scheduler(scheduler: str | None, jobs: int | None) -> None:
         return
     if jobs is not None:
         raise CalasolveError("--jobs and --scheduler do not go together (the cluster has its own workers)")
-    from .scale import require_dask, parse_scheduler
+    from ..scale.cluster import require_dask, parse_scheduler
 
     parse_scheduler(scheduler)
     require_dask()
@@ -218,12 +219,12 @@ def print_results(
     flat: bool = False,
 ) -> None:
     """Print each record's result as it arrives, in the file's order; stop at the first failure.
-    ``flat``: JSON in the flat form of :mod:`calasolve.flat`, with the deal."""
+    ``flat``: JSON in the flat form of :mod:`calasolve.records.flat`, with the deal."""
     for i, (record, result) in enumerate(zip(records, results)):
         if isinstance(result, Failure):
             raise CalasolveError(result.message)
         if flat:
-            from .flat import flatten
+            from ..records.flat import flatten
 
             deal = {"hands": " ".join(hand_name(h) for h in record.hands), "monte": hand_name(record.monte)}
             emit_json(flatten({"record": record.index, "file": record.path, **result.to_dict(), **deal}))
@@ -317,13 +318,13 @@ def rules(as_json: bool) -> None:
 
 
 def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
-    from .solving import solve
+    from ..search.solving import solve
 
     record, opts = job
     solver = engines.solver(opts["tt_mb"])
     objective = opts.get("objective", "thirds")
     if objective == "payoff":
-        from .payoff import goal_search
+        from ..search.payoff import goal_search
 
         goal_search(opts["goal_mb"])  # a memo too large is the option's error, not the record's
     try:
@@ -389,7 +390,7 @@ def solve_cmd(
 
 
 def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
-    from .analysis import analyse
+    from ..deals.analysis import analyse
 
     record, opts = job
     solver = engines.solver(opts["tt_mb"])  # a table too large is the option's error, not the record's
@@ -503,17 +504,17 @@ def advise_cmd(
       calasolve advise --seat 2 --samples 1000 --seed 7 3B 2B AB RB 3S 2S AS 3C AC 2D AD 5D
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
     """
-    from .advisor import advise, parse_advice_hand
-    from .race import Race
+    from ..advice.advisor import advise, parse_advice_hand
+    from ..advice.race import Race
     from .text import advice_bar_label, format_advice
-    from .sampling import parse_known
+    from ..game.sampling import parse_known
 
     rules_ = Rules.parse(rule_items)
     mask = parse_advice_hand(" ".join(hand))
     chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
     show = sys.stderr.isatty() and not as_json
     check_scheduler(scheduler, jobs)
-    from .scale import dask_map
+    from ..scale.cluster import dask_map
 
     with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor, \
             click.progressbar(length=samples * len(chosen), label=advice_bar_label(None, fixed=fixed, policy=policy),
@@ -543,7 +544,7 @@ def advise_cmd(
               help="The deal file to write (default: standard output).")
 @click.option("--contract", default="solissimo", show_default=True, help=f"The contract: {', '.join(CONTRACTS)}, or random.")
 @click.option("--soloist", default="random", show_default=True,
-              help="A seat 0-2, random, or strongest (the highest calasolve.cards.strength: 3s and 2s 2, Aces 3, R C F 1).")
+              help="A seat 0-2, random, or strongest (the highest calasolve.game.cards.strength: 3s and 2s 2, Aces 3, R C F 1).")
 @click.option("--leader", type=click.IntRange(0, 2), default=None, help="The first leader (default: the rules' default, no leader line).")
 @click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
 @click.option("--min-strength", type=click.IntRange(0, 40), default=0, show_default=True, help="The soloist's least hand strength.")
@@ -580,9 +581,9 @@ def deal_cmd(
       calasolve deal -n 20 --contract solo --played 9
       calasolve deal -n 10 --contract random --known 0=32A.-.-.- --known monte=3D
     """
-    from .dealer import DealSpec, generate_deals, parse_soloist
-    from .dealfile import format_record
-    from .sampling import parse_known
+    from ..deals.dealer import DealSpec, generate_deals, parse_soloist
+    from ..records.dealfile import format_record
+    from ..game.sampling import parse_known
 
     with known_errors():
         spec = DealSpec(contract=contract.strip().lower(), soloist=parse_soloist(soloist), leader=leader,
@@ -654,8 +655,8 @@ def bench_cmd(
     import statistics
     import time
 
-    from .solving import make_solver
-    from .suites import random_suite, strong_suite
+    from ..search.solving import make_solver
+    from ..search.suites import random_suite, strong_suite
 
     cases = (strong_suite if suite == "strong" else random_suite)(deals)
     solver = make_solver(tt_mb, tt=not no_tt, equivalence=not no_equivalence,
@@ -718,7 +719,7 @@ def board_cmd(file: str | None, host: str, port: int, no_browser: bool, rule_ite
       calasolve board --no-browser --port 8080 examples/example.deal
     """
     try:
-        from .board.server import serve
+        from ..board.server import serve
     except ImportError as err:
         raise CalasolveError(f"the board needs the optional extra: pip install 'calasolve[board]' ({err})") from None
     records = load_records([file], rule_items) if file else []
@@ -850,7 +851,7 @@ def _set_signals(handlers: dict[int, Any]) -> dict[int, Any]:
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; errors become one line on stderr and exit status 2.
 
-    Every way out stops the worker processes first (:mod:`calasolve.workers`):
+    Every way out stops the worker processes first (:mod:`calasolve.scale.workers`):
     the end of the work, an error, Ctrl-C (exit status 130), SIGTERM (143), a
     reader that closed the pipe (exit status 0, as for any filter).  Output
     that cannot be written (a full disk, stdout closed) is an error (2).

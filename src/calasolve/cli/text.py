@@ -5,7 +5,7 @@ notation of the deal files and of the JSON) or suit symbols (``A♣``), never
 both in one output.  :func:`notation` picks one from a flag or the
 ``CALASOLVE_SYMBOLS`` environment variable.
 
->>> from calasolve.cards import parse_hand
+>>> from calasolve.game.cards import parse_hand
 >>> print("\\n".join(hand_diagram(parse_hand("32A7.RC5.F64.A"))))
 Bastoni 3 2 A 7
 Spade   R C 5
@@ -16,7 +16,7 @@ Denari  A
 ♠ R C 5
 ♥ F 6 4
 ♦ A
->>> from calasolve.cards import parse_cards
+>>> from calasolve.game.cards import parse_cards
 >>> LETTERS.cards(parse_cards("AC 3S")), SYMBOLS.cards(parse_cards("AC 3S"))
 ('AC 3S', 'A♥ 3♠')
 """
@@ -27,7 +27,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from .cards import (
+from ..game.cards import (
     MAKE_THIRDS,
     RANKS,
     SUIT_NAMES,
@@ -40,12 +40,12 @@ from .cards import (
     parse_card,
     parse_hand,
 )
-from .dealfile import Record
-from .exchange import Exchange, called_from
-from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState, Trick, defender_seats
+from ..records.dealfile import Record
+from ..game.exchange import Exchange, called_from
+from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState, Trick, defender_seats
 
 if TYPE_CHECKING:
-    from .race import Race
+    from ..advice.race import Race
 
 __all__ = [
     "Notation",
@@ -658,7 +658,7 @@ _STOPPED_TEXT = {"settled": "settled", "eliminated": "out", "cap": "cap", "fixed
 
 
 def _soloist_text(advice: Any) -> str:
-    from .advisor import POLICY_NOTES
+    from ..advice.advisor import POLICY_NOTES
 
     if advice.soloist_policy == "sampled":
         return f"sampled ({advice.candidates} choices x {advice.redeals} re-deals)"
@@ -685,8 +685,8 @@ def advice_bar_label(race: Race | None, *, fixed: bool, policy: str) -> str:
 
 def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
     """The readable report of ``calasolve advise``: the hand, then every contract best first."""
-    from .advisor import PAYOFF_METHOD
-    from .race import INTERVAL_METHOD
+    from ..advice.advisor import PAYOFF_METHOD
+    from ..advice.race import INTERVAL_METHOD
 
     n = _as_notation(symbols)
     sampling = (f"{advice.samples} samples per contract" if advice.fixed else

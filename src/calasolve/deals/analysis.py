@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .cards import MAKE_THIRDS, Card, card_name
-from .dealfile import Record, check_record
-from .exchange import Exchange
-from .exchange_search import best_exchange
-from .game import SOLOIST_EXCHANGE, PlayState
-from .limits import check_bool
-from .solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
+from ..game.cards import MAKE_THIRDS, Card, card_name
+from ..records.dealfile import Record, check_record
+from ..game.exchange import Exchange
+from ..exchange.search import best_exchange
+from ..game.state import SOLOIST_EXCHANGE, PlayState
+from ..game.limits import check_bool
+from ..search.solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
 """Random deals for data sets: the generator behind ``calasolve deal``.
 
 Record ``i`` (counting from 0) is a function of the seed and ``i`` only
-(:func:`calasolve.sampling.rng_for`), so a run is reproducible, any slice
+(:func:`calasolve.game.sampling.rng_for`), so a run is reproducible, any slice
 of it can be made alone, and the records stream out one at a time.
 
 The soloist is a given seat, a random one, or the strongest hand as dealt
-by :func:`calasolve.cards.strength` (3s and 2s count 2, Aces 3, Re,
+by :func:`calasolve.game.cards.strength` (3s and 2s count 2, Aces 3, Re,
 Cavallo and Fante 1; 0..40 for a hand; ties go to the lowest seat).  The
 strength filter applies to the soloist's hand as dealt; deals outside it are
 dealt again (from the same record's generator).
@@ -13,7 +13,7 @@ dealt again (from the same record's generator).
 With ``played`` (``--played K``) the record stops K cards into a
 double-dummy line.  A contract with an exchange first gets one, written in
 the record (docs/rules.md §5): the double-dummy-best exchange
-(:func:`calasolve.exchange_search.best_exchange`: the soloist's best call,
+(:func:`calasolve.exchange.search.best_exchange`: the soloist's best call,
 return and discards in chiamo and solo, the defenders' best split and
 discards in scegliete); in dividete, where the takes are chance, the takes
 are drawn uniformly (one of the 6 draws, from the record's generator) and
@@ -34,15 +34,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
-from .cards import Mask, popcount, strength
-from .dealfile import Record
-from .errors import CalasolveError
-from .exchange import Exchange
-from .exchange_search import best_exchange, dividete_draws
-from .game import CONTRACTS
-from .rules import STANDARD, Rules
-from .sampling import KnownCardsError, check_known, deal_rest, rng_for
-from .solving import make_solver, solve
+from ..game.cards import Mask, popcount, strength
+from ..records.dealfile import Record
+from ..game.errors import CalasolveError
+from ..game.exchange import Exchange
+from ..exchange.search import best_exchange, dividete_draws
+from ..game.state import CONTRACTS
+from ..game.rules import STANDARD, Rules
+from ..game.sampling import KnownCardsError, check_known, deal_rest, rng_for
+from ..search.solving import make_solver, solve
 
 #: The highest hand strength (every 3, 2, A, R, C and F of the deck).
 MAX_STRENGTH = 40
@@ -58,7 +58,7 @@ SOLOIST_CHOICES = ("random", "strongest")
 class DealSpec:
     """What to deal: ``contract`` a contract or ``"random"``; ``soloist`` a seat,
     ``"random"`` or ``"strongest"``; ``leader`` a seat or None (the rules' default);
-    ``known`` pinned cards as from :func:`calasolve.sampling.parse_known`;
+    ``known`` pinned cards as from :func:`calasolve.game.sampling.parse_known`;
     ``played`` the cards of the double-dummy line already played."""
 
     contract: str = "solissimo"
@@ -107,7 +107,7 @@ def _soloist(spec: DealSpec, hands: tuple[Mask, Mask, Mask], rng: Any) -> int:
 
 
 def deal_one(spec: DealSpec, seed: int, index: int, solver: Any = None) -> Any:
-    """Record ``index`` of the run of ``seed`` (a :class:`~calasolve.dealfile.Record`)."""
+    """Record ``index`` of the run of ``seed`` (a :class:`~calasolve.records.dealfile.Record`)."""
     rng = rng_for(seed, index)
     for _ in range(MAX_TRIES):
         hands, monte = deal_rest(spec.known.get(0, 0), 0, rng, spec.known)
@@ -132,7 +132,7 @@ def with_exchange(record: Any, rng: Any, solver: Any = None) -> Any:
     """``record`` with a complete exchange: the double-dummy best, in dividete for
     takes drawn by ``rng`` (see the module doc); a solissimo as it is.
 
-    >>> from calasolve.exchange_search import dividete_draws
+    >>> from calasolve.exchange.search import dividete_draws
     >>> r = deal_one(DealSpec(contract="dividete"), 2, 0)
     >>> done = with_exchange(r, rng_for(2, 0))
     >>> r.needs_exchange, done.needs_exchange, done.exchange.takes in dividete_draws(r.monte, r.soloist)

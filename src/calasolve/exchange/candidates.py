@@ -1,4 +1,4 @@
-"""The candidates of the exchange search (:mod:`calasolve.exchange_search`): every
+"""The candidates of the exchange search (:mod:`calasolve.exchange.search`): every
 exchange a contract allows as the position at the first lead, one per class of
 equivalent positions, with the cheap estimate that orders them.
 
@@ -32,11 +32,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from . import _core
-from .cards import LAST_TRICK_THIRDS, RANK_THIRDS, Card, Mask, display_order, mask_thirds, popcount
-from .errors import CalasolveError
-from .exchange import Exchange, called_from
-from .game import defender_seats
+from ..search import _core
+from ..game.cards import LAST_TRICK_THIRDS, RANK_THIRDS, Card, Mask, display_order, mask_thirds, popcount
+from ..game.errors import CalasolveError
+from ..game.exchange import Exchange, called_from
+from ..game.state import defender_seats
 
 __all__ = ["defence_candidates", "dividete_draws"]
 
@@ -424,7 +424,7 @@ def dividete_draws(monte: Mask, soloist: int) -> list[Hands]:
     seat ``soloist + 2`` the rest; pairs in the order of :func:`itertools.combinations`
     over the monte in reading order.
 
-    >>> from calasolve.cards import parse_hand, hand_name
+    >>> from calasolve.game.cards import parse_hand, hand_name
     >>> [hand_name(t[1]) for t in dividete_draws(parse_hand("3A.-.-.74"), 0)][:3]
     ['3A.-.-.-', '3.-.-.7', '3.-.-.4']
     """

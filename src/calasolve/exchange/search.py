@@ -26,7 +26,7 @@ record whose exchange is incomplete).
 
 **How the search works.**
 
-1. *Candidates* and 2. *their order*: :mod:`calasolve.exchange_candidates`
+1. *Candidates* and 2. *their order*: :mod:`calasolve.exchange.candidates`
    (one exchange per class of equivalent positions, most promising first).
 3. *Null-window tests against the bound.*  The side choosing keeps the ``top``
    best candidates found so far; a new candidate is solved exactly only if a
@@ -36,7 +36,7 @@ record whose exchange is incomplete).
 4. *One solver* serves every candidate (and the play afterwards), so its
    transposition table is shared across them.  The list search is the
    solver's ``best_of``: for the C solver one core call (``cs_best_of``,
-   csrc/exchange.c; :func:`calasolve.reference.best_of` is its Python twin): it
+   csrc/exchange.c; :func:`calasolve.search.reference.best_of` is its Python twin): it
    keeps each candidate's fail-soft bounds (a failed test usually proves
    more than asked, so later passes skip the candidate) and carries the
    killer leads from one candidate to the next, the candidates of one
@@ -53,11 +53,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, Mask, card_name, display_order, hand_name, mask_thirds
-from .dealfile import Record, check_record
-from .errors import CalasolveError, ExchangeError, ParameterError
-from .exchange import Exchange, called_from
-from .exchange_candidates import (
+from ..game.cards import LAST_TRICK_THIRDS, MAKE_THIRDS, Mask, card_name, display_order, hand_name, mask_thirds
+from ..records.dealfile import Record, check_record
+from ..game.errors import CalasolveError, ExchangeError, ParameterError
+from ..game.exchange import Exchange, called_from
+from .candidates import (
     Hands,
     _Batch,
     _Candidate,
@@ -71,9 +71,9 @@ from .exchange_candidates import (
     defence_candidates,
     dividete_draws,
 )
-from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, check_deal, defender_seats
-from .limits import MAX_THIRDS, MAX_TOP, check_int, check_optional_int
-from .solving import CoreSolver, SolveResult, check_solver, default_solver, solve, total_nodes
+from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, check_deal, defender_seats
+from ..game.limits import MAX_THIRDS, MAX_TOP, check_int, check_optional_int
+from ..search.solving import CoreSolver, SolveResult, check_solver, default_solver, solve, total_nodes
 
 __all__ = [
     "Draw",
@@ -197,7 +197,7 @@ def _tokens(mask: Mask) -> str:
 def exchange_text(exchange: Exchange, contract: str, soloist: int, hands: Sequence[Mask], monte: Mask) -> str:
     """The exchange in words, e.g. ``call 3C from seat 1, return 4C, discard 6B 5C FD 7D``.
 
-    >>> from calasolve.cards import parse_card, parse_hand
+    >>> from calasolve.game.cards import parse_card, parse_hand
     >>> hands = (parse_hand("32AR.32AR.3A.54"), parse_hand("CF76.CF76.2R.A6"), parse_hand("54.54.CF765.RCF"))
     >>> monte = parse_hand("-.-.4.327")
     >>> exchange_text(Exchange(call=parse_card("AD"), returned=parse_card("4D"),
@@ -252,7 +252,7 @@ def _best_of(
     best first (ties: the first met in the order of the estimate; a candidate with
     the hands ``first``, if any, is met first of all), by the solver's list search
     (``solver.best_of``: the C core's ``cs_best_of``, or
-    :func:`calasolve.reference.best_of` for the reference solver)."""
+    :func:`calasolve.search.reference.best_of` for the reference solver)."""
     batch = cands if isinstance(cands, _Batch) else _Batch.of(cands)
     order = _grouped(batch, _order(batch, maximise, first))
     kept, values, searches = solver.best_of(
@@ -429,7 +429,7 @@ def solve_with_exchange(
     target: int | None = None,
     objective: str = "thirds",
 ) -> SolveResult:
-    """:func:`best_exchange`, then :func:`~calasolve.solving.solve` of the record with
+    """:func:`best_exchange`, then :func:`~calasolve.search.solving.solve` of the record with
     that exchange filled in.  The result describes the play with the best exchange
     (for dividete without ``takes``: the draw worst for the soloist, see
     :class:`ExchangeResult`); ``exchange`` is ``ExchangeResult.to_dict()``.

@@ -21,7 +21,7 @@ strictly higher on the ladder than the highest bid so far.
   rule in both variants: the top bid of the ladder ends the auction.
 
 If every seat passes the deal is void (``result.void``); what happens to the
-dealer then is the match's business (``void_redeal``, see :mod:`calasolve.match`).
+dealer then is the match's business (``void_redeal``, see :mod:`calasolve.game.match`).
 
 >>> r = run_auction(["pass", "chiamo", "solo"])
 >>> r.soloist, r.contract
@@ -34,7 +34,7 @@ True
 >>> run_auction("solo chiamo")
 Traceback (most recent call last):
 ...
-calasolve.auction.AuctionError: call 2 'chiamo' by seat 1: a bid must be higher than solo (legal: pass, solissimo)
+calasolve.game.auction.AuctionError: call 2 'chiamo' by seat 1: a bid must be higher than solo (legal: pass, solissimo)
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class Auction:
         >>> a.call("solo", seat=0)
         Traceback (most recent call last):
         ...
-        calasolve.auction.AuctionError: call 2 'solo' by seat 0: seat 0 has passed and may not speak again
+        calasolve.game.auction.AuctionError: call 2 'solo' by seat 0: seat 0 has passed and may not speak again
         """
         call = text.strip().lower()
         where = f"call {len(self.calls) + 1} {text.strip()!r}"
@@ -218,7 +218,7 @@ def run_auction(
     >>> run_auction("chiamo pass pass pass")
     Traceback (most recent call last):
     ...
-    calasolve.auction.AuctionError: call 4 'pass': the auction is over, no one may speak (seat 0 won with chiamo)
+    calasolve.game.auction.AuctionError: call 4 'pass': the auction is over, no one may speak (seat 0 won with chiamo)
     """
     if isinstance(calls, str):
         calls = calls.split()

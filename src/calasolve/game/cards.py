@@ -194,7 +194,7 @@ def parse_card(token: str) -> Card:
     >>> parse_card("1B")
     Traceback (most recent call last):
     ...
-    calasolve.errors.CardError: card '1B': unknown rank '1' (use 3 2 A R C F 7 6 5 4, or K Q J)
+    calasolve.game.errors.CardError: card '1B': unknown rank '1' (use 3 2 A R C F 7 6 5 4, or K Q J)
     """
     text = _text(token, "card").strip()
     where = f"card {token!r}"
@@ -230,7 +230,7 @@ def parse_hand(text: str) -> Mask:
     >>> parse_hand("32.A")
     Traceback (most recent call last):
     ...
-    calasolve.errors.CardError: hand '32.A': needs four suit groups separated by dots, found 2
+    calasolve.game.errors.CardError: hand '32.A': needs four suit groups separated by dots, found 2
     """
     where = f"hand {_text(text, 'hand')!r}"
     groups = text.strip().split(".")

@@ -1,7 +1,7 @@
 """Defaults that the library and the command line share (a light import; the limits
-are in :mod:`calasolve.limits`).
+are in :mod:`calasolve.game.limits`).
 
->>> from calasolve.limits import MAX_SAMPLES
+>>> from calasolve.game.limits import MAX_SAMPLES
 >>> DEFAULT_THIRDS_SAMPLES <= DEFAULT_SAMPLES <= MAX_SAMPLES
 True
 """

@@ -7,7 +7,7 @@ the double-dummy-best completion is a search done elsewhere; here we check
 what *is* given (:func:`check_exchange`), say whether it is enough to play
 (:func:`is_complete`) and apply it (:func:`apply_exchange`).
 
->>> from calasolve.cards import parse_hand, parse_card, hand_name
+>>> from calasolve.game.cards import parse_hand, parse_card, hand_name
 >>> hands = (parse_hand("32AR.32AR.3A.54"), parse_hand("CF76.CF76.2R.A6"), parse_hand("54.54.CF765.RCF"))
 >>> monte = parse_hand("-.-.4.327")
 >>> new_hands, new_monte = apply_exchange(hands, monte, "solo", 0, Exchange(discards=(parse_hand("-.-.4.754"), 0, 0)))
@@ -22,7 +22,7 @@ from typing import NoReturn, Sequence
 
 from .cards import NUM_CARDS, Card, Mask, card_name, display_order, hand_name, popcount
 from .errors import ExchangeError
-from .game import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, defender_seats
+from .state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, defender_seats
 
 Hands = tuple[Mask, Mask, Mask]
 
@@ -64,7 +64,7 @@ class Exchange:
     ``discards`` and ``takes`` hold one mask per seat (0 for a seat that
     discards or takes nothing); in chiamo and solo only the soloist discards.
 
-    >>> from calasolve.cards import parse_card, parse_hand
+    >>> from calasolve.game.cards import parse_card, parse_hand
     >>> Exchange(call=parse_card("3B"), returned=parse_card("4S")).to_dict()
     {'call': '3B', 'return': '4S'}
     >>> Exchange(takes=(0, parse_hand("A.-.-.3"), parse_hand("-.-.27.-"))).to_dict()
@@ -83,7 +83,7 @@ class Exchange:
     def __repr__(self) -> str:
         """The given fields in notation, keyed as in the deal file.
 
-        >>> from calasolve.cards import parse_card
+        >>> from calasolve.game.cards import parse_card
         >>> Exchange(call=parse_card("3C"), returned=parse_card("4C"))
         Exchange(call='3C', return='4C')
         """
@@ -123,7 +123,7 @@ def exchange_fields_needed(contract: str) -> tuple[str, ...]:
 def called_from(hands: Sequence[Mask], monte: Mask, card: Card) -> int | None:
     """The seat holding ``card``, or ``None`` when it is in the monte.
 
-    >>> from calasolve.cards import parse_hand, parse_card
+    >>> from calasolve.game.cards import parse_hand, parse_card
     >>> called_from((0, parse_hand("3.-.-.-"), 0), parse_hand("2.-.-.-"), parse_card("3B")), \\
     ...     called_from((0, 0, 0), parse_hand("2.-.-.-"), parse_card("2B"))
     (1, None)
@@ -140,7 +140,7 @@ def missing_fields(contract: str, hands: Sequence[Mask], monte: Mask, soloist: i
     """The :class:`Exchange` fields ``contract`` still needs (nothing is checked here);
     ``returned`` is not needed when the called card is in the monte.
 
-    >>> from calasolve.cards import parse_card, parse_hand
+    >>> from calasolve.game.cards import parse_card, parse_hand
     >>> hands = (parse_hand("3.-.-.-"), parse_hand("2.-.-.-"), 0)
     >>> missing_fields("chiamo", hands, parse_hand("A.-.-.-"), 0, Exchange(call=parse_card("2B")))
     ('returned', 'discards')
@@ -156,7 +156,7 @@ def missing_fields(contract: str, hands: Sequence[Mask], monte: Mask, soloist: i
 def is_complete(contract: str, hands: Sequence[Mask], monte: Mask, soloist: int, exchange: Exchange) -> bool:
     """Whether ``exchange`` gives every choice ``contract`` needs (it is not checked here).
 
-    >>> from calasolve.cards import parse_card, parse_hand
+    >>> from calasolve.game.cards import parse_card, parse_hand
     >>> hands = (parse_hand("3.-.-.-"), parse_hand("2.-.-.-"), 0)
     >>> is_complete("chiamo", hands, 0, 0, Exchange(call=parse_card("2B"), discards=(1, 0, 0)))
     False
@@ -192,12 +192,12 @@ def check_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: i
     """Check what ``exchange`` gives against the deal and docs/rules.md §5; missing
     fields are fine.  Raises :class:`ExchangeFieldError` naming the faulty field.
 
-    >>> from calasolve.cards import parse_hand, parse_card
+    >>> from calasolve.game.cards import parse_hand, parse_card
     >>> hands = (parse_hand("32AR.32AR.3A.54"), parse_hand("CF76.CF76.2R.A6"), parse_hand("54.54.CF765.RCF"))
     >>> check_exchange(hands, parse_hand("-.-.4.327"), "chiamo", 0, Exchange(call=parse_card("AB")))
     Traceback (most recent call last):
     ...
-    calasolve.exchange.ExchangeFieldError: chiamo: the soloist (seat 0) holds AB; call a card they do not hold
+    calasolve.game.exchange.ExchangeFieldError: chiamo: the soloist (seat 0) holds AB; call a card they do not hold
     """
     _check_deal(hands, monte, contract, soloist)
     ex = exchange
@@ -291,7 +291,7 @@ def apply_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: i
     discards form the new monte.  Raises :class:`ExchangeError` when the
     exchange breaks docs/rules.md §5 or lacks a choice.
 
-    >>> from calasolve.cards import parse_hand, parse_card, hand_name
+    >>> from calasolve.game.cards import parse_hand, parse_card, hand_name
     >>> hands = (parse_hand("32AR.32AR.3A.54"), parse_hand("CF76.CF76.2R.A6"), parse_hand("54.54.CF765.RCF"))
     >>> monte = parse_hand("-.-.4.327")
     >>> ex = Exchange(call=parse_card("AD"), returned=parse_card("4D"), discards=(parse_hand("R.-.4.75"), 0, 0))
@@ -301,7 +301,7 @@ def apply_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: i
     >>> apply_exchange(hands, monte, "solo", 0, Exchange())
     Traceback (most recent call last):
     ...
-    calasolve.errors.ExchangeError: solo: the exchange is incomplete (missing: discards)
+    calasolve.game.errors.ExchangeError: solo: the exchange is incomplete (missing: discards)
     """
     check_exchange(hands, monte, contract, soloist, exchange)
     new = list(hands)

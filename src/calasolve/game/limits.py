@@ -2,13 +2,13 @@
 and the checks that enforce them up front (in the calling process, before any
 work starts or any worker is started).
 
-A bad argument is a :class:`~calasolve.errors.ParameterError` (a
+A bad argument is a :class:`~calasolve.game.errors.ParameterError` (a
 ``ValueError``) naming the parameter:
 
 >>> check_int("samples", 2**70, 1, MAX_SAMPLES)
 Traceback (most recent call last):
 ...
-calasolve.errors.ParameterError: samples 1180591620717411303424: must be an integer from 1 to 1000000
+calasolve.game.errors.ParameterError: samples 1180591620717411303424: must be an integer from 1 to 1000000
 >>> check_int("jobs", 2, 1, MAX_JOBS)
 2
 """

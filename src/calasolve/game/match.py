@@ -22,7 +22,7 @@ deals do not count); the highest balance wins and exact ties share.
 highest is tied the match goes on, one deal at a time, until after some deal
 a single player is highest at or above the target.
 
->>> from calasolve.game import score
+>>> from calasolve.game.state import score
 >>> m = Match(players=4, dealer=3)
 >>> m.seats()                      # dealer 3 sits out, 0 is to their right
 Seating(dealer=3, players=(0, 1, 2), sits_out=3)
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .errors import CalasolveError
-from .game import DealResult
+from .state import DealResult
 from .rules import STANDARD, Rules
 
 #: Scored deals in a ``session9`` match.

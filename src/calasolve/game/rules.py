@@ -12,7 +12,7 @@ name, exactly as docs/rules.md writes them (``stramazzo=off``, ``payment=plus``,
 >>> Rules.parse(["stramazo=off"])
 Traceback (most recent call last):
 ...
-calasolve.errors.RuleError: unknown rule 'stramazo' (known: auction, void_redeal, aggravations, first_lead, stramazzo, payment, match)
+calasolve.game.errors.RuleError: unknown rule 'stramazo' (known: auction, void_redeal, aggravations, first_lead, stramazzo, payment, match)
 """
 
 from __future__ import annotations

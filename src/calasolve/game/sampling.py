@@ -5,7 +5,7 @@ from the user's ``--seed`` and the *index* of the sample, never from the
 worker that happens to draw it, so results are identical whatever
 ``--jobs`` is.
 
->>> from calasolve.cards import parse_hand, popcount
+>>> from calasolve.game.cards import parse_hand, popcount
 >>> hand = parse_hand("32A7.RC5.F64.AR")
 >>> hands, monte = deal_rest(hand, 0, rng_for(1, 0))
 >>> [popcount(h) for h in hands], popcount(monte), hands[0] == hand

@@ -4,7 +4,7 @@ Contracts, who leads, legal cards, trick winners, a :class:`PlayState` that
 plays a deal card by card, and :func:`score` that turns the final thirds
 into points, make/fail, the multiplier and the payment.
 
->>> from calasolve.cards import parse_cards
+>>> from calasolve.game.cards import parse_cards
 >>> trick_thirds(parse_cards("RB AB 2B"))        # docs/rules.md §7 worked example
 5
 >>> trick_winner(parse_cards("RB AB 2B"), leader=0)
@@ -53,7 +53,7 @@ def parse_contract(text: str) -> Contract:
     >>> parse_contract("grand")
     Traceback (most recent call last):
     ...
-    calasolve.errors.CalasolveError: unknown contract 'grand' (use chiamo, solo, solissimo, dividete or scegliete)
+    calasolve.game.errors.CalasolveError: unknown contract 'grand' (use chiamo, solo, solissimo, dividete or scegliete)
     """
     name = text.strip().lower()
     for contract in CONTRACTS:
@@ -76,7 +76,7 @@ def first_leader(contract: str, soloist: int, rules: Rules = STANDARD) -> int:
 def legal_cards(hand: Mask, trick: Sequence[Card]) -> Mask:
     """The cards of ``hand`` that may be played to ``trick``: follow suit if able.
 
-    >>> from calasolve.cards import parse_hand, parse_cards
+    >>> from calasolve.game.cards import parse_hand, parse_cards
     >>> hand_name(legal_cards(parse_hand("3.4.-.A"), parse_cards("5S")))
     '-.4.-.-'
     >>> hand_name(legal_cards(parse_hand("3.-.-.A"), parse_cards("5S")))
@@ -196,7 +196,7 @@ class PlayState:
     ``hands`` are the cards still held; ``trick`` is the current trick's cards,
     led by ``leader``.  The monte goes to whoever wins the last trick.
 
-    >>> from calasolve.cards import parse_hand, parse_card
+    >>> from calasolve.game.cards import parse_hand, parse_card
     >>> st = PlayState([parse_hand("3.-.-.-"), parse_hand("A.-.-.-"), parse_hand("-.4.-.-")],
     ...                parse_hand("-.-.-.-"), soloist=0, leader=0, tricks_left=1)
     >>> st.play(parse_card("3B")); st.play(parse_card("AB")); st.play(parse_card("4S"))
@@ -230,7 +230,7 @@ class PlayState:
         self.total_tricks = tricks_left if tricks_left is not None else popcount(self.hands[leader])
 
     def check(self, parameter: str = "position") -> None:
-        """Raise :class:`~calasolve.errors.ParameterError` unless this is a position
+        """Raise :class:`~calasolve.game.errors.ParameterError` unless this is a position
         the solver can take: the same checks as the C core's, made first in Python
         so that a state changed by hand fails with the project's error."""
         check_position(self.hands, self.trick, self.leader, self.soloist, self.monte, parameter)

@@ -2,7 +2,7 @@
 
 A file holds records separated by blank lines; each line of a record is
 ``key: value`` and ``#`` starts a comment.  Every problem is a
-:class:`~calasolve.errors.DealFileError` naming the file and the line of the
+:class:`~calasolve.game.errors.DealFileError` naming the file and the line of the
 offending field (the first line of the record for a missing one).
 
 >>> text = '''
@@ -26,7 +26,7 @@ played: 3S 5S
 >>> parse_deal_text("hands: 3F5.32AF4.2.3F4", path="x.deal")
 Traceback (most recent call last):
 ...
-calasolve.errors.DealFileError: x.deal:1: record has no 'monte' line (required: hands, monte, contract, soloist)
+calasolve.game.errors.DealFileError: x.deal:1: record has no 'monte' line (required: hands, monte, contract, soloist)
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NoReturn, Sequence
 
-from .cards import (
+from ..game.cards import (
     NUM_CARDS,
     SUIT_MASKS,
     SUIT_NAMES,
@@ -53,10 +53,10 @@ from .cards import (
     parse_hand,
     popcount,
 )
-from .errors import CalasolveError, DealFileError, ExchangeError, ParameterError
-from .exchange import Exchange, ExchangeFieldError, apply_exchange, check_exchange, is_complete, missing_fields
-from .game import DEFENDER_EXCHANGE, PlayState, defender_seats, first_leader, parse_contract
-from .rules import STANDARD, Rules
+from ..game.errors import CalasolveError, DealFileError, ExchangeError, ParameterError
+from ..game.exchange import Exchange, ExchangeFieldError, apply_exchange, check_exchange, is_complete, missing_fields
+from ..game.state import DEFENDER_EXCHANGE, PlayState, defender_seats, first_leader, parse_contract
+from ..game.rules import STANDARD, Rules
 
 __all__ = ["Record", "parse_deal_text", "read_deal_file", "check_deal_text", "check_deal_file", "check_deal_bytes",
            "format_record", "format_deal_text", "KEYS", "REQUIRED_KEYS"]

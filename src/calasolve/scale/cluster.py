@@ -30,8 +30,8 @@ from collections import deque
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
-from .errors import CalasolveError
-from .limits import MAX_JOBS
+from ..game.errors import CalasolveError
+from ..game.limits import MAX_JOBS
 
 #: Seconds to wait for the scheduler (and for a first worker) before giving up.
 DEFAULT_TIMEOUT = 10.0

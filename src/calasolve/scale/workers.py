@@ -1,7 +1,7 @@
 """Worker processes that never outlive the work they were started for.
 
 :func:`worker_pool` is the one way calasolve starts worker processes (the
-command line's ``--jobs``, :func:`calasolve.advisor.advise`).  Whatever ends
+command line's ``--jobs``, :func:`calasolve.advice.advisor.advise`).  Whatever ends
 the ``with`` block (the work done, an exception, Ctrl-C, SIGTERM turned into
 :class:`Terminated` by :func:`exit_on_sigterm`, a reader closing the pipe),
 the pool's workers are gone when it ends: stopped, or killed if they do not

@@ -1,4 +1,4 @@
-"""Type stub of the C extension ``calasolve._core`` (``_core.pyx``; keep the two in step)."""
+"""Type stub of the C extension ``calasolve.search._core`` (``_core.pyx``; keep the two in step)."""
 
 from typing import Any, Sequence
 

@@ -38,7 +38,7 @@ from operator import index as _index
 
 from numpy import ascontiguousarray as _ascontiguous, int64 as _int64, ndarray as _ndarray, uint64 as _uint64
 
-from calasolve._ccore cimport (
+from calasolve.search._ccore cimport (
     CS_EINVAL, CS_ENOMEM, CS_MAX_BONUS, CS_MAX_LINE, CS_MAX_VALUE, CS_OK,
     cs_analyse, cs_analysis, cs_card_values, cs_config, cs_config_default,
     cs_get_stats, cs_last_nodes, cs_total_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
@@ -341,7 +341,7 @@ cdef class GoalSearch:
     A goal is a ``bytes`` of 216 flags, ``goal[(S * 2 + L) * 3 + T]``, over
     the finished deal's outcomes: S the soloist's final thirds, L whether they
     won the last trick, T = 0 / 1 / 2 for no trick / some / every trick (see
-    :mod:`calasolve.payoff`).  ``GoalSearch(memo_mb=8)`` keeps its own memo.
+    :mod:`calasolve.search.payoff`).  ``GoalSearch(memo_mb=8)`` keeps its own memo.
 
     >>> g = GoalSearch(1)
     >>> hands = (1 << 9, 1 << 7, 1 << 20)             # 3B / AB / 4C, one trick left

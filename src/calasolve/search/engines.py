@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .errors import ParameterError
-from .limits import MAX_TABLE_MB, check_bool, check_int
+from ..game.errors import ParameterError
+from ..game.limits import MAX_TABLE_MB, check_bool, check_int
 
 if TYPE_CHECKING:
     from .solving import CoreSolver
@@ -31,7 +31,7 @@ _kept: dict[str, tuple[int, Any]] = {}
 
 def make_solver(tt_mb: int = DEFAULT_TT_MB, **switches: bool) -> CoreSolver:
     """A new C solver with a table of ``tt_mb`` MiB; ``switches`` are the ablation flags.
-    A table the machine cannot allocate is a :class:`~calasolve.errors.ParameterError`
+    A table the machine cannot allocate is a :class:`~calasolve.game.errors.ParameterError`
     naming ``tt_mb`` (a size asked for, like any bad input; in a worker process too)."""
     from ._core import Solver  # the C extension loads on first use (`import calasolve` stays cheap)
 
@@ -46,7 +46,7 @@ def make_solver(tt_mb: int = DEFAULT_TT_MB, **switches: bool) -> CoreSolver:
 
 def make_goal_search(goal_mb: int = DEFAULT_GOAL_MB) -> Any:
     """A new C goal search with a memo of ``goal_mb`` MiB.  A memo the machine
-    cannot allocate is a :class:`~calasolve.errors.ParameterError` naming
+    cannot allocate is a :class:`~calasolve.game.errors.ParameterError` naming
     ``goal_mb`` (a size asked for, like any bad input; in a worker process too)."""
     from ._core import GoalSearch
 

@@ -37,11 +37,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Sequence
 
-from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of, mask_thirds
-from .game import CONTRACT_VALUE, TRICKS, PlayState, core_position, legal_cards, multiplier, payments, trick_winner
+from ..game.cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of, mask_thirds
+from ..game.state import CONTRACT_VALUE, TRICKS, PlayState, core_position, legal_cards, multiplier, payments, trick_winner
 from . import engines
 from .engines import DEFAULT_GOAL_MB
-from .rules import STANDARD, Rules
+from ..game.rules import STANDARD, Rules
 
 #: Trick classes of a finished deal, from the soloist's side.
 NONE, SOME, SWEEP = 0, 1, 2
@@ -128,7 +128,7 @@ def reference_payoff(
 
     ``captured``, ``soloist_tricks`` and ``defence_tricks`` are what was
     already won before this position; the position is otherwise as in
-    :mod:`calasolve.reference`.
+    :mod:`calasolve.search.reference`.
     """
 
     @lru_cache(maxsize=None)
@@ -172,7 +172,7 @@ GOAL_SEARCH_MB = DEFAULT_GOAL_MB
 
 
 def goal_search(goal_mb: int | None = None) -> Any:
-    """The process-wide C goal searcher (:func:`calasolve.engines.goal_search`), made
+    """The process-wide C goal searcher (:func:`calasolve.search.engines.goal_search`), made
     on first use with a memo of ``goal_mb`` MiB (default: the size last asked for,
     at first 8); asking for another size replaces it."""
     return engines.goal_search(goal_mb)

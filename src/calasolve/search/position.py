@@ -5,7 +5,7 @@ record, ask for the value of every legal card, play one, undo, and so on to
 the end.  All calls share one solver and its transposition table, so each
 step after the first is cheap.
 
->>> from calasolve.dealfile import parse_deal_text
+>>> from calasolve.records.dealfile import parse_deal_text
 >>> text = '''
 ... hands: 32AR.32A.32A.32 7654.765.765.76 CF.RCF4.RCF4.RC
 ... monte: -.-.-.AF54
@@ -26,14 +26,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import Card, card_name, cards_of, parse_card
-from .dealfile import Record, check_record
-from .errors import CalasolveError, ParameterError
-from .game import CONTRACTS, DealResult, PlayState
-from .limits import check_instance
-from .rules import STANDARD, Rules
+from ..game.cards import Card, card_name, cards_of, parse_card
+from ..records.dealfile import Record, check_record
+from ..game.errors import CalasolveError, ParameterError
+from ..game.state import CONTRACTS, DealResult, PlayState
+from ..game.limits import check_instance
+from ..game.rules import STANDARD, Rules
 from .solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
-from .text import notation, position_block
+from ..cli.text import notation, position_block
 
 
 class Position:
@@ -101,7 +101,7 @@ class Position:
 
     def values(self) -> CardValues:
         """Each legal card's value (the soloist's final thirds if it is played now), best first,
-        keyed like :attr:`SolveResult.cards <calasolve.solving.SolveResult>` (card ids; tokens look up too)."""
+        keyed like :attr:`SolveResult.cards <calasolve.search.solving.SolveResult>` (card ids; tokens look up too)."""
         if self.state.is_over:
             return CardValues()
         values = final_card_values(self.solver, self.state)

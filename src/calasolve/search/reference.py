@@ -13,7 +13,7 @@ cards of the current trick, in play order), ``leader`` (who led it),
 3 plus the monte's thirds).  Its value is the thirds the soloist captures
 from here on.
 
->>> from calasolve.cards import parse_hand, parse_card
+>>> from calasolve.game.cards import parse_hand, parse_card
 >>> hands = (parse_hand("3A.-.-.-"), parse_hand("24.-.-.-"), parse_hand("R5.-.-.-"))
 >>> value(hands, (), leader=0, soloist=0, last_bonus=3)
 4
@@ -27,8 +27,8 @@ from functools import lru_cache
 from typing import Protocol, Sequence
 
 from ._core import BEST_OF_DEPTHS, BEST_OF_PREFIX
-from .cards import RANK_THIRDS, TOTAL_THIRDS, Card, Mask, cards_of
-from .game import legal_cards, trick_winner
+from ..game.cards import RANK_THIRDS, TOTAL_THIRDS, Card, Mask, cards_of
+from ..game.state import legal_cards, trick_winner
 
 Hands = tuple[Mask, Mask, Mask]
 
@@ -122,7 +122,7 @@ def best_of(
     maximise: bool,
     top: int,
 ) -> tuple[list[int], list[int], int]:
-    """The list search of the C core (``cs_best_of``, :func:`calasolve._core.best_of`)
+    """The list search of the C core (``cs_best_of``, :func:`calasolve.search._core.best_of`)
     in Python, on ``solver``'s ``value`` and ``reaches``: the ``top`` best of the
     trick-boundary positions ``hands[i]`` / ``last_bonus[i]`` for the side choosing
     (the soloist if ``maximise``), tried in the order given, ties to the first.

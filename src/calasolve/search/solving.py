@@ -1,14 +1,14 @@
 """Solving a deal double-dummy: the Python face of the C core.
 
 :func:`solve` takes a deal record (at any point of its play: before the
-first lead, mid-play, mid-trick) or a :class:`~calasolve.game.PlayState`
+first lead, mid-play, mid-trick) or a :class:`~calasolve.game.state.PlayState`
 and returns a frozen :class:`SolveResult`: the soloist's final thirds under
 best play by both sides (the thirds already captured included), whether the
 contract is made, the value of every legal card of the player to move and
 one optimal line of play to the end.
 
-The search itself runs in C (``calasolve._core``), without the GIL.  One
-:class:`~calasolve._core.Solver` owns a transposition table that stays
+The search itself runs in C (``calasolve.search._core``), without the GIL.  One
+:class:`~calasolve.search._core.Solver` owns a transposition table that stays
 valid across solves, so reuse it (``solver=``) when solving many positions.
 """
 
@@ -20,13 +20,13 @@ from types import MappingProxyType
 from typing import Any, Literal, Mapping, Protocol, Sequence
 
 from . import engines
-from .cards import MAKE_THIRDS, Card, Mask, card_name, cards_of, hand_name, parse_card
+from ..game.cards import MAKE_THIRDS, Card, Mask, card_name, cards_of, hand_name, parse_card
 from .engines import make_solver
-from .errors import CalasolveError, ParameterError
-from .game import CONTRACTS, PlayState, Trick, core_position
-from .limits import MAX_THIRDS, check_bool, check_instance, check_optional_int
+from ..game.errors import CalasolveError, ParameterError
+from ..game.state import CONTRACTS, PlayState, Trick, core_position
+from ..game.limits import MAX_THIRDS, check_bool, check_instance, check_optional_int
 from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line, payoff_value
-from .rules import STANDARD, Rules
+from ..game.rules import STANDARD, Rules
 
 __all__ = ["SolveResult", "solve", "default_solver", "core_position", "make_solver"]
 
@@ -63,7 +63,7 @@ class CardValues(dict):  # type: ignore[type-arg]
     (ties in reading order).  A token looks a card up as well, and the repr
     writes tokens, so both forms read the same:
 
-    >>> from calasolve.cards import parse_card
+    >>> from calasolve.game.cards import parse_card
     >>> v = CardValues.ordered({parse_card("AS"): 14, parse_card("FS"): 11, parse_card("3B"): 14}, maximise=True)
     >>> v
     CardValues({'3B': 14, 'AS': 14, 'FS': 11})
@@ -166,7 +166,7 @@ class CardValues(dict):  # type: ignore[type-arg]
 
 
 def default_solver() -> CoreSolver:
-    """The process-wide solver (:func:`calasolve.engines.solver`: a 32 MiB table unless
+    """The process-wide solver (:func:`calasolve.search.engines.solver`: a 32 MiB table unless
     another size was asked for), made on first use."""
     return engines.solver()
 
@@ -198,7 +198,7 @@ class SolveResult:
     With ``objective="payoff"``, ``payoff`` is the soloist's game points under
     best play and ``multiplier`` its cappotto/stramazzo factor (and ``cards``
     are payoffs); ``exchange`` is the exchange search's
-    :meth:`~calasolve.exchange_search.ExchangeResult.to_dict` when the record's
+    :meth:`~calasolve.exchange.search.ExchangeResult.to_dict` when the record's
     exchange was searched.
     """
 
@@ -298,7 +298,7 @@ class SolveResult:
 
 def _state_of(obj: Any) -> tuple[PlayState, dict[str, Any]]:
     """The state to solve and the labels to report: a :class:`PlayState` as it
-    is, a :class:`~calasolve.position.Position`'s current state (an attribute),
+    is, a :class:`~calasolve.search.position.Position`'s current state (an attribute),
     a record's state after its ``played`` cards (a method)."""
     if isinstance(obj, PlayState):
         return obj, {}
@@ -321,7 +321,7 @@ def check_solver(parameter: str, solver: Any, *, list_search: bool = False) -> A
 
 
 def check_contract_rules(contract: Any, rules: Any) -> None:
-    """``contract``: None or a contract's name; ``rules``: None or a :class:`~calasolve.rules.Rules`."""
+    """``contract``: None or a contract's name; ``rules``: None or a :class:`~calasolve.game.rules.Rules`."""
     if contract is not None and (not isinstance(contract, str) or contract not in CONTRACTS):
         raise ParameterError("contract", contract, f"unknown contract (use {', '.join(CONTRACTS)})")
     if rules is not None:
@@ -343,11 +343,11 @@ def solve(
     rules: Any = None,
     top: int = 10,
 ) -> SolveResult:
-    """Solve a record (at its ``played`` point), a :class:`~calasolve.position.Position`
+    """Solve a record (at its ``played`` point), a :class:`~calasolve.search.position.Position`
     or a :class:`PlayState` double-dummy.
 
     A record whose exchange is missing or partial gets the double-dummy-best
-    exchange first, as ``calasolve solve`` does (:func:`~calasolve.exchange_search.solve_with_exchange`:
+    exchange first, as ``calasolve solve`` does (:func:`~calasolve.exchange.search.solve_with_exchange`:
     ``exchange`` describes it, with the ``top`` best alternatives).
 
     ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
@@ -366,7 +366,7 @@ def solve(
     check_contract_rules(contract, rules)
     if getattr(position, "needs_exchange", False):
         # as `calasolve solve`: the missing exchange is searched, then the deal played with the best
-        from .exchange_search import solve_with_exchange
+        from ..exchange.search import solve_with_exchange
 
         return solve_with_exchange(position, solver=solver, top=top, target=target, objective=objective)
     state, labels = _state_of(position)
@@ -460,7 +460,7 @@ def solve_payoff(
     """Solve for the soloist's game points (docs/rules.md §8) instead of thirds.
 
     The soloist maximises and the defenders minimise the soloist's payoff,
-    cappotto and stramazzo included (:mod:`calasolve.payoff`).  ``cards``
+    cappotto and stramazzo included (:mod:`calasolve.search.payoff`).  ``cards``
     maps each legal card to its payoff; ``line`` is one payoff-optimal line
     and ``soloist_thirds`` the thirds the soloist ends with along it.
     ``payoff`` and ``multiplier`` are set, ``objective`` is ``"payoff"``; ``nodes`` counts

@@ -6,7 +6,7 @@ measure exactly the same deals.
 * ``strong_suite()``: 200 solissimo deals.  The 40 cards are dealt
   uniformly 12/12/12 + a monte of 4 (a permutation from a seeded numpy
   Generator); the soloist is the seat with the strongest hand
-  (:func:`calasolve.cards.strength`, ties to the lowest seat) and leads;
+  (:func:`calasolve.game.cards.strength`, ties to the lowest seat) and leads;
   ``last_bonus`` = 3 + the monte's thirds.
 * ``random_suite()``: 200 uniformly random deals, soloist and leader drawn
   uniformly from the same generator.
@@ -33,8 +33,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from calasolve.cards import LAST_TRICK_THIRDS, mask_thirds, strength
-from calasolve.game import legal_cards, trick_winner
+from calasolve.game.cards import LAST_TRICK_THIRDS, mask_thirds, strength
+from calasolve.game.state import legal_cards, trick_winner
 
 STRONG_SEED = 20240611
 RANDOM_SEED = 20240612
