@@ -15,7 +15,7 @@ from .game.cards import card_name, cards_name, hand_name, parse_card, parse_card
 from .game.errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, ParameterError, RuleError
 from .game.state import DealResult, PlayState, score
 from .game.rules import Rules
-from .search.solving import CardValues, SolveResult, solve
+from .search.solving import CardValues, SolveResult
 
 if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .search._core import Solver
@@ -24,8 +24,9 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .records.dealfile import Record, check_deal_file, parse_deal_text, read_deal_file
     from .game.exchange import Exchange
     from .exchange.search import ExchangeResult, best_exchange
+    from .exchange.solve import solve
     from .search.position import Position
-    from .cli.text import Notation, hand_diagram, notation, table_diagram
+    from .records.notation import Notation, hand_diagram, notation, table_diagram
 
 __version__ = "0.1.0"
 
@@ -41,13 +42,14 @@ _LAZY = {
     "Exchange": ".game.exchange",
     "ExchangeResult": ".exchange.search",
     "best_exchange": ".exchange.search",
+    "solve": ".exchange.solve",
     "Analysis": ".deals.analysis",
     "analyse": ".deals.analysis",
     "advise": ".advice.advisor",
-    "Notation": ".cli.text",
-    "notation": ".cli.text",
-    "hand_diagram": ".cli.text",
-    "table_diagram": ".cli.text",
+    "Notation": ".records.notation",
+    "notation": ".records.notation",
+    "hand_diagram": ".records.notation",
+    "table_diagram": ".records.notation",
 }
 
 __all__ = [

@@ -27,7 +27,8 @@ from ..game.state import CONTRACTS
 from ..game.limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from ..game.rules import RULE_HELP, VARIANTS, Rules
 from ..advice.stats import percentile
-from .text import ENV_SYMBOLS, format_bench, format_rules, format_solve, notation, record_label
+from ..records.notation import ENV_SYMBOLS, notation, record_label
+from .text import format_bench, format_rules, format_solve
 from ..scale.workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all, worker_pool
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -318,7 +319,7 @@ def rules(as_json: bool) -> None:
 
 
 def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
-    from ..search.solving import solve
+    from ..exchange.solve import solve
 
     record, opts = job
     solver = engines.solver(opts["tt_mb"])

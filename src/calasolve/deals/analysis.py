@@ -62,6 +62,34 @@ class CardReview:
 
 
 @dataclass(frozen=True)
+class ExchangeReview:
+    """The exchange actually made against the double-dummy-best one (see :func:`exchange_review`)."""
+
+    #: who chose the exchange: ``soloist`` or ``defenders``
+    chosen_by: str
+    #: the soloist's double-dummy final thirds with the exchange made
+    actual: int
+    #: ... and with the best one
+    best: int
+    #: the best exchange in words (:func:`~calasolve.records.notation.exchange_text`)
+    best_exchange: str
+    #: the best exchange
+    best_fields: Exchange
+    #: what the choosing side gave away, in the soloist's final thirds
+    cost: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chosen_by": self.chosen_by,
+            "actual": self.actual,
+            "best": self.best,
+            "best_exchange": self.best_exchange,
+            "best_fields": self.best_fields.to_dict(),
+            "cost": self.cost,
+        }
+
+
+@dataclass(frozen=True)
 class Analysis:
     """The review of one record."""
 
@@ -77,12 +105,12 @@ class Analysis:
     continuation: SolveResult | None       # best play from there (partial deals)
     seconds: float
     #: the exchange judged against the double-dummy-best one (see :func:`exchange_review`), if it was
-    exchange: Mapping[str, Any] | None = field(default=None, compare=False)
+    exchange: ExchangeReview | None = field(default=None, compare=False)
 
     @property
     def extra(self) -> Mapping[str, Any]:
         """What the JSON adds: ``exchange`` when the exchange was judged (read-only)."""
-        return MappingProxyType({} if self.exchange is None else {"exchange": self.exchange})
+        return MappingProxyType({} if self.exchange is None else {"exchange": self.exchange.to_dict()})
 
     def mistakes(self) -> dict[int, tuple[int, int]]:
         """Per seat: (number of mistakes, total cost in thirds)."""
@@ -148,7 +176,7 @@ def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> lis
     return reviews
 
 
-def exchange_review(record: Record, actual: int, solver: CoreSolver) -> dict[str, Any] | None:
+def exchange_review(record: Record, actual: int, solver: CoreSolver) -> ExchangeReview | None:
     """The exchange actually made against the double-dummy-best one (docs/rules.md §9).
 
     Who chose decides what is searched: the soloist's call, return and
@@ -166,14 +194,14 @@ def exchange_review(record: Record, actual: int, solver: CoreSolver) -> dict[str
     found = best_exchange(record.with_(exchange=open_, played=()), solver=solver, top=1)
     soloist_chooses = record.contract in SOLOIST_EXCHANGE
     cost = found.value - actual if soloist_chooses else actual - found.value
-    return {
-        "chosen_by": "soloist" if soloist_chooses else "defenders",
-        "actual": actual,
-        "best": found.value,
-        "best_exchange": found.text(),
-        "best_fields": found.exchange.to_dict(),
-        "cost": cost,
-    }
+    return ExchangeReview(
+        chosen_by="soloist" if soloist_chooses else "defenders",
+        actual=actual,
+        best=found.value,
+        best_exchange=found.text(),
+        best_fields=found.exchange,
+        cost=cost,
+    )
 
 
 def analyse(record: Record, *, solver: CoreSolver | None = None, exchange: bool = True) -> Analysis:

@@ -16,7 +16,7 @@ the missing choices are searched.  :func:`solve_with_exchange` then plays
 the deal out with the best exchange (what ``calasolve solve`` does for a
 record whose exchange is incomplete).
 
-**The text of an exchange** (:func:`exchange_text`), cards in reading order:
+**The text of an exchange** (:func:`~calasolve.records.notation.exchange_text`), cards in reading order:
 
 * solo: ``discard 6B 5C FD 7D``;
 * chiamo: ``call 3C from seat 1, return 4C, discard 6B 5C FD 7D``, or
@@ -50,13 +50,15 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..game.cards import LAST_TRICK_THIRDS, MAKE_THIRDS, Mask, card_name, display_order, hand_name, mask_thirds
+from ..game.cards import LAST_TRICK_THIRDS, Mask, mask_thirds
 from ..records.dealfile import Record, check_record
+from ..records.notation import exchange_text
+from ..records.results import Draw, ExchangeResult
 from ..game.errors import CalasolveError, ExchangeError, ParameterError
-from ..game.exchange import Exchange, called_from
+from ..game.exchange import Exchange
 from .candidates import (
     Hands,
     _Batch,
@@ -71,7 +73,7 @@ from .candidates import (
     defence_candidates,
     dividete_draws,
 )
-from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, check_deal, defender_seats
+from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, check_deal
 from ..game.limits import MAX_THIRDS, MAX_TOP, check_int, check_optional_int
 from ..search.solving import CoreSolver, SolveResult, check_solver, default_solver, solve, total_nodes
 
@@ -85,149 +87,6 @@ __all__ = [
     "search_exchange",
     "solve_with_exchange",
 ]
-
-#: An exchange and the soloist's final thirds (double dummy) with it.
-Choice = tuple[Exchange, int]
-
-
-# -- results -------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Draw:
-    """Dividete: one of the 6 equally likely draws of the monte and the defenders' best discards."""
-
-    #: the monte cards each seat received (0 for the soloist)
-    takes: Hands
-    #: the complete exchange: these takes and the defenders' best discards
-    exchange: Exchange
-    #: the soloist's final thirds with that exchange, double dummy
-    value: int
-
-    def __repr__(self) -> str:
-        takes = {str(s): hand_name(m) for s, m in enumerate(self.takes) if m}
-        return f"Draw(takes={takes!r}, exchange={self.exchange!r}, value={self.value})"
-
-
-@dataclass(frozen=True)
-class ExchangeResult:
-    """The double-dummy-best exchange of a record (see the module doc).
-
-    ``exchange`` is complete and ``value`` is the soloist's final thirds with
-    it under best play.  ``alternatives`` (solo and chiamo) are the ``top``
-    best exchanges that lead to different positions, best first, the best
-    included.  For dividete without ``takes``, ``draws`` has the 6 draws in a
-    fixed order (seat ``soloist + 1`` gets the first pair of monte cards in
-    reading order, ...), ``mean`` their average, and ``exchange``/``value``
-    describe the draw worst for the soloist (the one the defenders would
-    pick if they could choose; the first such draw on a tie).
-    """
-
-    contract: str
-    soloist: int
-    exchange: Exchange
-    value: int
-    alternatives: tuple[Choice, ...] = ()
-    draws: tuple[Draw, ...] = ()
-    mean: float | None = None
-    #: the exchange as the record gave it (possibly partial)
-    given: Exchange = Exchange()
-    #: whether anything was searched (False when the record gave the whole exchange)
-    searched: bool = True
-    #: distinct candidate exchanges (classes of equivalent ones) considered
-    candidates: int = 0
-    #: solver calls made (null-window tests and exact solves)
-    searches: int = 0
-    nodes: int = 0
-    seconds: float = 0.0
-    hands: Hands = field(default=(0, 0, 0), repr=False, compare=False)
-    monte: Mask = field(default=0, repr=False, compare=False)
-
-    def __repr__(self) -> str:
-        more = f", mean of the draws {self.mean:.2f}" if self.draws else f", {len(self.alternatives)} alternatives"
-        return f"<ExchangeResult {self.contract} for seat {self.soloist}: {self.text()} -> {self.value} thirds{more}>"
-
-    @property
-    def makes(self) -> bool:
-        return self.value >= MAKE_THIRDS
-
-    def text(self, exchange: Exchange | None = None) -> str:
-        """The text form of ``exchange`` (default: the best one)."""
-        return exchange_text(exchange or self.exchange, self.contract, self.soloist, self.hands, self.monte)
-
-    def _choice_dict(self, exchange: Exchange, value: int) -> dict[str, Any]:
-        return {
-            "text": self.text(exchange),
-            "soloist_thirds": value,
-            "soloist_points": value // 3,
-            "makes": value >= MAKE_THIRDS,
-            "exchange": exchange.to_dict(),
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able: ``best`` and ``alternatives`` as ``{text, soloist_thirds, soloist_points,
-        makes, exchange}``; dividete adds ``draws`` (the same, plus ``takes``) and ``mean``."""
-        out: dict[str, Any] = {
-            "contract": self.contract,
-            "soloist": self.soloist,
-            "given": self.given.to_dict(),
-            "searched": self.searched,
-            "best": self._choice_dict(self.exchange, self.value),
-            "alternatives": [self._choice_dict(ex, v) for ex, v in self.alternatives],
-        }
-        if self.draws:
-            out["draws"] = [
-                {
-                    "takes": {str(s): _tokens(d.takes[s]) for s in defender_seats(self.soloist)},
-                    **self._choice_dict(d.exchange, d.value),
-                }
-                for d in self.draws
-            ]
-            out["mean"] = self.mean
-        out["candidates"] = self.candidates
-        out["searches"] = self.searches
-        out["nodes"] = self.nodes
-        out["seconds"] = round(self.seconds, 6)
-        return out
-
-
-def _tokens(mask: Mask) -> str:
-    return " ".join(card_name(c) for c in display_order(mask))
-
-
-def exchange_text(exchange: Exchange, contract: str, soloist: int, hands: Sequence[Mask], monte: Mask) -> str:
-    """The exchange in words, e.g. ``call 3C from seat 1, return 4C, discard 6B 5C FD 7D``.
-
-    >>> from calasolve.game.cards import parse_card, parse_hand
-    >>> hands = (parse_hand("32AR.32AR.3A.54"), parse_hand("CF76.CF76.2R.A6"), parse_hand("54.54.CF765.RCF"))
-    >>> monte = parse_hand("-.-.4.327")
-    >>> exchange_text(Exchange(call=parse_card("AD"), returned=parse_card("4D"),
-    ...               discards=(parse_hand("R.-.4.75"), 0, 0)), "chiamo", 0, hands, monte)
-    'call AD from seat 1, return 4D, discard RB 4C 7D 5D'
-    >>> exchange_text(Exchange(takes=(0, parse_hand("-.-.4.3"), parse_hand("-.-.-.27")),
-    ...               discards=(0, parse_hand("7.-.-.6"), parse_hand("5.-.-.7"))), "dividete", 0, hands, monte)
-    'seat 1 takes 4C 3D, discards 7B 6D; seat 2 takes 2D 7D, discards 5B 7D'
-    """
-    parts: list[str] = []
-    if contract in SOLOIST_EXCHANGE:
-        if exchange.call is not None:
-            holder = called_from(hands, monte, exchange.call)
-            where = "the monte" if holder is None else f"seat {holder}"
-            parts.append(f"call {card_name(exchange.call)} from {where}")
-        if exchange.returned is not None:
-            parts.append(f"return {card_name(exchange.returned)}")
-        if exchange.discards is not None:
-            parts.append(f"discard {_tokens(exchange.discards[soloist])}")
-        return ", ".join(parts) or "-"
-    if contract in DEFENDER_EXCHANGE:
-        for seat in defender_seats(soloist):
-            took = exchange.takes[seat] if exchange.takes is not None else None
-            text = f"seat {seat} takes " + ("?" if took is None else (_tokens(took) or "nothing"))
-            if exchange.discards is not None and exchange.discards[seat]:
-                text += f", discards {_tokens(exchange.discards[seat])}"
-            parts.append(text)
-        return "; ".join(parts)
-    return "no exchange"
-
 
 # -- the search ------------------------------------------------------------------------
 
@@ -432,7 +291,7 @@ def solve_with_exchange(
     """:func:`best_exchange`, then :func:`~calasolve.search.solving.solve` of the record with
     that exchange filled in.  The result describes the play with the best exchange
     (for dividete without ``takes``: the draw worst for the soloist, see
-    :class:`ExchangeResult`); ``exchange`` is ``ExchangeResult.to_dict()``.
+    :class:`ExchangeResult`); ``exchange`` is that :class:`ExchangeResult`.
     ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
     is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play."""
     _check_search_arguments(record, solver, top)
@@ -447,5 +306,5 @@ def solve_with_exchange(
         raise ExchangeError(f"internal error: the best exchange is not legal: {err}") from None
     played = solve(completed, target=target, solver=solver, objective=objective)
     return dataclasses.replace(
-        played, exchange=found.to_dict(), nodes=played.nodes + found.nodes, seconds=played.seconds + found.seconds
+        played, exchange=found, nodes=played.nodes + found.nodes, seconds=played.seconds + found.seconds
     )

@@ -18,10 +18,10 @@ what *is* given (:func:`check_exchange`), say whether it is enough to play
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
-from .cards import NUM_CARDS, Card, Mask, card_name, display_order, hand_name, popcount
-from .errors import ExchangeError
+from .cards import NUM_CARDS, Card, Mask, card_name, display_order, hand_name, parse_card, parse_cards_or_hand, popcount
+from .errors import CalasolveError, ExchangeError
 from .state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, defender_seats
 
 Hands = tuple[Mask, Mask, Mask]
@@ -94,6 +94,36 @@ class Exchange:
         """No field given."""
         return self == Exchange()
 
+    @classmethod
+    def from_dict(cls, value: object) -> "Exchange":
+        """The exchange of :meth:`to_dict`'s form (a card token for ``call`` and ``return``,
+        ``{"seat": cards}`` for ``discards`` and ``takes``, cards as a hand or as tokens); an
+        :class:`ExchangeError` naming the field at fault otherwise.
+
+        >>> Exchange.from_dict({"call": "3C", "return": "4c", "discards": {"2": "6B,5C,FD,7D"}}).to_dict()
+        {'call': '3C', 'return': '4C', 'discards': {'2': '6.-.5.F7'}}
+        >>> Exchange.from_dict({"calls": "3C"})
+        Traceback (most recent call last):
+        ...
+        calasolve.game.errors.ExchangeError: exchange: unknown field 'calls' (use call, return, discards, takes)
+        """
+        if not isinstance(value, dict):
+            raise ExchangeError(f"exchange: expected an object, got {type(value).__name__}")
+        fields: dict[str, Any] = {}
+        for key, item in value.items():
+            if key in ("call", "return"):
+                if not isinstance(item, str):
+                    raise ExchangeError(f"exchange.{key}: expected a card token, got {type(item).__name__}")
+                try:
+                    fields["call" if key == "call" else "returned"] = parse_card(item)
+                except CalasolveError as err:
+                    raise ExchangeError(f"exchange.{key}: {err}") from None
+            elif key in ("discards", "takes"):
+                fields[key] = _per_seat(key, item)
+            else:
+                raise ExchangeError(f"exchange: unknown field {key!r} (use call, return, discards, takes)")
+        return cls(**fields)
+
     def to_dict(self) -> dict[str, object]:
         """The given fields, JSON-able, keyed as in the deal file (``return``, not ``returned``);
         per-seat masks as ``{"seat": hand}`` for the seats with cards."""
@@ -106,6 +136,23 @@ class Exchange:
             if per_seat is not None:
                 out[key] = {str(seat): hand_name(m) for seat, m in enumerate(per_seat) if m}
         return out
+
+
+def _per_seat(key: str, value: object) -> Hands:
+    """``{"1": "A.-.-.3", "2": "-"}`` (the form of :meth:`Exchange.to_dict`) as three masks."""
+    if not isinstance(value, dict):
+        raise ExchangeError(f"exchange.{key}: expected an object of seat: cards, got {type(value).__name__}")
+    out = [0, 0, 0]
+    for seat, cards in value.items():
+        if seat not in ("0", "1", "2"):
+            raise ExchangeError(f"exchange.{key}: seat {seat!r} is not 0, 1 or 2")
+        if not isinstance(cards, str):
+            raise ExchangeError(f"exchange.{key}.{seat}: expected cards as text, got {type(cards).__name__}")
+        try:
+            out[int(seat)] = parse_cards_or_hand(cards)
+        except CalasolveError as err:
+            raise ExchangeError(f"exchange.{key}.{seat}: {err}") from None
+    return out[0], out[1], out[2]
 
 
 def exchange_fields_needed(contract: str) -> tuple[str, ...]:

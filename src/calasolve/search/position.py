@@ -33,7 +33,7 @@ from ..game.state import CONTRACTS, DealResult, PlayState
 from ..game.limits import check_instance
 from ..game.rules import STANDARD, Rules
 from .solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
-from ..cli.text import notation, position_block
+from ..records.notation import notation, position_block
 
 
 class Position:

@@ -27,6 +27,7 @@ from ..game.state import CONTRACTS, PlayState, Trick, core_position
 from ..game.limits import MAX_THIRDS, check_bool, check_instance, check_optional_int
 from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line, payoff_value
 from ..game.rules import STANDARD, Rules
+from ..records.results import ExchangeResult
 
 __all__ = ["SolveResult", "solve", "default_solver", "core_position", "make_solver"]
 
@@ -198,7 +199,7 @@ class SolveResult:
     With ``objective="payoff"``, ``payoff`` is the soloist's game points under
     best play and ``multiplier`` its cappotto/stramazzo factor (and ``cards``
     are payoffs); ``exchange`` is the exchange search's
-    :meth:`~calasolve.exchange.search.ExchangeResult.to_dict` when the record's
+    :class:`~calasolve.records.results.ExchangeResult` when the record's
     exchange was searched.
     """
 
@@ -221,7 +222,7 @@ class SolveResult:
     objective: Objective = "thirds"
     payoff: int | None = None
     multiplier: int | None = None
-    exchange: Mapping[str, Any] | None = field(default=None, compare=False)
+    exchange: ExchangeResult | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         cards = self.cards if isinstance(self.cards, CardValues) else CardValues(self.cards)
@@ -234,7 +235,7 @@ class SolveResult:
         if self.objective == "payoff":
             out.update(objective=self.objective, payoff=self.payoff, multiplier=self.multiplier)
         if self.exchange is not None:
-            out["exchange"] = self.exchange
+            out["exchange"] = self.exchange.to_dict()
         return MappingProxyType(out)
 
     def __repr__(self) -> str:
@@ -331,6 +332,19 @@ def check_contract_rules(contract: Any, rules: Any) -> None:
 OBJECTIVES: tuple[Objective, ...] = ("thirds", "payoff")
 
 
+def check_solve_arguments(
+    objective: object, target: object, all_cards: object, line: object, solver: object, contract: object, rules: object,
+) -> None:
+    """The checks of :func:`solve`'s arguments, before any search (shared with :func:`calasolve.solve`)."""
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
+        raise ParameterError("objective", objective, "unknown objective (use thirds or payoff)")
+    check_optional_int("target", target, 0, MAX_THIRDS)
+    check_bool("all_cards", all_cards)
+    check_bool("line", line)
+    check_solver("solver", solver)
+    check_contract_rules(contract, rules)
+
+
 def solve(
     position: Any,
     *,
@@ -341,34 +355,18 @@ def solve(
     objective: str = "thirds",
     contract: str | None = None,
     rules: Any = None,
-    top: int = 10,
 ) -> SolveResult:
-    """Solve a record (at its ``played`` point), a :class:`~calasolve.search.position.Position`
-    or a :class:`PlayState` double-dummy.
+    """Solve a record whose exchange is known (at its ``played`` point), a
+    :class:`~calasolve.search.position.Position` or a :class:`PlayState` double-dummy.
 
-    A record whose exchange is missing or partial gets the double-dummy-best
-    exchange first, as ``calasolve solve`` does (:func:`~calasolve.exchange.search.solve_with_exchange`:
-    ``exchange`` describes it, with the ``top`` best alternatives).
-
-    ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
-    ``all_cards=False`` skips the per-card values; ``line=False`` skips the line.
-    ``objective="payoff"`` plays for game points instead of thirds (see
-    :func:`solve_payoff`); ``contract`` and ``rules`` are needed then for a
-    bare :class:`PlayState` (a record brings its own).
+    A record whose exchange is missing or partial is for :func:`calasolve.solve`
+    (:func:`calasolve.exchange.solve.solve`), which searches the exchange first;
+    here it is an error.  ``target``, ``all_cards``, ``line``, ``objective``,
+    ``contract`` and ``rules`` are as there.
     """
-
-    if not isinstance(objective, str) or objective not in OBJECTIVES:
-        raise ParameterError("objective", objective, "unknown objective (use thirds or payoff)")
-    check_optional_int("target", target, 0, MAX_THIRDS)
-    check_bool("all_cards", all_cards)
-    check_bool("line", line)
-    check_solver("solver", solver)
-    check_contract_rules(contract, rules)
+    check_solve_arguments(objective, target, all_cards, line, solver, contract, rules)
     if getattr(position, "needs_exchange", False):
-        # as `calasolve solve`: the missing exchange is searched, then the deal played with the best
-        from ..exchange.search import solve_with_exchange
-
-        return solve_with_exchange(position, solver=solver, top=top, target=target, objective=objective)
+        raise CalasolveError("the record's exchange is not complete: calasolve.solve searches it first")
     state, labels = _state_of(position)
     state.check()
     solver = solver or getattr(position, "solver", None) or default_solver()
