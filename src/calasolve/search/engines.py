@@ -13,13 +13,34 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol, Sequence
 
+from ..game.cards import Card, Mask
 from ..game.errors import ParameterError
 from ..game.limits import MAX_TABLE_MB, check_bool, check_int
 
-if TYPE_CHECKING:
-    from .solving import CoreSolver
+class CoreSolver(Protocol):
+    """What :func:`~calasolve.search.solving.solve` needs of a solver: the C ``Solver`` or the reference twin."""
+
+    @property
+    def nodes(self) -> int: ...
+
+    def value(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> int: ...
+
+    def reaches(
+        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int, target: int
+    ) -> bool: ...
+
+    def card_values(
+        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int
+    ) -> dict[Card, int]: ...
+
+    def line(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> list[Card]: ...
+
+    def best_of(
+        self, hands: Sequence[Sequence[Mask]], last_bonus: Sequence[int], leader: int, soloist: int, maximise: bool, top: int
+    ) -> tuple[list[int], list[int], int]: ...
+
 
 #: The solver's table when no size was ever asked for, in MiB.
 DEFAULT_TT_MB = 32

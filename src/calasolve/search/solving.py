@@ -17,11 +17,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, Mapping, Protocol, Sequence
+from typing import Any, Literal, Mapping, Sequence
 
 from . import engines
-from ..game.cards import MAKE_THIRDS, Card, Mask, card_name, cards_of, hand_name, parse_card
-from .engines import make_solver
+from ..game.cards import MAKE_THIRDS, Card, card_name, cards_of, hand_name, parse_card
+from .engines import CoreSolver, make_solver
 from ..game.errors import CalasolveError, ParameterError
 from ..game.state import CONTRACTS, PlayState, Trick, core_position
 from ..game.limits import MAX_THIRDS, check_bool, check_instance, check_optional_int
@@ -29,34 +29,11 @@ from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line,
 from ..game.rules import STANDARD, Rules
 from ..records.results import ExchangeResult
 
-__all__ = ["SolveResult", "solve", "default_solver", "core_position", "make_solver"]
+__all__ = ["CoreSolver", "SolveResult", "solve", "default_solver", "core_position", "make_solver"]
 
 
 #: What a solve maximises: the soloist's thirds, or their game points (docs/rules.md §8).
 Objective = Literal["thirds", "payoff"]
-
-
-class CoreSolver(Protocol):
-    """What :func:`solve` needs of a solver: the C ``Solver`` or the reference twin."""
-
-    @property
-    def nodes(self) -> int: ...
-
-    def value(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> int: ...
-
-    def reaches(
-        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int, target: int
-    ) -> bool: ...
-
-    def card_values(
-        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int
-    ) -> dict[Card, int]: ...
-
-    def line(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> list[Card]: ...
-
-    def best_of(
-        self, hands: Sequence[Sequence[Mask]], last_bonus: Sequence[int], leader: int, soloist: int, maximise: bool, top: int
-    ) -> tuple[list[int], list[int], int]: ...
 
 
 class CardValues(dict):  # type: ignore[type-arg]
