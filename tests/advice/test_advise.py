@@ -243,17 +243,17 @@ def test_discard_candidates_match_the_plain_estimate() -> None:
 
 
 def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> None:  # type: ignore[no-untyped-def]
-    from calasolve.advice.policies import _signature
+    from calasolve.advice.policies import exchange_signature
     from calasolve.game.cards import FULL_DECK, mask_of, mask_thirds
 
     mine = parse_hand("32A76.32A.3A75.2A54")  # 16 cards: hand and monte of a solo
     unknown = FULL_DECK & ~mine
     # 7B and 6B are adjacent (no unknown card between them): throwing either is the same
     same_a, same_b = parse_hand("6.-.75.4"), parse_hand("7.-.75.4")
-    assert _signature(mine & ~same_a, None, same_a, unknown) == _signature(mine & ~same_b, None, same_b, unknown)
+    assert exchange_signature(mine & ~same_a, None, same_a, unknown) == exchange_signature(mine & ~same_b, None, same_b, unknown)
     # keeping 5C rather than 5D is not: the unknown 6C lies above it, 6D above 5D
     other = parse_hand("6.-.7.54")
-    assert _signature(mine & ~same_a, None, same_a, unknown) != _signature(mine & ~other, None, other, unknown)
+    assert exchange_signature(mine & ~same_a, None, same_a, unknown) != exchange_signature(mine & ~other, None, other, unknown)
     rng = np.random.default_rng(3)
     for _ in range(4):
         pool = rng.permutation(np.array(list(cards_of(unknown))))

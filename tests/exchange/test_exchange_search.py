@@ -200,13 +200,13 @@ def test_the_top_n_search_both_ways(maximise: bool, solver: CoreSolver) -> None:
     for _ in range(4):
         hands, monte = random_small_deal(rng, 3)
         soloist, leader = rng.randrange(3), rng.randrange(3)
-        splits = ec._scegliete_splits(monte, soloist)
-        cands = ec._enumerate(ec._defender_layouts(hands, monte, soloist, splits), soloist).candidates()
+        splits = ec.scegliete_splits(monte, soloist)
+        cands = ec.enumerate_candidates(ec.defender_layouts(hands, monte, soloist, splits), soloist).candidates()
         for c in cands:
             c.estimate = rng.random()
         exact = sorted((solver.value(c.hands, (), leader, soloist, c.last_bonus) for c in cands), reverse=maximise)
         for top in (1, 3, 8, 40, 10_000):
-            got = es._best_of(solver, cands, leader, soloist, maximise=maximise, top=top, stats=es._Stats())
+            got = es.best_candidates(solver, cands, leader, soloist, maximise=maximise, top=top, stats=es.SearchStats())
             assert [v for v, _, _ in got] == exact[:top]
             for v, _, c in got:
                 assert solver.value(c.hands, (), leader, soloist, c.last_bonus) == v
@@ -223,8 +223,8 @@ def test_the_c_list_search_and_its_python_twin_agree(maximise: bool, solver: Cor
     for _ in range(4):
         hands, monte = random_small_deal(rng, 3)
         soloist, leader = rng.randrange(3), rng.randrange(3)
-        batch = ec._enumerate(
-            ec._defender_layouts(hands, monte, soloist, ec._scegliete_splits(monte, soloist)), soloist
+        batch = ec.enumerate_candidates(
+            ec.defender_layouts(hands, monte, soloist, ec.scegliete_splits(monte, soloist)), soloist
         )
         order = rng.sample(range(len(batch)), len(batch))
         hs, bonus = batch.hands[order].tolist(), batch.bonus[order].tolist()
@@ -249,16 +249,16 @@ def test_a_candidate_tried_first_changes_no_value(maximise: bool, reference: boo
     for _ in range(3):
         hands, monte = random_small_deal(rng, 3)
         soloist, leader = rng.randrange(3), rng.randrange(3)
-        splits = ec._scegliete_splits(monte, soloist)
-        batch = ec._enumerate(ec._defender_layouts(hands, monte, soloist, splits), soloist)
+        splits = ec.scegliete_splits(monte, soloist)
+        batch = ec.enumerate_candidates(ec.defender_layouts(hands, monte, soloist, splits), soloist)
         cands = batch.candidates()
         values = [solver.value(c.hands, (), leader, soloist, c.last_bonus) for c in cands]
         exact = sorted(values, reverse=maximise)
         best = [c for c, v in zip(cands, values) if v == exact[0]]
         for first in [c.hands for c in rng.sample(cands, 3)] + [best[-1].hands, (1, 2, 4)]:
             for top in (1, 4):
-                got = es._best_of(
-                    value_solver, batch, leader, soloist, maximise=maximise, top=top, stats=es._Stats(), first=first
+                got = es.best_candidates(
+                    value_solver, batch, leader, soloist, maximise=maximise, top=top, stats=es.SearchStats(), first=first
                 )
                 assert [v for v, _, _ in got] == exact[:top]
             if first == best[-1].hands:
@@ -277,17 +277,17 @@ def test_one_candidate_per_class_and_each_one_consistent(contract: str) -> None:
         hands, monte = random_small_deal(rng, rng.choice((3, 4)))
         soloist = rng.randrange(3)
         if contract in ("solo", "chiamo"):
-            layouts = ec._soloist_layouts(hands, monte, contract, soloist, Exchange())
+            layouts = ec.soloist_layouts(hands, monte, contract, soloist, Exchange())
             everything = list(all_exchanges(hands, monte, contract, soloist))
         else:
             splits = (
                 ec.dividete_draws(monte, soloist)[:1]
                 if contract == "dividete"
-                else ec._scegliete_splits(monte, soloist)
+                else ec.scegliete_splits(monte, soloist)
             )
-            layouts = ec._defender_layouts(hands, monte, soloist, splits)
+            layouts = ec.defender_layouts(hands, monte, soloist, splits)
             everything = [ex for ex in all_exchanges(hands, monte, contract, soloist) if ex.takes in splits]
-        cands = ec._enumerate(layouts, soloist).candidates()
+        cands = ec.enumerate_candidates(layouts, soloist).candidates()
         sigs = [signature(hands, monte, contract, soloist, c.exchange()) for c in cands]
         assert len(set(sigs)) == len(sigs)
         assert set(sigs) == {signature(hands, monte, contract, soloist, ex) for ex in everything}

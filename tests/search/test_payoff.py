@@ -22,7 +22,7 @@ from calasolve.search.payoff import (
     payoff_value,
     reference_payoff,
 )
-from calasolve.search.reference import _after
+from calasolve.search.reference import play_card
 from calasolve.game.rules import Rules
 
 RULESETS = [Rules(), Rules(stramazzo="off"), Rules(payment="plus")]
@@ -93,7 +93,7 @@ def check_endings(seed: int, count: int, *, weak: bool = False) -> None:
         expected = max(ref.values()) if seat == soloist else min(ref.values())
         assert c_payoff(goals, hands, trick, leader, soloist, bonus, captured, sol_any, def_any, contract, rules) == expected, i
         for card, value in ref.items():
-            h2, t2, l2, gained, done = _after(hands, trick, leader, card)
+            h2, t2, l2, gained, done = play_card(hands, trick, leader, card)
             if not any(h2) and not t2:  # the card ended the deal
                 won_last = l2 == soloist
                 s = captured + (gained + bonus if won_last else 0)

@@ -60,21 +60,20 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..search import engines
 from ..game.cards import (
-    LAST_TRICK_THIRDS,
+    last_trick_bonus,
     Mask,
     hand_name,
-    mask_thirds,
     parse_cards_or_hand,
     popcount,
 )
-from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
 from ..game.errors import CalasolveError, ParameterError
 from ..game.exchange import Exchange, Hands, apply_exchange
 from ..exchange.search import defence_candidates
 from ..game.state import CONTRACT_VALUE, CONTRACTS, first_leader
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
 from ..search.payoff import multiplier_of, payoff_levels
-from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS, _bonus_of, heuristic_exchange, random_draw, soloist_policy
+from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS, bonus_after_exchange, heuristic_exchange, random_draw, soloist_policy
 from .race import CAP, INTERVAL_METHOD, Race, Track, difference_interval
 from ..game.rules import STANDARD, Rules
 from ..game.sampling import MONTE, check_known, deal_rest, rng_for
@@ -302,7 +301,7 @@ def oracle_for(
         first = hints.get(task.index) if contract == "scegliete" else None
         # the plain-card-sense exchange refutes most contracts that fail: tried first
         plain, _ = apply_exchange(hands, monte, contract, seat, heuristic_exchange(hands, monte, seat, takes))
-        probes = [(h, _bonus_of(hands, monte, h)) for h in ([first] if first is not None else []) + [plain]]
+        probes = [(h, bonus_after_exchange(hands, monte, h)) for h in ([first] if first is not None else []) + [plain]]
         return DefenceOracle(
             solver, goals, lambda: defence_candidates(hands, monte, contract, seat, takes=takes, first=first),
             probes, leader, seat, contract, rules, budget=UPPER_BUDGET if task.upper else None,
@@ -315,7 +314,7 @@ def oracle_for(
     else:
         exchange = heuristic_exchange(hands, monte, seat, random_draw(monte, seat, rng) if contract == "dividete" else None)
     played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
-    bonus = LAST_TRICK_THIRDS + mask_thirds(new_monte)
+    bonus = last_trick_bonus(new_monte)
     return PositionOracle(solver, goals, played, leader, seat, bonus, contract, rules), known
 
 
@@ -552,7 +551,7 @@ def advise(
     precision: float = DEFAULT_PRECISION,
     fixed: bool = False,
     thirds_samples: int = DEFAULT_THIRDS_SAMPLES,
-    tt_mb: int = 32,
+    tt_mb: int = DEFAULT_TT_MB,
     goal_mb: int = DEFAULT_GOAL_MB,
     progress: Callable[[int], None] | None = None,
     on_round: Callable[[Race], None] | None = None,

@@ -21,8 +21,8 @@ from typing import Any, Protocol, Sequence
 import numpy as np
 
 from ..game.cards import (
+    last_trick_bonus,
     FULL_DECK,
-    LAST_TRICK_THIRDS,
     MAKE_THIRDS,
     RANK_THIRDS,
     SUIT_MASKS,
@@ -155,7 +155,7 @@ def discard_candidates(mine: Mask, n_discards: int, count: int, *, forbidden: Ma
     return [int(g) for g in gone[order]]
 
 
-def _signature(kept: Mask, returned: Card | None, discards: Mask, unknown: Mask) -> tuple[Any, ...]:
+def exchange_signature(kept: Mask, returned: Card | None, discards: Mask, unknown: Mask) -> tuple[Any, ...]:
     """What a soloist's exchange leaves in play, up to equivalent cards: per suit,
     high to low, who holds each card still in play (the soloist, the defender
     given the return, or unknown) and its thirds; and the thirds discarded.
@@ -236,7 +236,7 @@ def distinct_choices(
     mine: Mask, call: Card | None, returned_to: int | None, unknown: Mask, count: int
 ) -> list[tuple[Card | None, Mask]]:
     """The ``count`` best (returned card or None, discards) by the static estimate,
-    no two equivalent (:func:`_signature`): a choice equivalent to a better one
+    no two equivalent (:func:`exchange_signature`): a choice equivalent to a better one
     would score the same in every re-deal, so it is skipped for the next."""
     choices: list[tuple[Card | None, Mask]] = []
     if returned_to is None:
@@ -252,7 +252,7 @@ def distinct_choices(
     out = []
     for ret, discards in choices:
         kept = mine & ~discards & ~((1 << ret) if ret is not None else 0)
-        sig = _signature(kept, ret, discards, unknown)
+        sig = exchange_signature(kept, ret, discards, unknown)
         if sig not in seen:
             seen.add(sig)
             out.append((ret, discards))
@@ -289,7 +289,7 @@ def most_makes(
         if best == len(worlds):
             break  # made everywhere: nothing can beat it
         kept = mine & ~discards & ~((1 << ret) if ret is not None else 0)
-        bonus = LAST_TRICK_THIRDS + mask_thirds(discards)
+        bonus = last_trick_bonus(discards)
         order = sorted(range(len(worlds)), key=lambda w: best_made[w])  # the best's failures first
         positions = []
         for w in order:
@@ -355,8 +355,8 @@ def heuristic_exchange(hands: Hands, monte: Mask, soloist: int, takes: Hands | N
     return Exchange(takes=takes, discards=(d[0], d[1], d[2]))
 
 
-def _bonus_of(hands: Hands, monte: Mask, after: Hands) -> int:
+def bonus_after_exchange(hands: Hands, monte: Mask, after: Hands) -> int:
     """The last-trick bonus once the defenders' exchange leaves ``after``: the monte
     then holds every card of the deal that is in no hand."""
     everything = hands[0] | hands[1] | hands[2] | monte
-    return LAST_TRICK_THIRDS + mask_thirds(everything & ~(after[0] | after[1] | after[2]))
+    return last_trick_bonus(everything & ~(after[0] | after[1] | after[2]))

@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..records.dealfile import Record, parse_deal_text
+from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import CalasolveError
 from ..game.state import CONTRACTS
 from ..search.position import Position
@@ -80,7 +81,7 @@ async def read_json(request: Request) -> dict[str, Any]:
 class Board:
     """The server's state: the FILE's records, the solvers' threads, the advice run."""
 
-    def __init__(self, records: Sequence[Record], *, path: str | None = None, tt_mb: int = 32) -> None:
+    def __init__(self, records: Sequence[Record], *, path: str | None = None, tt_mb: int = DEFAULT_TT_MB) -> None:
         self.records = list(records)
         self.path = path
         self.tt_mb = tt_mb
@@ -222,7 +223,7 @@ class _Static(StaticFiles):
 
 
 def create_app(
-    records: Sequence[Record] = (), *, path: str | None = None, tt_mb: int = 32, allowed_hosts: Sequence[str] | None = None
+    records: Sequence[Record] = (), *, path: str | None = None, tt_mb: int = DEFAULT_TT_MB, allowed_hosts: Sequence[str] | None = None
 ) -> Starlette:
     """The board app for ``records`` (the FILE's, read by the caller).  ``allowed_hosts``:
     the Host headers answered (default the loopback names), against DNS rebinding."""
@@ -272,7 +273,7 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 0,
     open_browser: bool = True,
-    tt_mb: int = 32,
+    tt_mb: int = DEFAULT_TT_MB,
     echo: Callable[[str], Any] = print,
 ) -> None:
     """Serve the board on ``host:port`` (0: a free port) until Ctrl-C; print the URL first."""

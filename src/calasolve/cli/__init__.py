@@ -21,7 +21,7 @@ import click
 from .. import __version__
 from ..search import engines
 from ..game.cards import SUIT_SYMBOLS, SUITS, hand_name
-from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
 from ..game.errors import CalasolveError, OutputError, ParameterError
 from ..game.state import CONTRACTS
 from ..game.limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
@@ -74,7 +74,7 @@ def tt_option(f: F) -> F:
     return click.option(
         "--tt-mb",
         type=click.IntRange(1, MAX_TABLE_MB),
-        default=32,
+        default=DEFAULT_TT_MB,
         show_default=True,
         help="Transposition table size per solver, in MiB (one the machine cannot allocate is an error).",
     )(f)

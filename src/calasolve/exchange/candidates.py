@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from ..search import _core
-from ..game.cards import LAST_TRICK_THIRDS, RANK_THIRDS, Card, Mask, display_order, mask_thirds, popcount
+from ..game.cards import LAST_TRICK_THIRDS, RANK_THIRDS, Card, Mask, display_order, mask_thirds, popcount, last_trick_bonus
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange, called_from
 from ..game.state import defender_seats
@@ -49,7 +49,7 @@ _DIVIDETE_TAKES = 2
 # -- layouts: the fixed part of an exchange, before the free discards ----------------
 
 @dataclass(frozen=True)
-class _Layout:
+class Layout:
     """Who holds what once the call/return/takes are fixed, and who still discards how many."""
 
     #: every card in play before the free discards, per seat
@@ -63,10 +63,10 @@ class _Layout:
 
 
 @dataclass(slots=True)
-class _Candidate:
+class Candidate:
     hands: Hands
     last_bonus: int
-    layout: _Layout
+    layout: Layout
     discards: Hands
     estimate: float = 0.0
 
@@ -81,11 +81,11 @@ def _code(card: Card, owner: int, soloist: int) -> int:
 
 
 @dataclass(frozen=True)
-class _Batch:
+class Batch:
     """The candidates of a list of layouts, one per class, as arrays (row ``i`` is
     candidate ``i``): a chiamo deal has about 240,000 of them, too many for objects."""
 
-    layouts: Sequence[_Layout]
+    layouts: Sequence[Layout]
     #: (n, 3) uint64: the hands at the first lead
     hands: np.ndarray
     #: (n,) int64: last_bonus
@@ -100,21 +100,21 @@ class _Batch:
     def __len__(self) -> int:
         return len(self.bonus)
 
-    def candidate(self, i: int) -> _Candidate:
+    def candidate(self, i: int) -> Candidate:
         h, d = self.hands[i], self.discards[i]
-        return _Candidate(
+        return Candidate(
             (int(h[0]), int(h[1]), int(h[2])), int(self.bonus[i]), self.layouts[int(self.layout[i])],
             (int(d[0]), int(d[1]), int(d[2])), float(self.estimate[i]),
         )
 
-    def candidates(self) -> list[_Candidate]:
+    def candidates(self) -> list[Candidate]:
         return [self.candidate(i) for i in range(len(self))]
 
     @classmethod
-    def of(cls, cands: Sequence[_Candidate]) -> _Batch:
+    def of(cls, cands: Sequence[Candidate]) -> Batch:
         """A batch holding ``cands``, in their order."""
         index: dict[int, int] = {}
-        layouts: list[_Layout] = []
+        layouts: list[Layout] = []
         for c in cands:
             if id(c.layout) not in index:
                 index[id(c.layout)] = len(layouts)
@@ -136,7 +136,7 @@ _Options = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def _suit_options(
-    layout: _Layout, suit: int, soloist: int, sig_ids: dict[tuple[int, ...], int]
+    layout: Layout, suit: int, soloist: int, sig_ids: dict[tuple[int, ...], int]
 ) -> dict[tuple[int, ...], _Options]:
     """The distinct outcomes of ``layout``'s free discards in one suit, per vector of
     discard counts.  Discarding equal cards gives the same signature, kept once:
@@ -171,7 +171,7 @@ def _suit_options(
     return opts
 
 
-def _enumerate(layouts: Sequence[_Layout], soloist: int) -> _Batch:
+def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     """One candidate per class of the layouts' free discards: the first met in the
     order layout, then spread of the discards over the suits, then each suit's
     outcomes (their product, suit 0 slowest).
@@ -210,7 +210,7 @@ def _enumerate(layouts: Sequence[_Layout], soloist: int) -> _Batch:
     n = int(size.sum())
     if n == 0:
         empty = np.zeros((0, 3), dtype=np.uint64)
-        return _Batch(layouts, empty, np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), empty)
+        return Batch(layouts, empty, np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), empty)
     ids, thirds, est, disc = ([np.concatenate([o[k] for o in flat[u]]) for u in range(4)] for k in range(4))
     block = np.array(blocks, dtype=np.int64)[np.repeat(np.arange(len(blocks)), size)]
     r = np.arange(n) - np.repeat(np.cumsum(size) - size, size)  # the index within the block
@@ -220,7 +220,7 @@ def _enumerate(layouts: Sequence[_Layout], soloist: int) -> _Batch:
         r //= block[:, 5 + u]
     rows[0] = block[:, 1] + r
     lay = block[:, 0]
-    base_bonus = np.array([LAST_TRICK_THIRDS + mask_thirds(lay.out) for lay in layouts], dtype=np.int64)
+    base_bonus = np.array([last_trick_bonus(lay.out) for lay in layouts], dtype=np.int64)
     gone = thirds[0][rows[0]] + thirds[1][rows[1]] + thirds[2][rows[2]] + thirds[3][rows[3]]
     bonus = base_bonus[lay] + gone
     # The class: the four suit signatures sorted, and the bonus; its first row is kept.
@@ -243,7 +243,7 @@ def _enumerate(layouts: Sequence[_Layout], soloist: int) -> _Batch:
     estimate = estimate + est[3][rows[3]]
     estimate = estimate + 0.5 * (base_bonus - LAST_TRICK_THIRDS)[lay] + 0.5 * gone
     hands = np.array([lay.hands for lay in layouts], dtype=np.uint64)[lay] & ~discards
-    return _Batch(layouts, hands, bonus, estimate, lay, discards)
+    return Batch(layouts, hands, bonus, estimate, lay, discards)
 
 
 def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]]) -> Iterator[list[tuple[int, ...]]]:
@@ -317,7 +317,7 @@ def _suit_estimate(sig: tuple[int, ...], defenders: bool = False) -> float:
 
 # -- the order to try them in ------------------------------------------------------
 
-def _order(batch: _Batch, maximise: bool, first: Hands | None) -> np.ndarray:
+def order_candidates(batch: Batch, maximise: bool, first: Hands | None) -> np.ndarray:
     """The order to try the candidates in: best estimate first for the side choosing
     (ties in the order given), a candidate with the hands ``first`` before all."""
     order = np.argsort(-batch.estimate if maximise else batch.estimate, kind="stable")
@@ -328,7 +328,7 @@ def _order(batch: _Batch, maximise: bool, first: Hands | None) -> np.ndarray:
     return order
 
 
-def _grouped(batch: _Batch, order: np.ndarray) -> np.ndarray:
+def grouped_candidates(batch: Batch, order: np.ndarray) -> np.ndarray:
     """The prefix (the most promising) first, then the rest grouped by layout
     (call/return, takes), in ``order`` within each: the killer leads the C search
     carries from one candidate to the next fit candidates of one layout."""
@@ -339,13 +339,13 @@ def _grouped(batch: _Batch, order: np.ndarray) -> np.ndarray:
 
 # -- contracts ---------------------------------------------------------------------------
 
-def _soloist_layouts(hands: Hands, monte: Mask, contract: str, soloist: int, given: Exchange) -> list[_Layout]:
+def soloist_layouts(hands: Hands, monte: Mask, contract: str, soloist: int, given: Exchange) -> list[Layout]:
     """solo / chiamo: every way to fix the call and the return (what the record leaves open)."""
-    layouts: list[_Layout] = []
+    layouts: list[Layout] = []
     given_discards = given.discards[soloist] if given.discards is not None else None
     everything = hands[0] | hands[1] | hands[2] | monte
 
-    def layout(new: list[Mask], call: Card | None, returned: Card | None) -> _Layout:
+    def layout(new: list[Mask], call: Card | None, returned: Card | None) -> Layout:
         if given_discards is not None:
             new[soloist] &= ~given_discards
             fixed = given_discards
@@ -355,14 +355,14 @@ def _soloist_layouts(hands: Hands, monte: Mask, contract: str, soloist: int, giv
                 d[soloist] = fixed
                 return Exchange(call=call, returned=returned, discards=(d[0], d[1], d[2]))
 
-            return _Layout((new[0], new[1], new[2]), fixed, (0, 0, 0), build)
+            return Layout((new[0], new[1], new[2]), fixed, (0, 0, 0), build)
 
         def build2(d: Hands, call: Card | None = call, returned: Card | None = returned) -> Exchange:
             return Exchange(call=call, returned=returned, discards=d)
 
         counts = [0, 0, 0]
         counts[soloist] = _SOLOIST_DISCARDS
-        return _Layout((new[0], new[1], new[2]), 0, (counts[0], counts[1], counts[2]), build2)
+        return Layout((new[0], new[1], new[2]), 0, (counts[0], counts[1], counts[2]), build2)
 
     if contract == "solo":
         new = list(hands)
@@ -399,7 +399,7 @@ def _low_first(mask: Mask) -> list[Card]:
     return sorted(display_order(mask), key=lambda c: (c % 10, c // 10))
 
 
-def _defender_layouts(hands: Hands, monte: Mask, soloist: int, takes_list: Sequence[Hands]) -> list[_Layout]:
+def defender_layouts(hands: Hands, monte: Mask, soloist: int, takes_list: Sequence[Hands]) -> list[Layout]:
     layouts = []
     for takes in takes_list:
         new = (hands[0] | takes[0], hands[1] | takes[1], hands[2] | takes[2])
@@ -408,7 +408,7 @@ def _defender_layouts(hands: Hands, monte: Mask, soloist: int, takes_list: Seque
         def build(d: Hands, takes: Hands = takes) -> Exchange:
             return Exchange(takes=takes, discards=d)
 
-        layouts.append(_Layout(new, 0, counts, build))
+        layouts.append(Layout(new, 0, counts, build))
     return layouts
 
 
@@ -436,7 +436,7 @@ def dividete_draws(monte: Mask, soloist: int) -> list[Hands]:
     return out
 
 
-def _scegliete_splits(monte: Mask, soloist: int) -> list[Hands]:
+def scegliete_splits(monte: Mask, soloist: int) -> list[Hands]:
     """Every split of the open monte between the defenders (4-0, 3-1, 2-2 either way),
     even splits first (the usual best)."""
     cards = display_order(monte)
@@ -457,9 +457,9 @@ def defence_candidates(
     hands ((n, 3) uint64) and each one's last-trick bonus ((n,) int64).  The
     soloist's value against the defenders' double-dummy exchange is the least
     of theirs."""
-    takes_list = [takes] if takes is not None else _scegliete_splits(monte, soloist)
+    takes_list = [takes] if takes is not None else scegliete_splits(monte, soloist)
     if contract == "dividete" and takes is None:
         raise CalasolveError("dividete: the defenders' draw (takes) is needed")
-    batch = _enumerate(_defender_layouts(hands, monte, soloist, takes_list), soloist)
-    order = _order(batch, False, first)
+    batch = enumerate_candidates(defender_layouts(hands, monte, soloist, takes_list), soloist)
+    order = order_candidates(batch, False, first)
     return np.ascontiguousarray(batch.hands[order]), np.ascontiguousarray(batch.bonus[order])

@@ -53,7 +53,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..game.cards import LAST_TRICK_THIRDS, Mask, mask_thirds
+from ..game.cards import Mask, last_trick_bonus
 from ..records.dealfile import Record, check_record
 from ..records.notation import exchange_text
 from ..records.results import Draw, ExchangeResult
@@ -61,15 +61,15 @@ from ..game.errors import CalasolveError, ExchangeError, ParameterError
 from ..game.exchange import Exchange
 from .candidates import (
     Hands,
-    _Batch,
-    _Candidate,
-    _defender_layouts,
-    _enumerate,
-    _grouped,
-    _Layout,
-    _order,
-    _scegliete_splits,
-    _soloist_layouts,
+    Batch,
+    Candidate,
+    defender_layouts,
+    enumerate_candidates,
+    grouped_candidates,
+    Layout,
+    order_candidates,
+    scegliete_splits,
+    soloist_layouts,
     defence_candidates,
     dividete_draws,
 )
@@ -92,28 +92,28 @@ __all__ = [
 
 
 @dataclass
-class _Stats:
+class SearchStats:
     searches: int = 0
 
 
-def _best_of(
+def best_candidates(
     solver: CoreSolver,
-    cands: _Batch | Sequence[_Candidate],
+    cands: Batch | Sequence[Candidate],
     leader: int,
     soloist: int,
     *,
     maximise: bool,
     top: int,
-    stats: _Stats,
+    stats: SearchStats,
     first: Hands | None = None,
-) -> list[tuple[int, int, _Candidate]]:
+) -> list[tuple[int, int, Candidate]]:
     """The ``top`` best candidates for the side choosing, as ``(value, index, candidate)``,
     best first (ties: the first met in the order of the estimate; a candidate with
     the hands ``first``, if any, is met first of all), by the solver's list search
     (``solver.best_of``: the C core's ``cs_best_of``, or
     :func:`calasolve.search.reference.best_of` for the reference solver)."""
-    batch = cands if isinstance(cands, _Batch) else _Batch.of(cands)
-    order = _grouped(batch, _order(batch, maximise, first))
+    batch = cands if isinstance(cands, Batch) else Batch.of(cands)
+    order = grouped_candidates(batch, order_candidates(batch, maximise, first))
     kept, values, searches = solver.best_of(
         batch.hands[order].tolist(), batch.bonus[order].tolist(), leader, soloist, maximise, top
     )
@@ -145,16 +145,16 @@ def search_exchange(
     solver = solver or default_solver()
     start = time.perf_counter()
     h: Hands = (hands[0], hands[1], hands[2])
-    stats = _Stats()
+    stats = SearchStats()
     nodes_before = total_nodes(solver)
     common: dict[str, Any] = {"contract": contract, "soloist": soloist, "given": given, "hands": h, "monte": monte}
 
-    def run(layouts: Sequence[_Layout], maximise: bool, n: int) -> tuple[list[tuple[int, int, _Candidate]], int]:
-        batch = _enumerate(layouts, soloist)
-        return _best_of(solver, batch, leader, soloist, maximise=maximise, top=n, stats=stats, first=first), len(batch)
+    def run(layouts: Sequence[Layout], maximise: bool, n: int) -> tuple[list[tuple[int, int, Candidate]], int]:
+        batch = enumerate_candidates(layouts, soloist)
+        return best_candidates(solver, batch, leader, soloist, maximise=maximise, top=n, stats=stats, first=first), len(batch)
 
     if contract in SOLOIST_EXCHANGE:
-        kept, count = run(_soloist_layouts(h, monte, contract, soloist, given), True, top)
+        kept, count = run(soloist_layouts(h, monte, contract, soloist, given), True, top)
         alternatives = tuple((c.exchange(), v) for v, _, c in kept)
         best, value = alternatives[0]
         return ExchangeResult(
@@ -169,8 +169,8 @@ def search_exchange(
         )
     if contract in DEFENDER_EXCHANGE:
         if given.takes is not None or contract == "scegliete":
-            splits = [given.takes] if given.takes is not None else _scegliete_splits(monte, soloist)
-            kept, count = run(_defender_layouts(h, monte, soloist, splits), False, 1)
+            splits = [given.takes] if given.takes is not None else scegliete_splits(monte, soloist)
+            kept, count = run(defender_layouts(h, monte, soloist, splits), False, 1)
             value, _, c = kept[0]
             ex = c.exchange()
             return ExchangeResult(
@@ -186,7 +186,7 @@ def search_exchange(
         draws = []
         total = 0
         for takes in dividete_draws(monte, soloist):
-            kept, count = run(_defender_layouts(h, monte, soloist, [takes]), False, 1)
+            kept, count = run(defender_layouts(h, monte, soloist, [takes]), False, 1)
             value, _, c = kept[0]
             draws.append(Draw(takes, c.exchange(), value))
             total += count
@@ -204,7 +204,7 @@ def search_exchange(
             **common,
         )
     # solissimo: nothing to choose
-    value = solver.value(h, (), leader, soloist, LAST_TRICK_THIRDS + mask_thirds(monte))
+    value = solver.value(h, (), leader, soloist, last_trick_bonus(monte))
     return ExchangeResult(
         exchange=Exchange(),
         value=value,
@@ -244,7 +244,7 @@ def best_exchange(
     if not record.needs_exchange:
         start = time.perf_counter()
         hands, monte = record.after_exchange()
-        value = solver.value(hands, (), leader, record.soloist, LAST_TRICK_THIRDS + mask_thirds(monte))
+        value = solver.value(hands, (), leader, record.soloist, last_trick_bonus(monte))
         ex = record.exchange
         return ExchangeResult(
             contract=record.contract,

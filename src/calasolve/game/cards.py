@@ -128,6 +128,15 @@ def mask_thirds(mask: Mask) -> int:
     return sum(RANK_THIRDS[c % 10] for c in cards_of(mask))
 
 
+def last_trick_bonus(monte: Mask) -> int:
+    """The thirds that go with the last trick: its own :data:`LAST_TRICK_THIRDS` and the cards of ``monte``.
+
+    >>> last_trick_bonus(0), last_trick_bonus(parse_hand("A.-.-.3"))
+    (3, 7)
+    """
+    return LAST_TRICK_THIRDS + mask_thirds(monte)
+
+
 def display_order(mask: Mask) -> list[Card]:
     """The cards of ``mask`` in reading order: suits B, S, C, D, ranks highest first.
 

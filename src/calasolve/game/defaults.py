@@ -6,6 +6,8 @@ are in :mod:`calasolve.game.limits`).
 True
 """
 
+#: The solver's transposition table, in MiB (the command line's ``--tt-mb``, the API's ``tt_mb``).
+DEFAULT_TT_MB = 32
 #: The bid advisor's cap on samples per contract (with ``fixed``: the samples).
 DEFAULT_SAMPLES = 400
 #: The 95% half-width wanted on the recommended contract's P(make).

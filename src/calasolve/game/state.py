@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Sequence, get_args
 
 from .cards import (
-    LAST_TRICK_THIRDS,
+    last_trick_bonus,
     MAKE_THIRDS,
     RANK_THIRDS,
     SUIT_MASKS,
@@ -258,7 +258,7 @@ class PlayState:
     @property
     def last_bonus(self) -> int:
         """What the winner of the last trick adds: the monte's thirds and the last."""
-        return LAST_TRICK_THIRDS + mask_thirds(self.monte)
+        return last_trick_bonus(self.monte)
 
     # -- moves ---------------------------------------------------------------
     def play(self, card: Card) -> None:

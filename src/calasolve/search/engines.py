@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol, Sequence
 
 from ..game.cards import Card, Mask
+from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import ParameterError
 from ..game.limits import MAX_TABLE_MB, check_bool, check_int
 
@@ -42,8 +43,6 @@ class CoreSolver(Protocol):
     ) -> tuple[list[int], list[int], int]: ...
 
 
-#: The solver's table when no size was ever asked for, in MiB.
-DEFAULT_TT_MB = 32
 #: The goal search's memo when no size was ever asked for, in MiB.
 DEFAULT_GOAL_MB = 8
 

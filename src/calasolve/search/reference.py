@@ -33,7 +33,7 @@ from ..game.state import legal_cards, trick_winner
 Hands = tuple[Mask, Mask, Mask]
 
 
-def _after(
+def play_card(
     hands: Hands, trick: tuple[Card, ...], leader: int, card: Card
 ) -> tuple[Hands, tuple[Card, ...], int, int, bool]:
     """Play ``card``: the new hands, trick, leader, the thirds the trick gives and who got them."""
@@ -61,7 +61,7 @@ def _value(hands: Hands, trick: tuple[Card, ...], leader: int, soloist: int, las
 
 
 def _card_value(hands: Hands, trick: tuple[Card, ...], leader: int, soloist: int, last_bonus: int, card: Card) -> int:
-    new_hands, new_trick, new_leader, thirds, done = _after(hands, trick, leader, card)
+    new_hands, new_trick, new_leader, thirds, done = play_card(hands, trick, leader, card)
     gained = 0
     if done:
         if new_hands == (0, 0, 0):
@@ -101,7 +101,7 @@ def line(hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int
         best = max(values.values()) if seat == soloist else min(values.values())
         card = min(c for c, v in values.items() if v == best)
         out.append(card)
-        h, t, leader, _, _ = _after(h, t, leader, card)
+        h, t, leader, _, _ = play_card(h, t, leader, card)
     return out
 
 

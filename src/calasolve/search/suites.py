@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from calasolve.game.cards import LAST_TRICK_THIRDS, mask_thirds, strength
+from calasolve.game.cards import strength, last_trick_bonus
 from calasolve.game.state import legal_cards, trick_winner
 
 STRONG_SEED = 20240611
@@ -72,7 +72,7 @@ def strong_suite(n: int = SUITE_SIZE, seed: int = STRONG_SEED) -> list[Deal]:
         hands, monte = _deal(rng)
         powers = [strength(h) for h in hands]
         soloist = powers.index(max(powers))
-        out.append(Deal(hands, monte, soloist, soloist, LAST_TRICK_THIRDS + mask_thirds(monte)))
+        out.append(Deal(hands, monte, soloist, soloist, last_trick_bonus(monte)))
     return out
 
 
@@ -84,7 +84,7 @@ def random_suite(n: int = SUITE_SIZE, seed: int = RANDOM_SEED) -> list[Deal]:
         hands, monte = _deal(rng)
         soloist = int(rng.integers(3))
         leader = int(rng.integers(3))
-        out.append(Deal(hands, monte, leader, soloist, LAST_TRICK_THIRDS + mask_thirds(monte)))
+        out.append(Deal(hands, monte, leader, soloist, last_trick_bonus(monte)))
     return out
 
 
