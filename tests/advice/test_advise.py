@@ -26,25 +26,25 @@ def solver():  # type: ignore[no-untyped-def]
 def test_scegliete_alone_or_after_dividete_gives_the_same_answer() -> None:
     # after dividete, a sample's scegliete tries the defenders' refuting dividete
     # exchange first (a speed-up only): the estimates must not move
-    from calasolve.advice import advisor
+    from calasolve.advice import samples
 
     kwargs = dict(seat=0, samples=8, seed=9, jobs=1, defender_policy="dd", fixed=True)
     firsts: list[bool] = []
-    plain = advisor.defence_candidates
+    plain = samples.defence_candidates
 
     def spy(*args, **kw):  # type: ignore[no-untyped-def]
         if args[2] == "scegliete":
             firsts.append(kw.get("first") is not None)
         return plain(*args, **kw)
 
-    advisor.defence_candidates = spy  # type: ignore[assignment]
+    samples.defence_candidates = spy  # type: ignore[assignment]
     try:
         both = advise(STRONG, contracts=["dividete", "scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
         hinted = list(firsts)
         firsts.clear()
         alone = advise(STRONG, contracts=["scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
     finally:
-        advisor.defence_candidates = plain  # type: ignore[assignment]
+        samples.defence_candidates = plain  # type: ignore[assignment]
     assert any(hinted) and not any(firsts)
     scegliete = [c for c in both["contracts"] if c["contract"] == "scegliete"][0]
     scegliete.pop("seconds")
@@ -267,7 +267,7 @@ def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> Non
 def test_dd_defenders_make_test_agrees_with_the_exchange_search(solver) -> None:  # type: ignore[no-untyped-def]
     """The dd defence's make-test (any refuting exchange?) and its exact thirds agree
     with the exact exchange search of the same sample."""
-    from calasolve.advice.advisor import Settings, Task, evaluate, worker_goals
+    from calasolve.advice.samples import Settings, Task, evaluate, worker_goals
     from calasolve.advice.policies import random_draw
     from calasolve.game.exchange import Exchange
     from calasolve.exchange.search import search_exchange

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from calasolve.advice.advisor import Settings, Task, evaluate, parse_advice_hand, worker_goals
+from calasolve.advice.checks import parse_advice_hand
+from calasolve.advice.samples import Settings, Task, evaluate, worker_goals
 from calasolve.advice.outcome import UPPER_BUDGET, Outcome
 from calasolve.advice.race import FULL_PREFIX, Race, Track
 from calasolve.game.rules import STANDARD

@@ -334,7 +334,7 @@ _STOPPED_TEXT = {"settled": "settled", "eliminated": "out", "cap": "cap", "fixed
 
 
 def _soloist_text(advice: Any) -> str:
-    from ..advice.advisor import POLICY_NOTES
+    from ..advice.prose import POLICY_NOTES
 
     if advice.soloist_policy == "sampled":
         return f"sampled ({advice.candidates} choices x {advice.redeals} re-deals)"
@@ -361,7 +361,7 @@ def advice_bar_label(race: Race | None, *, fixed: bool, policy: str) -> str:
 
 def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
     """The readable report of ``calasolve advise``: the hand, then every contract best first."""
-    from ..advice.advisor import PAYOFF_METHOD
+    from ..advice.prose import PAYOFF_METHOD
     from ..advice.race import INTERVAL_METHOD
 
     n = as_notation(symbols)
