@@ -61,7 +61,7 @@ from ..game.cards import (
     hand_name,
 )
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
-from ..game.state import CONTRACTS
+from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract
 from .outcome import Outcome
 from ..search.payoff import multiplier_of, payoff_levels
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
@@ -133,7 +133,7 @@ def advise(
         cap=samples, precision=precision, fixed=fixed,
     )
     thirds: dict[str, dict[int, int]] = {c: {} for c in order}
-    cpu = {c: 0.0 for c in order}
+    cpu: dict[str, float] = {c: 0.0 for c in order}
     start = time.perf_counter()
     jobs = executor.workers if executor is not None else jobs or os.cpu_count() or 1
     with nullcontext(executor) if executor is not None else worker_pool(jobs) if jobs > 1 else nullcontext() as pool:
@@ -188,7 +188,7 @@ ROUND = 16
 
 
 def _round_tasks(
-    indices: range, asked: Sequence[tuple[str, bool]], thirds_samples: int, settings: Settings
+    indices: range, asked: Sequence[tuple[Contract, bool]], thirds_samples: int, settings: Settings
 ) -> list[Task]:
     """The samples ``indices`` of each contract in ``asked`` (with whether only its upper end is asked)."""
     return [Task(i, c, thirds=i < thirds_samples and not is_dd_defence(c, settings), upper=upper)
@@ -228,9 +228,9 @@ def _estimate(track: Track, thirds: dict[int, int], cpu: float, settings: Settin
     for o in exact:
         m = multiplier_of(o.payoff_low, track.contract, settings.rules)
         counts[m] = counts.get(m, 0) + 1
-    if track.contract in ("solo", "chiamo"):
+    if track.contract in SOLOIST_EXCHANGE:
         policy = f"soloist:{settings.soloist_policy}"
-    elif track.contract in ("dividete", "scegliete"):
+    elif track.contract in DEFENDER_EXCHANGE:
         policy = f"defenders:{settings.defender_policy}"
     else:
         policy = "none"

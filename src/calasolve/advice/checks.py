@@ -3,7 +3,7 @@ limits: the hand, the options and the known cards."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from ..game.cards import (
     Mask,
@@ -13,7 +13,7 @@ from ..game.cards import (
 )
 from ..game.defaults import DEFAULT_PRECISION, DEFAULT_THIRDS_SAMPLES
 from ..game.errors import CalasolveError, ParameterError
-from ..game.state import CONTRACTS
+from ..game.state import CONTRACTS, Contract
 from ..game.rules import Rules
 from ..game.sampling import MONTE, check_known
 from .samples import DEFENDER_POLICIES, SOLOIST_POLICIES
@@ -52,7 +52,7 @@ def check_advise_arguments(
     fixed: Any = False,
     thirds_samples: Any = DEFAULT_THIRDS_SAMPLES,
     on_round: Any = None,
-) -> tuple[Mask, tuple[str, ...], dict[object, Mask]]:
+) -> tuple[Mask, tuple[Contract, ...], dict[object, Mask]]:
     """Every argument of :func:`advise` checked, with the command line's limits
     (:mod:`calasolve.game.limits`): the hand's mask, the contracts (once each, in the
     order given) and the known cards.
@@ -123,4 +123,4 @@ def check_advise_arguments(
             raise ParameterError("known", where, "a place must be a seat 0..2 or 'monte'")
         pinned[where] = check_mask("known", cards)
     check_known(mask, seat, pinned)
-    return mask, chosen, pinned
+    return mask, cast("tuple[Contract, ...]", chosen), pinned

@@ -27,6 +27,7 @@ from ..search._core import best_of
 from ..game.cards import MAKE_THIRDS, TOTAL_THIRDS, Mask
 from ..search.payoff import goal_table, level_thresholds, payoff_levels, settled_between
 from ..game.rules import Rules
+from ..game.state import Contract
 
 Hands = tuple[Mask, Mask, Mask]
 #: The most candidates an upper-end test tries after the probes (see :class:`DefenceOracle`).
@@ -81,7 +82,7 @@ class PositionOracle:
     """A deal at its first lead: ``hands`` after the exchange, ``bonus`` the last trick's thirds."""
 
     def __init__(
-        self, solver: Any, goals: Any, hands: Hands, leader: int, soloist: int, bonus: int, contract: str, rules: Rules
+        self, solver: Any, goals: Any, hands: Hands, leader: int, soloist: int, bonus: int, contract: Contract, rules: Rules
     ) -> None:
         self.solver, self.goals = solver, goals
         self.args = (hands, (), leader, soloist, bonus)
@@ -122,7 +123,7 @@ class DefenceOracle:
         probes: Sequence[tuple[Hands, int]],
         leader: int,
         soloist: int,
-        contract: str,
+        contract: Contract,
         rules: Rules,
         budget: int | None = None,
     ) -> None:
@@ -204,7 +205,7 @@ class DefenceOracle:
 
 def judge(
     oracle: Oracle,
-    contract: str,
+    contract: Contract,
     rules: Rules,
     *,
     refine: bool = False,
@@ -275,7 +276,7 @@ def judge(
     )
 
 
-def _known(levels: Sequence[int], contract: str, rules: Rules, low: int, high: int) -> tuple[int, int]:
+def _known(levels: Sequence[int], contract: Contract, rules: Rules, low: int, high: int) -> tuple[int, int]:
     """The indices of the highest level known reached and the highest not known out of reach."""
     lo_i, hi_i = 0, len(levels) - 1
     for i, level in enumerate(levels):

@@ -35,7 +35,7 @@ from ..game.cards import (
 )
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange, Hands
-from ..game.state import defender_seats, first_leader
+from ..game.state import Contract, defender_seats, first_leader
 from ..exchange.search import search_exchange
 from ..game.rules import Rules
 
@@ -52,7 +52,7 @@ class SoloistPolicy(Protocol):
     soloist's final thirds with it when choosing it found them (else None)."""
 
     def exchange(
-        self, hands: Hands, monte: Mask, contract: str, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
+        self, hands: Hands, monte: Mask, contract: Contract, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
     ) -> tuple[Exchange, int | None]: ...
 
 
@@ -64,7 +64,7 @@ class Sampled:
     redeals: int = DEFAULT_REDEALS
 
     def exchange(
-        self, hands: Hands, monte: Mask, contract: str, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
+        self, hands: Hands, monte: Mask, contract: Contract, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
     ) -> tuple[Exchange, int | None]:
         ex = sampled_soloist_exchange(
             hands, monte, contract, soloist, rules, solver, rng, candidates=self.candidates, redeals=self.redeals
@@ -77,7 +77,7 @@ class DoubleDummy:
     """``dd``: the soloist sees every card: the double-dummy-best exchange of the sample."""
 
     def exchange(
-        self, hands: Hands, monte: Mask, contract: str, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
+        self, hands: Hands, monte: Mask, contract: Contract, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
     ) -> tuple[Exchange, int | None]:
         leader = first_leader(contract, soloist, rules)
         found = search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=1)
@@ -178,7 +178,7 @@ def exchange_signature(kept: Mask, returned: Card | None, discards: Mask, unknow
 def sampled_soloist_exchange(
     hands: Sequence[Mask],
     monte: Mask,
-    contract: str,
+    contract: Contract,
     soloist: int,
     rules: Rules,
     solver: Any,

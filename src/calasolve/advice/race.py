@@ -38,6 +38,7 @@ import numpy as np
 
 from .confseq import interval, lower_bound, upper_bound
 from .outcome import UPPER_BUDGET, Outcome
+from ..game.state import Contract
 
 #: The 1 - confidence of every reported interval.
 ALPHA = 0.05
@@ -52,7 +53,7 @@ FULL_PREFIX = 32
 class Track:
     """One contract's samples so far, in sample order, and why its sampling stopped."""
 
-    contract: str
+    contract: Contract
     #: the lowest and highest game points the contract can end with
     low: int
     high: int
@@ -286,7 +287,7 @@ class Race:
         lead = self.leader(contenders)
         if lead is None:
             return "pass", ()
-        ties = tuple(t.contract for t in contenders if t is not lead)
+        ties: tuple[str, ...] = tuple(t.contract for t in contenders if t is not lead)
         if not above_pass(lead, self.alpha_each):
             if lead.mean_payoff() <= 0:
                 return "pass", (lead.contract, *ties)

@@ -12,7 +12,7 @@ from ..game.cards import (
     hand_name,
 )
 from ..game.defaults import DEFAULT_PRECISION, DEFAULT_THIRDS_SAMPLES
-from ..game.state import CONTRACTS
+from ..game.state import CONTRACTS, Contract
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 from .race import INTERVAL_METHOD, Race
 from ..game.rules import Rules
@@ -25,7 +25,7 @@ from .prose import PAYOFF_METHOD, POLICY_NOTES
 class ContractEstimate:
     """The aggregate of one contract's samples."""
 
-    contract: str
+    contract: Contract
     samples: int
     #: made, among the ``make_samples`` whose make-test was asked in full (all but
     #: those sampled for their upper end only)

@@ -15,7 +15,7 @@ from ..game.cards import (
 from ..game.defaults import DEFAULT_GOAL_MB
 from ..game.exchange import Exchange, Hands, apply_exchange
 from ..exchange.search import defence_candidates
-from ..game.state import CONTRACTS, first_leader
+from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, first_leader
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
 from .policies import bonus_after_exchange, heuristic_exchange, random_draw, soloist_policy
 from ..game.rules import Rules
@@ -53,7 +53,7 @@ class Task:
     ``thirds`` computes its exact final thirds too."""
 
     index: int
-    contract: str
+    contract: Contract
     refine: bool = False
     thirds: bool = False
     #: only the upper end of the game points is asked for (:meth:`calasolve.advice.race.Race.upper_only`)
@@ -90,7 +90,7 @@ def oracle_for(
         ), None
     if contract == "solissimo":
         exchange = Exchange()
-    elif contract in ("solo", "chiamo"):
+    elif contract in SOLOIST_EXCHANGE:
         policy = soloist_policy(settings.soloist_policy, candidates=settings.candidates, redeals=settings.redeals)
         exchange, known = policy.exchange(hands, monte, contract, seat, rules, solver, rng)
     else:
@@ -136,5 +136,5 @@ def work(job: tuple[Settings, Sequence[Task]]) -> list[tuple[Task, Outcome, floa
     return out
 
 
-def is_dd_defence(contract: str, settings: Settings) -> bool:
-    return contract in ("dividete", "scegliete") and settings.defender_policy == "dd"
+def is_dd_defence(contract: Contract, settings: Settings) -> bool:
+    return contract in DEFENDER_EXCHANGE and settings.defender_policy == "dd"

@@ -10,7 +10,7 @@ import click
 
 from ..search import engines
 from ..game.errors import CalasolveError, OutputError
-from ..game.state import CONTRACTS
+from ..game.state import CONTRACTS, Contract
 from ..game.limits import MAX_DEALS, MAX_SEED
 from ..game.rules import Rules
 from .options import known_errors, rule_option, tt_option
@@ -35,7 +35,7 @@ from .options import known_errors, rule_option, tt_option
 @rule_option
 @tt_option
 def deal_cmd(
-    count: int, seed: int, output: str, contract: str, soloist: str, leader: int | None, known: Sequence[str],
+    count: int, seed: int, output: str, contract: Contract, soloist: str, leader: int | None, known: Sequence[str],
     min_strength: int, max_strength: int, played: int, rule_items: Sequence[str], tt_mb: int,
 ) -> None:
     """Write random deals to a deal file, reproducibly for a seed.

@@ -397,7 +397,7 @@ def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
         )
     lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
     lines.append("intervals: 95% " + INTERVAL_METHOD + "; game points by " + PAYOFF_METHOD)
-    if advice.recommendation in ("dividete", "scegliete") and advice.defender_policy == "heuristic":
+    if advice.recommendation in DEFENDER_EXCHANGE and advice.defender_policy == "heuristic":
         # the cheap defence is the optimistic one: an aggravation deserves the worst case too
         lines.append(
             "note: the defenders exchanged by plain heuristic; before aggravating, check it against "

@@ -20,7 +20,7 @@ from ..game.cards import MAKE_THIRDS, Card, card_name
 from ..records.dealfile import Record, check_record
 from ..game.exchange import Exchange
 from ..exchange.search import best_exchange
-from ..game.state import SOLOIST_EXCHANGE, PlayState
+from ..game.state import SOLOIST_EXCHANGE, Contract, PlayState
 from ..game.limits import check_bool
 from ..search.solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
 
@@ -93,7 +93,7 @@ class ExchangeReview:
 class Analysis:
     """The review of one record."""
 
-    contract: str
+    contract: Contract
     soloist: int
     name: str | None
     record: int | None

@@ -39,7 +39,7 @@ from ..records.dealfile import Record
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange
 from ..exchange.search import best_exchange, dividete_draws
-from ..game.state import CONTRACTS
+from ..game.state import CONTRACTS, parse_contract
 from ..game.rules import STANDARD, Rules
 from ..game.sampling import KnownCardsError, check_known, deal_rest, rng_for
 from ..search.solving import make_solver, solve
@@ -112,7 +112,7 @@ def deal_one(spec: DealSpec, seed: int, index: int, solver: Any = None) -> Any:
     for _ in range(MAX_TRIES):
         hands, monte = deal_rest(spec.known.get(0, 0), 0, rng, spec.known)
         soloist = _soloist(spec, hands, rng)
-        contract = CONTRACTS[int(rng.integers(len(CONTRACTS)))] if spec.contract == "random" else spec.contract
+        contract = CONTRACTS[int(rng.integers(len(CONTRACTS)))] if spec.contract == "random" else parse_contract(spec.contract)
         if spec.min_strength <= strength(hands[soloist]) <= spec.max_strength:
             break
     else:

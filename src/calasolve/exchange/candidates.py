@@ -36,7 +36,7 @@ from ..search import _core
 from ..game.cards import LAST_TRICK_THIRDS, RANK_THIRDS, Card, Mask, display_order, mask_thirds, popcount, last_trick_bonus
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange, called_from
-from ..game.state import defender_seats
+from ..game.state import Contract, defender_seats
 
 __all__ = ["defence_candidates", "dividete_draws"]
 
@@ -339,7 +339,7 @@ def grouped_candidates(batch: Batch, order: np.ndarray) -> np.ndarray:
 
 # -- contracts ---------------------------------------------------------------------------
 
-def soloist_layouts(hands: Hands, monte: Mask, contract: str, soloist: int, given: Exchange) -> list[Layout]:
+def soloist_layouts(hands: Hands, monte: Mask, contract: Contract, soloist: int, given: Exchange) -> list[Layout]:
     """solo / chiamo: every way to fix the call and the return (what the record leaves open)."""
     layouts: list[Layout] = []
     given_discards = given.discards[soloist] if given.discards is not None else None
@@ -449,7 +449,7 @@ def scegliete_splits(monte: Mask, soloist: int) -> list[Hands]:
 
 
 def defence_candidates(
-    hands: Hands, monte: Mask, contract: str, soloist: int, *, takes: Hands | None = None, first: Hands | None = None
+    hands: Hands, monte: Mask, contract: Contract, soloist: int, *, takes: Hands | None = None, first: Hands | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The defenders' exchanges of a dividete (``takes``: the drawn monte cards) or a
     scegliete as the positions at the first lead, one per class, most promising

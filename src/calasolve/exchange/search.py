@@ -73,7 +73,7 @@ from .candidates import (
     defence_candidates,
     dividete_draws,
 )
-from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, check_deal
+from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, check_deal
 from ..game.limits import MAX_THIRDS, MAX_TOP, check_int, check_optional_int
 from ..search.solving import CoreSolver, SolveResult, check_solver, default_solver, solve, total_nodes
 
@@ -124,7 +124,7 @@ def best_candidates(
 def search_exchange(
     hands: Sequence[Mask],
     monte: Mask,
-    contract: str,
+    contract: Contract,
     soloist: int,
     leader: int,
     *,

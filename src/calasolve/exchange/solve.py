@@ -25,6 +25,7 @@ from typing import Any
 from ..search import solving
 from ..search.solving import CoreSolver, SolveResult, check_solve_arguments
 from .search import solve_with_exchange
+from ..game.state import Contract
 
 __all__ = ["solve"]
 
@@ -37,7 +38,7 @@ def solve(
     solver: CoreSolver | None = None,
     line: bool = True,
     objective: str = "thirds",
-    contract: str | None = None,
+    contract: Contract | None = None,
     rules: Any = None,
     top: int = 10,
 ) -> SolveResult:

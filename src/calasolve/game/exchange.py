@@ -22,7 +22,7 @@ from typing import Any, NoReturn, Sequence
 
 from .cards import NUM_CARDS, Card, Mask, card_name, display_order, hand_name, parse_card, parse_cards_or_hand, popcount
 from .errors import CalasolveError, ExchangeError
-from .state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, defender_seats
+from .state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, defender_seats
 
 Hands = tuple[Mask, Mask, Mask]
 
@@ -155,7 +155,7 @@ def _per_seat(key: str, value: object) -> Hands:
     return out[0], out[1], out[2]
 
 
-def exchange_fields_needed(contract: str) -> tuple[str, ...]:
+def exchange_fields_needed(contract: Contract) -> tuple[str, ...]:
     """The :class:`Exchange` fields ``contract`` uses; ``returned`` only when a
     defender holds the called card.
 
@@ -183,7 +183,7 @@ def called_from(hands: Sequence[Mask], monte: Mask, card: Card) -> int | None:
     raise ExchangeError(f"{card_name(card)} is in no hand and not in the monte")
 
 
-def missing_fields(contract: str, hands: Sequence[Mask], monte: Mask, soloist: int, exchange: Exchange) -> tuple[str, ...]:
+def missing_fields(contract: Contract, hands: Sequence[Mask], monte: Mask, soloist: int, exchange: Exchange) -> tuple[str, ...]:
     """The :class:`Exchange` fields ``contract`` still needs (nothing is checked here);
     ``returned`` is not needed when the called card is in the monte.
 
@@ -200,7 +200,7 @@ def missing_fields(contract: str, hands: Sequence[Mask], monte: Mask, soloist: i
     return tuple(missing)
 
 
-def is_complete(contract: str, hands: Sequence[Mask], monte: Mask, soloist: int, exchange: Exchange) -> bool:
+def is_complete(contract: Contract, hands: Sequence[Mask], monte: Mask, soloist: int, exchange: Exchange) -> bool:
     """Whether ``exchange`` gives every choice ``contract`` needs (it is not checked here).
 
     >>> from calasolve.game.cards import parse_card, parse_hand
@@ -225,7 +225,7 @@ def _check_masks(field: str, masks: object) -> Hands:
     return masks
 
 
-def _check_deal(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int) -> None:
+def _check_deal(hands: Sequence[Mask], monte: Mask, contract: Contract, soloist: int) -> None:
     if contract not in CONTRACTS:
         raise ExchangeError(f"unknown contract {contract!r} (use {', '.join(CONTRACTS)})")
     if soloist not in (0, 1, 2):
@@ -235,7 +235,7 @@ def _check_deal(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int)
         raise ExchangeError(f"the exchange needs a deal as dealt: three hands of 12 and a monte of 4, all different (sizes {sizes})")
 
 
-def check_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int, exchange: Exchange) -> None:
+def check_exchange(hands: Sequence[Mask], monte: Mask, contract: Contract, soloist: int, exchange: Exchange) -> None:
     """Check what ``exchange`` gives against the deal and docs/rules.md §5; missing
     fields are fine.  Raises :class:`ExchangeFieldError` naming the faulty field.
 
@@ -260,7 +260,7 @@ def check_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: i
         _check_defender_side(hands, monte, contract, soloist, ex)
 
 
-def _check_soloist_side(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int, ex: Exchange) -> None:
+def _check_soloist_side(hands: Sequence[Mask], monte: Mask, contract: Contract, soloist: int, ex: Exchange) -> None:
     # The pool is everything the soloist holds just before discarding.
     pool = hands[soloist] | monte
     if contract == "chiamo":
@@ -299,7 +299,7 @@ def _check_soloist_side(hands: Sequence[Mask], monte: Mask, contract: str, soloi
         _fail("discards", f"{contract}: the soloist discards exactly 4 cards, not {popcount(mine)}")
 
 
-def _check_defender_side(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int, ex: Exchange) -> None:
+def _check_defender_side(hands: Sequence[Mask], monte: Mask, contract: Contract, soloist: int, ex: Exchange) -> None:
     if ex.takes is None:
         if ex.discards is not None:
             _fail("discards", f"{contract}: the defenders' discards are given without their takes")
@@ -333,7 +333,7 @@ def _check_defender_side(hands: Sequence[Mask], monte: Mask, contract: str, solo
                               f"and must discard as many, not {popcount(discards[seat])}")
 
 
-def apply_exchange(hands: Sequence[Mask], monte: Mask, contract: str, soloist: int, exchange: Exchange) -> tuple[Hands, Mask]:
+def apply_exchange(hands: Sequence[Mask], monte: Mask, contract: Contract, soloist: int, exchange: Exchange) -> tuple[Hands, Mask]:
     """The hands and the monte after ``exchange``: everyone holds 12, the
     discards form the new monte.  Raises :class:`ExchangeError` when the
     exchange breaks docs/rules.md §5 or lacks a choice.

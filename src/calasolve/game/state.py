@@ -62,7 +62,7 @@ def parse_contract(text: str) -> Contract:
     raise CalasolveError(f"unknown contract {text.strip()!r} (use chiamo, solo, solissimo, dividete or scegliete)")
 
 
-def first_leader(contract: str, soloist: int, rules: Rules = STANDARD) -> int:
+def first_leader(contract: Contract, soloist: int, rules: Rules = STANDARD) -> int:
     """Who leads the first trick (docs/rules.md §6).
 
     >>> first_leader("solo", 2), first_leader("solissimo", 2), first_leader("solissimo", 2, Rules(first_lead="eldest"))
@@ -317,7 +317,7 @@ class PlayState:
             setattr(other, name, list(getattr(self, name)))
         return other
 
-    def result(self, contract: str, rules: Rules = STANDARD) -> "DealResult":
+    def result(self, contract: Contract, rules: Rules = STANDARD) -> "DealResult":
         """The score of the finished deal."""
         if not self.is_over:
             raise CalasolveError(f"the deal is not over: {len(self.tricks)} of {self.total_tricks} tricks played")
@@ -350,7 +350,7 @@ def core_position(state: PlayState) -> CorePosition:
 class DealResult:
     """The score of one deal (docs/rules.md §7, §8)."""
 
-    contract: str
+    contract: Contract
     soloist: int
     soloist_thirds: int
     defender_thirds: int
@@ -413,7 +413,7 @@ def multiplier(
     return 1, None
 
 
-def payments(contract: str, soloist: int, makes: bool, m: int, rules: Rules = STANDARD) -> tuple[int, int, int]:
+def payments(contract: Contract, soloist: int, makes: bool, m: int, rules: Rules = STANDARD) -> tuple[int, int, int]:
     """Game points moved for seats 0, 1, 2 (docs/rules.md §8).
 
     >>> payments("solo", 0, True, 1)        # the worked example: +4, -2, -2
@@ -437,7 +437,7 @@ def payments(contract: str, soloist: int, makes: bool, m: int, rules: Rules = ST
 
 
 def score(
-    contract: str,
+    contract: Contract,
     *,
     soloist_thirds: int,
     soloist_tricks: int,

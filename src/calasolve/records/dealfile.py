@@ -55,7 +55,7 @@ from ..game.cards import (
 )
 from ..game.errors import CalasolveError, DealFileError, ExchangeError, ParameterError
 from ..game.exchange import Exchange, ExchangeFieldError, apply_exchange, check_exchange, is_complete, missing_fields
-from ..game.state import DEFENDER_EXCHANGE, PlayState, defender_seats, first_leader, parse_contract
+from ..game.state import DEFENDER_EXCHANGE, Contract, PlayState, defender_seats, first_leader, parse_contract
 from ..game.rules import STANDARD, Rules
 
 __all__ = ["Record", "parse_deal_text", "read_deal_file", "check_deal_text", "check_deal_file", "check_deal_bytes",
@@ -92,7 +92,7 @@ class Record:
 
     hands: tuple[Mask, Mask, Mask]
     monte: Mask
-    contract: str
+    contract: Contract
     soloist: int
     leader: int | None = None
     played: tuple[Card, ...] = ()
@@ -494,7 +494,7 @@ def _build(fields_: Mapping[str, str], path: str, start: int, index: int, lines:
     )
 
 
-def _parse_discards(value: str, contract: str, soloist: int) -> tuple[Mask, Mask, Mask]:
+def _parse_discards(value: str, contract: Contract, soloist: int) -> tuple[Mask, Mask, Mask]:
     if "=" in value:
         return _parse_per_seat("discards", value)
     if contract in DEFENDER_EXCHANGE:

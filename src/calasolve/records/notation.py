@@ -40,7 +40,7 @@ from ..game.cards import (
 )
 from .dealfile import Record
 from ..game.exchange import Exchange, called_from
-from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState, Trick, defender_seats
+from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, PlayState, Trick, defender_seats
 
 __all__ = [
     "Notation",
@@ -258,7 +258,7 @@ def exchange_block(record: Any, symbols: Notation | bool = False, exchange: Exch
 
 
 def exchange_text(
-    exchange: Exchange, contract: str, soloist: int, hands: Sequence[Mask], monte: Mask,
+    exchange: Exchange, contract: Contract, soloist: int, hands: Sequence[Mask], monte: Mask,
     symbols: Notation | bool = False, *, aside: bool = False,
 ) -> str:
     """The exchange on one line, cards in reading order, e.g. ``call 3C from seat 1, return 4C, discard 6B 5C FD 7D``.

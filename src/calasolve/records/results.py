@@ -13,7 +13,7 @@ from typing import Any
 
 from ..game.cards import MAKE_THIRDS, Mask, card_name, display_order, hand_name
 from ..game.exchange import Exchange, Hands
-from ..game.state import defender_seats
+from ..game.state import Contract, defender_seats
 from .notation import exchange_text
 
 __all__ = ["Choice", "Draw", "ExchangeResult"]
@@ -54,7 +54,7 @@ class ExchangeResult:
     pick if they could choose; the first such draw on a tie).
     """
 
-    contract: str
+    contract: Contract
     soloist: int
     exchange: Exchange
     value: int

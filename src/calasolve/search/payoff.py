@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from ..game.cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of, mask_thirds
-from ..game.state import CONTRACT_VALUE, TRICKS, PlayState, core_position, legal_cards, multiplier, payments, trick_winner
+from ..game.state import CONTRACT_VALUE, TRICKS, Contract, PlayState, core_position, legal_cards, multiplier, payments, trick_winner
 from . import engines
 from .engines import DEFAULT_GOAL_MB
 from ..game.rules import STANDARD, Rules
@@ -49,7 +49,7 @@ NONE, SOME, SWEEP = 0, 1, 2
 CARD_THIRDS = 32
 
 
-def outcome_payoff(contract: str, thirds: int, won_last: bool, tricks: int, rules: Rules = STANDARD) -> int:
+def outcome_payoff(contract: Contract, thirds: int, won_last: bool, tricks: int, rules: Rules = STANDARD) -> int:
     """The soloist's game points for a deal ending with ``thirds`` (S), ``won_last`` (L), trick class ``tricks``."""
     makes = thirds >= MAKE_THIRDS
     soloist_cards = thirds - (LAST_TRICK_THIRDS if won_last else 0)
@@ -83,7 +83,7 @@ def possible(thirds: int, won_last: bool, tricks: int) -> bool:
 
 
 @lru_cache(maxsize=None)
-def payoff_levels(contract: str, rules: Rules = STANDARD) -> tuple[int, ...]:
+def payoff_levels(contract: Contract, rules: Rules = STANDARD) -> tuple[int, ...]:
     """Every payoff the soloist can end a deal of ``contract`` with, lowest first."""
     return tuple(sorted({
         outcome_payoff(contract, s, bool(last), t, rules)
@@ -92,7 +92,7 @@ def payoff_levels(contract: str, rules: Rules = STANDARD) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def goal_table(contract: str, level: int, rules: Rules = STANDARD) -> bytes:
+def goal_table(contract: Contract, level: int, rules: Rules = STANDARD) -> bytes:
     """The outcomes where the soloist's payoff is at least ``level``.
 
     36 x 2 x 3 bytes, index ``(S * 2 + L) * 3 + trick class``, 1 = the
@@ -118,7 +118,7 @@ def reference_payoff(
     soloist: int,
     last_bonus: int,
     *,
-    contract: str,
+    contract: Contract,
     captured: int,
     soloist_tricks: int,
     defence_tricks: int,
@@ -184,14 +184,14 @@ def _flags(state: PlayState) -> tuple[int, bool, bool]:
     return state.captured[s], won[s] > 0, sum(won) - won[s] > 0
 
 
-def finished_payoff(state: PlayState, contract: str, rules: Rules = STANDARD) -> int:
+def finished_payoff(state: PlayState, contract: Contract, rules: Rules = STANDARD) -> int:
     """The soloist's payoff (the objective) of a finished deal."""
     captured, sol_any, def_any = _flags(state)
     won_last = state.last_winner == state.soloist
     return outcome_payoff(contract, captured, won_last, trick_class(sol_any, def_any), rules)
 
 
-def payoff_reaches(state: PlayState, contract: str, level: int, rules: Rules = STANDARD, goals: Any = None) -> bool:
+def payoff_reaches(state: PlayState, contract: Contract, level: int, rules: Rules = STANDARD, goals: Any = None) -> bool:
     """Can the soloist force a payoff of at least ``level`` from ``state``?"""
     if state.is_over:
         return finished_payoff(state, contract, rules) >= level
@@ -201,7 +201,7 @@ def payoff_reaches(state: PlayState, contract: str, level: int, rules: Rules = S
 
 
 def payoff_value(
-    state: PlayState, contract: str, rules: Rules = STANDARD, goals: Any = None, *, thirds: int | None = None
+    state: PlayState, contract: Contract, rules: Rules = STANDARD, goals: Any = None, *, thirds: int | None = None
 ) -> int:
     """The soloist's payoff under payoff-optimal play by both sides.
 
@@ -236,7 +236,7 @@ def _ends(total: int) -> tuple[tuple[int, int, int], ...]:
 
 
 @lru_cache(maxsize=None)
-def _settled(contract: str, level: int, rules: Rules, thirds: int, total: int = 35) -> bool | None:
+def _settled(contract: Contract, level: int, rules: Rules, thirds: int, total: int = 35) -> bool | None:
     """What ``thirds`` alone says of reaching ``level``: False, True, or None (search).
 
     Only outcomes the deal can end with count (:func:`_ends`): e.g. a soloist
@@ -246,7 +246,7 @@ def _settled(contract: str, level: int, rules: Rules, thirds: int, total: int = 
 
 
 @lru_cache(maxsize=None)
-def settled_between(contract: str, level: int, rules: Rules, low: int, high: int, total: int = 35) -> bool | None:
+def settled_between(contract: Contract, level: int, rules: Rules, low: int, high: int, total: int = 35) -> bool | None:
     """What bounds on the thirds value say of reaching payoff ``level``: the soloist
     can force S >= ``low`` and the defenders can hold S <= ``high``.  False, True,
     or None (the bounds do not decide).
@@ -267,7 +267,7 @@ def settled_between(contract: str, level: int, rules: Rules, low: int, high: int
 
 
 @lru_cache(maxsize=None)
-def level_thresholds(contract: str, level: int, rules: Rules = STANDARD, total: int = 35) -> tuple[int, int]:
+def level_thresholds(contract: Contract, level: int, rules: Rules = STANDARD, total: int = 35) -> tuple[int, int]:
     """The two thirds tests that can settle ``level``: ``(w, t)``, where failing to
     reach ``w`` (the fewest thirds of any winning outcome) proves the level out of
     reach, and reaching ``t`` (from which every outcome wins) proves it reached.
@@ -297,7 +297,7 @@ def deal_thirds(state: PlayState) -> int:
     return sum(state.captured) + mask_thirds(in_play) + state.last_bonus
 
 
-def _reaches(state: PlayState, contract: str, level: int, rules: Rules, goals: Any, thirds: int | None) -> bool:
+def _reaches(state: PlayState, contract: Contract, level: int, rules: Rules, goals: Any, thirds: int | None) -> bool:
     if thirds is not None:
         known = _settled(contract, level, rules, thirds, deal_thirds(state))
         if known is not None:
@@ -305,7 +305,7 @@ def _reaches(state: PlayState, contract: str, level: int, rules: Rules, goals: A
     return payoff_reaches(state, contract, level, rules, goals)
 
 
-def multiplier_of(payoff: int, contract: str, rules: Rules = STANDARD) -> int:
+def multiplier_of(payoff: int, contract: Contract, rules: Rules = STANDARD) -> int:
     """The multiplier m behind a payoff (the objective is ±2·v·m, or ±v·m under ``payment=plus``).
 
     >>> multiplier_of(-12, "solo"), multiplier_of(4, "solo", Rules(payment="plus"))
@@ -317,7 +317,7 @@ def multiplier_of(payoff: int, contract: str, rules: Rules = STANDARD) -> int:
 
 def payoff_card_values(
     state: PlayState,
-    contract: str,
+    contract: Contract,
     rules: Rules = STANDARD,
     goals: Any = None,
     thirds: dict[Card, int] | None = None,
@@ -336,7 +336,7 @@ def payoff_card_values(
 
 
 def payoff_line(
-    state: PlayState, contract: str, value: int, rules: Rules = STANDARD, goals: Any = None, solver: Any = None
+    state: PlayState, contract: Contract, value: int, rules: Rules = STANDARD, goals: Any = None, solver: Any = None
 ) -> list[Card]:
     """One payoff-optimal line from ``state`` (whose payoff is ``value``) to the end.
 

@@ -29,7 +29,7 @@ from typing import Any
 from ..game.cards import Card, card_name, cards_of, parse_card
 from ..records.dealfile import Record, check_record
 from ..game.errors import CalasolveError, ParameterError
-from ..game.state import CONTRACTS, DealResult, PlayState
+from ..game.state import CONTRACTS, Contract, DealResult, PlayState
 from ..game.limits import check_instance
 from ..game.rules import STANDARD, Rules
 from .solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
@@ -43,7 +43,7 @@ class Position:
         self,
         state: PlayState,
         *,
-        contract: str = "solissimo",
+        contract: Contract = "solissimo",
         rules: Rules = STANDARD,
         solver: CoreSolver | None = None,
     ) -> None:

@@ -23,7 +23,7 @@ from . import engines
 from ..game.cards import MAKE_THIRDS, Card, card_name, cards_of, hand_name, parse_card
 from .engines import CoreSolver, make_solver
 from ..game.errors import CalasolveError, ParameterError
-from ..game.state import CONTRACTS, PlayState, Trick, core_position
+from ..game.state import CONTRACTS, Contract, PlayState, Trick, core_position
 from ..game.limits import MAX_THIRDS, check_bool, check_instance, check_optional_int
 from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line, payoff_value
 from ..game.rules import STANDARD, Rules
@@ -193,7 +193,7 @@ class SolveResult:
     reaches: bool | None = None
     #: the thirds that go with the last trick (3, plus the monte's cards)
     last_bonus: int = 0
-    contract: str | None = None
+    contract: Contract | None = None
     name: str | None = None
     record: int | None = None
     objective: Objective = "thirds"
@@ -330,7 +330,7 @@ def solve(
     solver: CoreSolver | None = None,
     line: bool = True,
     objective: str = "thirds",
-    contract: str | None = None,
+    contract: Contract | None = None,
     rules: Any = None,
 ) -> SolveResult:
     """Solve a record whose exchange is known (at its ``played`` point), a
@@ -425,7 +425,7 @@ def solve(
 
 def solve_payoff(
     state: PlayState,
-    contract: str,
+    contract: Contract,
     rules: Any = None,
     *,
     solver: CoreSolver | None = None,
