@@ -13,6 +13,21 @@ from ..game.cards import (
 )
 from ..game.defaults import DEFAULT_PRECISION, DEFAULT_THIRDS_SAMPLES
 from ..game.errors import CalasolveError, ParameterError
+from ..game.limits import (
+    MAX_CANDIDATES,
+    MAX_JOBS,
+    MAX_REDEALS,
+    MAX_SAMPLES,
+    MAX_SEED,
+    MAX_TABLE_MB,
+    check_bool,
+    check_callable,
+    check_choice,
+    check_instance,
+    check_int,
+    check_mask,
+    check_optional_int,
+)
 from ..game.state import CONTRACTS, Contract
 from ..game.rules import Rules
 from ..game.sampling import MONTE, check_known
@@ -65,22 +80,6 @@ def check_advise_arguments(
     ...
     calasolve.game.errors.ParameterError: samples 1180591620717411303424: must be an integer from 1 to 1000000
     """
-    from ..game.limits import (
-        MAX_CANDIDATES,
-        MAX_JOBS,
-        MAX_REDEALS,
-        MAX_SAMPLES,
-        MAX_SEED,
-        MAX_TABLE_MB,
-        check_bool,
-        check_callable,
-        check_choice,
-        check_instance,
-        check_int,
-        check_mask,
-        check_optional_int,
-    )
-
     if isinstance(hand, str):
         mask = parse_advice_hand(hand)
     else:

@@ -4,9 +4,16 @@
 ``advise`` a hand; every command prints readable text or, with ``--json``,
 JSON objects one per line, and reports bad input as one line on stderr with
 exit status 2 (never a traceback).
-"""
 
-from __future__ import annotations
+The top layer: a module per command (``check``, ``rules``, ``solve``,
+``analyse``, ``advise``, ``deal``, ``bench``, ``board``), registered on the
+group here; their shared options (``options``), the bulk plumbing of records
+in and results out over worker processes or Dask (``bulk``), the process and
+stream plumbing of :func:`main` (``streams``) and the wording of every
+result (``text``).  May import every other layer; nothing imports it but
+``calasolve.__main__``.  A command keeps its heavy imports inside its
+function, so that ``calasolve --help`` or ``calasolve rules`` start fast.
+"""
 
 from __future__ import annotations
 
