@@ -1,5 +1,11 @@
 """calasolve: double-dummy solver and hand analyser for Calabresella (Terziglio).
 
+The public API, re-exported here from the subpackages, bottom up:
+:mod:`~calasolve.game`, :mod:`~calasolve.records` and :mod:`~calasolve.scale`,
+:mod:`~calasolve.search`, :mod:`~calasolve.exchange`, :mod:`~calasolve.advice`
+and :mod:`~calasolve.deals`, :mod:`~calasolve.board`, :mod:`~calasolve.cli`
+(docs/architecture.md: what each holds and may import).
+
 >>> from calasolve import parse_hand, hand_name
 >>> hand_name(parse_hand("kqj.-.-.3"))
 'RCF.-.-.3'

@@ -20,6 +20,7 @@ from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import ParameterError
 from ..game.limits import MAX_TABLE_MB, check_bool, check_int
 
+
 class CoreSolver(Protocol):
     """What :func:`~calasolve.search.solving.solve` needs of a solver: the C ``Solver`` or the reference twin."""
 
