@@ -28,9 +28,9 @@ from ..game.limits import (
     check_mask,
     check_optional_int,
 )
-from ..game.state import CONTRACTS, Contract
 from ..game.rules import Rules
 from ..game.sampling import MONTE, check_known
+from ..game.state import CONTRACTS, Contract
 from .samples import DEFENDER_POLICIES, SOLOIST_POLICIES
 
 

@@ -8,7 +8,6 @@ from typing import Sequence
 from ..game.state import CONTRACT_VALUE
 from .race import Race, difference_interval
 
-
 #: How the game points are obtained, as reported in the output.
 PAYOFF_METHOD = (
     "null-window tests: 18 thirds for make or fail, then 30 (made) or 6 (failed) for the multiplier; "

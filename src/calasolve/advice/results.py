@@ -12,12 +12,11 @@ from ..game.cards import (
     hand_name,
 )
 from ..game.defaults import DEFAULT_PRECISION, DEFAULT_THIRDS_SAMPLES
+from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
-from .race import INTERVAL_METHOD, Race
-from ..game.rules import Rules
 from .prose import PAYOFF_METHOD, POLICY_NOTES
-
+from .race import INTERVAL_METHOD, Race
 
 # -- results -----------------------------------------------------------------------
 

@@ -7,20 +7,19 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..search import engines
+from ..exchange.search import defence_candidates
 from ..game.cards import (
-    last_trick_bonus,
     Mask,
+    last_trick_bonus,
 )
 from ..game.defaults import DEFAULT_GOAL_MB
 from ..game.exchange import Exchange, Hands, apply_exchange
-from ..exchange.search import defence_candidates
-from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, first_leader
-from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
-from .policies import bonus_after_exchange, heuristic_exchange, random_draw, soloist_policy
 from ..game.rules import Rules
 from ..game.sampling import deal_rest, rng_for
-
+from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, first_leader
+from ..search import engines
+from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
+from .policies import bonus_after_exchange, heuristic_exchange, random_draw, soloist_policy
 
 SOLOIST_POLICIES = ("sampled", "dd")
 DEFENDER_POLICIES = ("dd", "heuristic")

@@ -9,12 +9,12 @@ from typing import Sequence
 import click
 
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
-from ..game.state import CONTRACTS
 from ..game.limits import MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB
 from ..game.rules import Rules
+from ..game.state import CONTRACTS
 from ..records.notation import notation
-from .options import jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
 from .bulk import NoBar, check_scheduler, emit_json
+from .options import jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
 
 
 @click.command("advise")
@@ -86,8 +86,8 @@ def advise_cmd(
     """
     from ..advice.advisor import advise, parse_advice_hand
     from ..advice.race import Race
-    from .text import advice_bar_label, format_advice
     from ..game.sampling import parse_known
+    from .text import advice_bar_label, format_advice
 
     rules_ = Rules.parse(rule_items)
     mask = parse_advice_hand(" ".join(hand))

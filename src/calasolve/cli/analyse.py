@@ -6,11 +6,11 @@ from typing import Any, Sequence
 
 import click
 
-from ..search import engines
 from ..game.errors import CalasolveError
 from ..records.notation import notation
-from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
+from ..search import engines
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
+from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
 
 
 def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:

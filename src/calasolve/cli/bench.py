@@ -7,11 +7,11 @@ from typing import Any
 
 import click
 
-from ..game.limits import MAX_THIRDS
 from ..advice.stats import percentile
-from .text import format_bench
-from .options import json_option, tt_option
+from ..game.limits import MAX_THIRDS
 from .bulk import NoBar, emit_json
+from .options import json_option, tt_option
+from .text import format_bench
 
 
 @click.command("bench")

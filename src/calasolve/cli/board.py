@@ -7,8 +7,8 @@ from typing import Sequence
 import click
 
 from ..game.errors import CalasolveError
-from .options import rule_option, tt_option
 from .bulk import load_records
+from .options import rule_option, tt_option
 
 
 @click.command("board")

@@ -18,7 +18,6 @@ from ..game.rules import Rules
 from ..records.notation import record_label
 from ..scale.workers import worker_pool
 
-
 # -- helpers ---------------------------------------------------------------------
 
 def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
@@ -122,7 +121,7 @@ def check_scheduler(scheduler: str | None, jobs: int | None) -> None:
         return
     if jobs is not None:
         raise CalasolveError("--jobs and --scheduler do not go together (the cluster has its own workers)")
-    from ..scale.cluster import require_dask, parse_scheduler
+    from ..scale.cluster import parse_scheduler, require_dask
 
     parse_scheduler(scheduler)
     require_dask()

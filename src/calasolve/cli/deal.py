@@ -8,11 +8,11 @@ from typing import Any, Iterator, Sequence
 
 import click
 
-from ..search import engines
 from ..game.errors import CalasolveError, OutputError
-from ..game.state import CONTRACTS, Contract
 from ..game.limits import MAX_DEALS, MAX_SEED
 from ..game.rules import Rules
+from ..game.state import CONTRACTS, Contract
+from ..search import engines
 from .options import known_errors, rule_option, tt_option
 
 
@@ -61,8 +61,8 @@ def deal_cmd(
       calasolve deal -n 10 --contract random --known 0=32A.-.-.- --known monte=3D
     """
     from ..deals.dealer import DealSpec, generate_deals, parse_soloist
-    from ..records.dealfile import format_record
     from ..game.sampling import parse_known
+    from ..records.dealfile import format_record
 
     with known_errors():
         spec = DealSpec(contract=contract.strip().lower(), soloist=parse_soloist(soloist), leader=leader,

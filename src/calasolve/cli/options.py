@@ -14,7 +14,6 @@ from ..game.errors import CalasolveError
 from ..game.limits import MAX_JOBS, MAX_TABLE_MB
 from ..records.notation import ENV_SYMBOLS
 
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 # -- shared options ------------------------------------------------------------

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-
 import click
 
 from ..game.rules import RULE_HELP, VARIANTS
-from .text import format_rules
-from .options import json_option
 from .bulk import emit_json
+from .options import json_option
+from .text import format_rules
 
 
 @click.command()

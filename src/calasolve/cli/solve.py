@@ -6,13 +6,13 @@ from typing import Any, Sequence
 
 import click
 
-from ..search import engines
 from ..game.errors import CalasolveError
 from ..game.limits import MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from ..records.notation import notation
-from .text import format_solve
-from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
+from ..search import engines
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
+from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
+from .text import format_solve
 
 
 def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..game.state import Contract
 from ..search import solving
 from ..search.solving import CoreSolver, SolveResult, check_solve_arguments
 from .search import solve_with_exchange
-from ..game.state import Contract
 
 __all__ = ["solve"]
 

@@ -38,9 +38,9 @@ from ..game.cards import (
     display_order,
     mask_thirds,
 )
-from .dealfile import Record
 from ..game.exchange import Exchange, called_from
 from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, PlayState, Trick, defender_seats
+from .dealfile import Record
 
 __all__ = [
     "Notation",
