@@ -18,7 +18,6 @@ from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 from .prose import PAYOFF_METHOD, POLICY_NOTES
 from .race import INTERVAL_METHOD, Race
 
-# -- results -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class ContractEstimate:

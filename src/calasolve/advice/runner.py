@@ -9,7 +9,6 @@ from ..game.state import CONTRACTS
 from .outcome import Outcome
 from .samples import Settings, Task, work
 
-# -- the race ------------------------------------------------------------------------
 
 def _chunks(settings: Settings, tasks: Sequence[Task], jobs: int) -> list[tuple[Settings, list[Task]]]:
     """Tasks grouped by sample (standard contract order within), a few samples a chunk:

@@ -26,8 +26,6 @@ DEFENDER_POLICIES = ("dd", "heuristic")
 DEFAULT_DEFENDER_POLICY = "dd"
 
 
-# -- one sample -----------------------------------------------------------------------
-
 @dataclass(frozen=True)
 class Settings:
     """Everything a worker needs to evaluate samples (picklable)."""

@@ -18,7 +18,6 @@ from ..game.rules import Rules
 from ..records.notation import record_label
 from ..scale.workers import worker_pool
 
-# -- helpers ---------------------------------------------------------------------
 
 def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
     """Every record of every file, with ``--rule`` overrides applied over each record's own rules."""

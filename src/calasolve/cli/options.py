@@ -16,7 +16,6 @@ from ..records.notation import ENV_SYMBOLS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# -- shared options ------------------------------------------------------------
 
 def json_option(text: str = "One JSON object per record per line.") -> Callable[[F], F]:
     return click.option("--json", "as_json", is_flag=True, help=text)

@@ -14,7 +14,6 @@ import click
 from ..game.cards import SUIT_SYMBOLS, SUITS
 from ..game.errors import OutputError, ParameterError
 
-# -- entry point -------------------------------------------------------------
 
 def suits_as_letters(err: UnicodeError) -> tuple[str, int]:
     """Encoding error handler for a terminal or file that cannot show ♣♠♥♦ (e.g.

@@ -22,8 +22,6 @@ __all__ = ["Choice", "Draw", "ExchangeResult"]
 Choice = tuple[Exchange, int]
 
 
-# -- results -------------------------------------------------------------------
-
 @dataclass(frozen=True)
 class Draw:
     """Dividete: one of the 6 equally likely draws of the monte and the defenders' best discards."""
