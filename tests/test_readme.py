@@ -52,17 +52,17 @@ def test_every_error_class_named_exists() -> None:
     """The pages name only error classes that exist (they once named a TableSizeError)."""
     import builtins
 
-    import calasolve.errors
+    import calasolve.game.errors
 
     for page in PAGES:
         for name in set(re.findall(r"`(?:calasolve\.)?(?:errors\.)?([A-Z]\w*Error)\b", page.read_text(encoding="utf-8"))):
-            assert hasattr(calasolve.errors, name) or hasattr(builtins, name), (page.name, name)
+            assert hasattr(calasolve.game.errors, name) or hasattr(builtins, name), (page.name, name)
 
 
 def test_the_documented_table_and_memo_defaults_are_the_code_s() -> None:
-    """One home for the defaults (calasolve.defaults): the command line and the pages say them."""
+    """One home for the defaults (calasolve.game.defaults): the command line and the pages say them."""
     from calasolve.cli import cli
-    from calasolve.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB
+    from calasolve.game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB
 
     for name in ("solve", "advise"):
         params = {p.name: p for p in cli.commands[name].params}

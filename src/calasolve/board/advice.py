@@ -11,7 +11,7 @@ import queue as queue_module
 import time
 from typing import Any
 
-from ..errors import CalasolveError
+from ..game.errors import CalasolveError
 
 #: The most samples per contract the board runs (the CLI's own limit is far higher).
 MAX_SAMPLES = 5000
@@ -22,7 +22,7 @@ ABANDONED_AFTER = 150.0
 
 def _run(params: dict[str, Any], out: Any) -> None:
     """The child: advise, report progress and the result (or the one-line error) on ``out``."""
-    from ..advisor import advise
+    from ..advice.advisor import advise
 
     try:
         result = advise(

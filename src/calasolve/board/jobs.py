@@ -14,7 +14,7 @@ import multiprocessing
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable
 
-from ..errors import CalasolveError
+from ..game.errors import CalasolveError
 
 
 class Abandoned(Exception):
@@ -22,13 +22,13 @@ class Abandoned(Exception):
 
 
 def _analyse(solver: Any, record: Any, judge: bool) -> dict[str, Any]:
-    from ..analysis import analyse
+    from ..deals.analysis import analyse
 
     return analyse(record, solver=solver, exchange=judge).to_dict()
 
 
 def _exchange(solver: Any, record: Any, top: int) -> dict[str, Any]:
-    from ..exchange_search import best_exchange
+    from ..exchange.search import best_exchange
 
     return best_exchange(record, solver=solver, top=top).to_dict()
 
@@ -42,7 +42,7 @@ def _serve(conn: Any, tt_mb: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops this
-    from ..solving import make_solver
+    from ..search.solving import make_solver
 
     solver = None
     while True:

@@ -25,12 +25,12 @@ from starlette.responses import JSONResponse as _StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..dealfile import Record, parse_deal_text
-from ..defaults import DEFAULT_TT_MB
-from ..errors import CalasolveError
-from ..game import CONTRACTS
-from ..jsonout import dumps
-from ..position import Position
+from ..records.dealfile import Record, parse_deal_text
+from ..game.defaults import DEFAULT_TT_MB
+from ..game.errors import CalasolveError
+from ..game.state import CONTRACTS
+from ..records.jsonout import dumps
+from ..search.position import Position
 from .advice import MAX_SAMPLES, AdviceRun
 from .jobs import Abandoned, SlowWorker
 from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, want, want_int
@@ -47,7 +47,7 @@ CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 's
 
 
 class JSONResponse(_StarletteJSON):
-    """An answer in standard JSON: a number that does not exist is null (:mod:`calasolve.jsonout`)."""
+    """An answer in standard JSON: a number that does not exist is null (:mod:`calasolve.records.jsonout`)."""
 
     def render(self, content: Any) -> bytes:
         return dumps(content, compact=True).encode("utf-8")
@@ -95,7 +95,7 @@ class Board:
         self.records = list(records)
         self.path = path
         self.tt_mb = tt_mb
-        from ..solving import make_solver
+        from ..search.solving import make_solver
 
         # the values on one thread with its warm solver (a solver is not thread-safe); the
         # slow questions in a child process, stopped when the page stops waiting for them
@@ -177,8 +177,8 @@ class Board:
         return JSONResponse(await self.slow.ask("exchange", (record, top), _gone(request)))
 
     async def advise(self, request: Request) -> Response:
-        from ..advisor import parse_advice_hand
-        from ..cards import hand_name
+        from ..advice.advisor import parse_advice_hand
+        from ..game.cards import hand_name
 
         body = await read_json(request)
         hand = want(body, "hand", str)

@@ -1,0 +1,21 @@
+"""Defaults that the library and the command line share (a light import; the limits
+are in :mod:`calasolve.game.limits`).
+
+>>> from calasolve.game.limits import MAX_SAMPLES
+>>> DEFAULT_THIRDS_SAMPLES <= DEFAULT_SAMPLES <= MAX_SAMPLES
+True
+"""
+
+#: The bid advisor's cap on samples per contract (with ``fixed``: the samples).
+DEFAULT_SAMPLES = 400
+#: The 95% half-width wanted on the recommended contract's P(make).
+DEFAULT_PRECISION = 0.05
+#: Samples of each contract that also get their exact final thirds (the mean thirds' n).
+DEFAULT_THIRDS_SAMPLES = 24
+#: The solver's transposition table, in MiB (the command line's ``--tt-mb``, the API's ``tt_mb``;
+#: as fast as 64 on the benchmark suites, half the memory).
+DEFAULT_TT_MB = 32
+#: The payoff goal search's memo per process, in MiB (``solve --objective payoff`` and the
+#: advisor alike): the searches at the extremes are memo-bound, and the memo is calloc'ed,
+#: so it costs memory only where a search touches it.
+DEFAULT_GOAL_MB = 128

@@ -1,0 +1,406 @@
+"""The board in a real browser: Playwright driving Debian's Chromium (``.ci/run`` installs it).
+
+Playwright's own browser download is not used: the system browser is
+launched by its path.  Screenshots of the main views are saved under
+``$CALASOLVE_ARTEFACTS`` (default: ``calasolve-board`` in the temp directory).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from strict_json import strict_lines
+
+pytest.importorskip("starlette", reason="the board needs the extra calasolve[board]")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the test extra)")
+expect = sync_api.expect
+
+CHROMIUM = os.environ.get("CALASOLVE_CHROMIUM", "/usr/bin/chromium")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, as .ci/run does)", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = "examples/example.deal"
+PLAYED = "examples/played.deal"
+ARTEFACTS = Path(os.environ.get("CALASOLVE_ARTEFACTS", Path(tempfile.gettempdir()) / "calasolve-board"))
+
+BAD = """name: bad
+hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC7
+monte: R4.-.3F.-
+contract: solissimo
+soloist: 0
+"""
+
+#: the issue's chiamo without its exchange: its search takes seconds of CPU (tens under load)
+CHIAMO_NO_EXCHANGE = """name: chiamo, exchange to search
+hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76
+monte: R4.-.3F.-
+contract: chiamo
+soloist: 0
+"""
+
+#: a strong hand: its dividete and scegliete get no exact thirds, which once made the
+#: advice status NaN (not JSON) and the page a JSON parse error
+STRONG = "32AR.3A.2A7.543"
+
+SOLO_NO_EXCHANGE = """name: solo, exchange to search
+hands: 7.74.2RCF764.R6 3F.32AR.3A.2AF4 AC65.CF5.5.3C75
+monte: 2R4.6.-.-
+contract: solo
+soloist: 1
+"""
+
+
+def calasolve(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "calasolve", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=600, input=input)
+
+
+def json_lines(*args: str, input: str | None = None) -> list[dict[str, Any]]:
+    run = calasolve(*args, input=input)
+    assert run.returncode == 0, run.stderr
+    return strict_lines(run.stdout)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        # CI runs as root in a container: no sandbox there, and a small /dev/shm
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+def start_board(path: str, server: list[subprocess.Popen[str]] | None = None) -> Iterator[str]:
+    proc = subprocess.Popen([sys.executable, "-m", "calasolve", "board", "--no-browser", path],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+    if server is not None:
+        server.append(proc)
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith("calasolve board: http://"), line
+        yield line.split()[2]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def searchers(server: subprocess.Popen[str]) -> set[int]:
+    """The board's child processes that answer slow questions (multiprocessing's spawned children)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == server.pid and fields[0] != "Z" and b"spawn_main" in cmdline:
+            found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def example_url() -> Iterator[str]:
+    yield from start_board(EXAMPLE)
+
+
+@pytest.fixture(scope="module")
+def played_url() -> Iterator[str]:
+    yield from start_board(PLAYED)
+
+
+class Page:
+    """A page of the board, with the console's errors kept."""
+
+    def __init__(self, browser: Any, url: str) -> None:
+        self.page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(url)
+        self.page.wait_for_selector("#deal-info strong")
+
+    def shot(self, name: str) -> None:
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
+
+    def values(self) -> dict[str, int]:
+        """The values shown on the cards of the player to move."""
+        return self.page.eval_on_selector_all(
+            ".card.legal", "cards => Object.fromEntries(cards.map(c => [c.dataset.card, Number(c.querySelector('.val').textContent)]))"
+        )
+
+    def wait_step(self, cursor: int) -> None:
+        expect(self.page.locator("#step")).to_have_text(re.compile(f"^card {cursor} of "))
+
+    def advise(self, hand: str, *, seat: int | None = None, samples: int | None = None, skip: tuple[str, ...] = ()) -> None:
+        """Ask for advice on ``hand``: the form's defaults but for what is given."""
+        self.page.fill("#advice-hand", hand)
+        if seat is not None:
+            self.page.select_option("#advice-seat", str(seat))
+        if samples is not None:
+            self.page.fill("#advice-samples", str(samples))
+        for contract in skip:
+            self.page.uncheck(f"#advice-contracts input[value={contract}]")
+        self.page.click("#advice-go")
+
+    def open_record(self, index: int, name: str) -> None:
+        self.page.select_option("#record-list", str(index))
+        expect(self.page.locator("#deal-info strong")).to_have_text(re.compile("^" + re.escape(name)))
+
+
+@pytest.fixture()
+def example_page(browser: Any, example_url: str) -> Iterator[Page]:
+    page = Page(browser, example_url)
+    yield page
+    page.page.close()
+
+
+def test_page_loads_without_console_errors(example_page: Page) -> None:
+    example_page.page.wait_for_selector(".card.legal .val")
+    assert example_page.page.locator(".seat").count() == 3
+    example_page.shot("table")
+    assert example_page.errors == []
+
+
+def test_card_values_equal_solve_json(example_page: Page) -> None:
+    solved = json_lines("solve", "--json", EXAMPLE)
+    for result in solved:
+        example_page.open_record(result["record"], result["name"])
+        assert example_page.values() == result["cards"], result["name"]
+        to_move = example_page.page.locator(".seat.to-move h3").text_content() or ""
+        assert to_move.startswith(f"Seat {result['to_move']}")
+    example_page.shot("mid-trick")
+    assert example_page.errors == []
+
+
+def test_click_plays_and_undo_restores(example_page: Page) -> None:
+    page = example_page.page
+    page.wait_for_selector(".card.legal .val")
+    before = example_page.values()
+    card = page.locator(".card.legal.best").first.get_attribute("data-card")
+    page.click(f".card.legal[data-card='{card}']")
+    example_page.wait_step(1)
+    assert page.locator("#trick .played").count() == 1 and card[:-1] in (page.locator("#trick").text_content() or "")
+    record = "name: example 1\nhands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76\nmonte: R4.-.3F.-\ncontract: solissimo\nsoloist: 0\n"
+    run = subprocess.run([sys.executable, "-m", "calasolve", "solve", "--json", "-"], input=record + f"played: {card}\n",
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert example_page.values() == json.loads(run.stdout)["cards"]
+    assert example_page.page.locator(f".seat#seat-0 .card[data-card='{card}']").count() == 0
+    example_page.shot("after-click")
+    page.keyboard.press("ArrowLeft")
+    example_page.wait_step(0)
+    assert example_page.values() == before
+    page.keyboard.press("ArrowRight")
+    example_page.wait_step(1)
+    page.click("#go-back")
+    example_page.wait_step(0)
+    assert example_page.values() == before
+    assert example_page.errors == []
+
+
+def test_played_deal_graph_shows_analyse_mistakes(browser: Any, played_url: str) -> None:
+    page = Page(browser, played_url)
+    try:
+        p = page.page
+        p.wait_for_selector("#graph svg")
+        [analysis] = [a for a in json_lines("analyse", "--json", "--no-exchange", PLAYED) if a["record"] == 1]
+        mistakes = [c for c in analysis["cards"] if c["cost"]]
+        assert p.locator("circle.mistake").count() == len(mistakes) > 0
+        assert p.locator("circle.point").count() == 37
+        items = p.locator("#mistakes li").all_text_contents()
+        for m, text in zip(mistakes, items):
+            assert f"trick {m['trick']}: seat {m['seat']}" in text and f"costs {m['cost']}" in text
+        page.shot("graph")
+        # step through the first trick
+        for cursor in (1, 2, 3):
+            p.keyboard.press("ArrowRight")
+            page.wait_step(cursor)
+        assert p.locator("#trick .played.old").count() == 3
+        # a mistake jumps to the position where it was made: the card played shows its cost
+        first = mistakes[0]
+        p.locator("circle.mistake").first.click()
+        page.wait_step(first["index"])
+        loss = p.locator(f".card.legal[data-card='{first['card']}']").get_attribute("title") or ""
+        assert f"loses {first['cost']}" in loss
+        page.shot("graph-at-mistake")
+        p.keyboard.press("End")
+        page.wait_step(36)
+        assert "result:" in (p.locator("#score").text_content() or "")
+        # a record stopped mid-play opens where it stops, with the values of `calasolve solve`
+        stopped = json_lines("solve", "--json", PLAYED)[2]
+        page.open_record(3, stopped["name"])
+        page.wait_step(14)
+        assert page.values() == stopped["cards"]
+        expect(p.locator("circle.point")).to_have_count(15)
+        assert page.errors == []
+    finally:
+        page.page.close()
+
+
+def test_pasted_bad_record_shows_its_error(example_page: Page, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.deal"
+    bad.write_text(BAD)
+    run = calasolve("check", str(bad))
+    message = "<pasted>" + run.stderr.strip().removeprefix(f"calasolve: error: {bad}")
+    page = example_page.page
+    page.fill("#paste", BAD)
+    page.click("#open-paste")
+    expect(page.locator("#paste-error")).to_have_text(message)
+    example_page.shot("paste-error")
+    # the console may log the refused request (a 400); the page itself raised nothing
+    assert all("status of 400" in e for e in example_page.errors)
+
+
+def test_pasted_record_without_exchange_offers_the_alternatives(example_page: Page) -> None:
+    page = example_page.page
+    page.fill("#paste", SOLO_NO_EXCHANGE)
+    page.click("#open-paste")
+    expect(page.locator("#deal-info strong")).to_have_text(re.compile("^solo, exchange to search"))
+    page.wait_for_selector("#exchange-list li.chosen")
+    choices = page.locator(".exchange-choice").all_text_contents()
+    assert len(choices) == 10 and choices[0].endswith("\u2192 27 thirds")
+    page.locator(".exchange-choice").nth(1).click()
+    expect(page.locator("#exchange-list li").nth(1)).to_have_class("chosen")
+    text, thirds = choices[1].rsplit(" \u2192 ", 1)
+    expect(page.locator("#deal-info")).to_contain_text("exchange: " + text)
+    assert f"double dummy: {thirds.split()[0]} thirds" in (page.locator("#score").text_content() or "")
+    example_page.shot("exchange")
+    assert example_page.errors == []
+
+
+def test_advice_chart(example_page: Page) -> None:
+    page = example_page.page
+    example_page.advise("32AR.32A.3A.2A5", samples=5000)
+    expect(page.locator("#advice-progress")).to_be_visible()
+    page.click("#advice-cancel")
+    expect(page.locator("#advice-error")).to_have_text("cancelled")
+    expect(page.locator("#advice-progress")).to_be_hidden()
+    example_page.advise("32AR.32A.3A.2A5", samples=2, skip=("chiamo", "dividete", "scegliete"))
+    page.wait_for_selector("svg.advice", timeout=60_000)
+    assert page.locator("svg.advice rect.pmake").count() == 2
+    assert "Recommendation:" in (page.locator("#advice-chart").text_content() or "")
+    example_page.shot("advice")
+    assert example_page.errors == []
+
+
+def test_strong_hand_advice_with_the_default_samples_draws_its_chart(example_page: Page) -> None:
+    page = example_page.page
+    example_page.advise(STRONG, seat=1)
+    expect(page.locator("#advice-progress")).to_be_visible()
+    page.wait_for_selector("svg.advice", timeout=600_000)
+    assert page.locator("svg.advice rect.pmake").count() == 5
+    assert "Recommendation:" in (page.locator("#advice-chart").text_content() or "")
+    assert page.locator("#advice-error").text_content() == ""
+    example_page.shot("advice-strong")
+    assert example_page.errors == []
+
+
+def test_a_new_advice_drops_the_older_one(example_page: Page) -> None:
+    page = example_page.page
+    example_page.advise("32AR.32A.3A.2A5", samples=5000)
+    expect(page.locator("#advice-progress")).to_be_visible()
+    example_page.advise("7654.7654.765.7", samples=2, skip=("chiamo", "dividete", "scegliete", "solissimo"))
+    page.wait_for_selector("svg.advice", timeout=120_000)
+    assert "Hand 7654.7654.765.7" in (page.locator("#advice-chart").text_content() or "")
+    assert page.locator("svg.advice rect.pmake").count() == 1
+    assert example_page.errors == []
+
+
+@pytest.fixture()
+def played_board() -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    server: list[subprocess.Popen[str]] = []
+    for url in start_board(PLAYED, server):
+        yield url, server[0]
+
+
+def test_pasted_chiamo_shows_search_progress_then_its_exchange(browser: Any, played_board: Any) -> None:
+    url, _ = played_board
+    page = Page(browser, url)
+    try:
+        p = page.page
+        p.fill("#paste", CHIAMO_NO_EXCHANGE)
+        p.click("#open-paste")
+        expect(p.locator("#exchange-searching")).to_be_visible()
+        expect(p.locator("#exchange-what")).to_have_text("Searching the best exchange of this chiamo\u2026")
+        expect(p.locator("#exchange-elapsed")).to_have_text(re.compile(r"^[1-9]\d* s$"), timeout=10_000)
+        expect(p.locator("#deal-info strong")).to_have_text("chiamo, exchange to search \u2014 chiamo")
+        page.shot("exchange-searching")
+        p.wait_for_selector("#exchange-list li.chosen", timeout=600_000)
+        expect(p.locator("#exchange-searching")).to_be_hidden()
+        [solved] = json_lines("solve", "--json", "-", input=CHIAMO_NO_EXCHANGE)
+        choices = p.locator(".exchange-choice").all_text_contents()
+        assert choices[0] == f"{solved['exchange']['best']['text']} \u2192 {solved['soloist_thirds']} thirds"
+        assert page.values() == solved["cards"]
+        assert page.errors == []
+    finally:
+        p.close()
+
+
+def test_switching_records_during_an_exchange_search(browser: Any, played_board: Any) -> None:
+    """The issue's case: a pasted chiamo searched, record 2 picked meanwhile.  Only record 2
+    shows, with its own exchange, and the chiamo's search is stopped on the server."""
+    url, server = played_board
+    page = Page(browser, url)
+    try:
+        p = page.page
+        p.wait_for_selector("#graph svg")  # record 1's analysis: the searching process is up
+        p.fill("#paste", CHIAMO_NO_EXCHANGE)
+        p.click("#open-paste")
+        expect(p.locator("#exchange-searching")).to_be_visible()
+        p.wait_for_timeout(1000)
+        busy = searchers(server)
+        assert busy, "no process searches the chiamo's exchange"
+        [solo] = json_lines("solve", "--json", PLAYED)[1:2]
+        page.open_record(2, solo["name"])
+        expect(p.locator("#exchange-searching")).to_be_hidden()
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in busy) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in busy), "the abandoned search still runs"
+        p.wait_for_selector("#graph svg")
+        # long enough for a late answer, were one coming: the record stays record 2, with its exchange
+        p.wait_for_timeout(3000)
+        expect(p.locator("#deal-info strong")).to_have_text(re.compile("^" + re.escape(solo["name"])))
+        expect(p.locator("#deal-info")).to_contain_text("exchange: discard")
+        assert p.locator("#exchange-panel").is_hidden()
+        assert (p.locator("#status").text_content() or "") == ""
+        assert page.errors == []
+    finally:
+        p.close()
+
+
+def test_a_server_error_is_shown_as_its_message(example_page: Page) -> None:
+    page = example_page.page
+    page.wait_for_selector(".card.legal .val")
+    # a failure that is not our JSON (a crash's plain text, a proxy's page): its status and line
+    page.route("**/api/play", lambda route: route.fulfill(status=500, content_type="text/plain",
+                                                          body="Internal Server Error"))
+    page.locator(".card.legal").first.click()
+    expect(page.locator("#status")).to_have_text("500 Internal Server Error")
+    expect(page.locator("#status")).to_have_class(re.compile("error"))
+    page.unroute("**/api/play")
+    # the server's own one-line error
+    example_page.advise("32AR.32A.3A.2A")
+    expect(page.locator("#advice-error")).to_have_text(re.compile(r"11 cards, a hand has 12$"))
+    assert "JSON" not in (page.locator("#status").text_content() or "")
+    assert all("status of 500" in e or "status of 400" in e for e in example_page.errors), example_page.errors
