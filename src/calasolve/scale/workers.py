@@ -22,6 +22,7 @@ SIGTERM when the main process dies without cleaning up (``kill -KILL``).
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -65,13 +66,13 @@ def exit_on_sigterm() -> None:
 _SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int) -> None:
     # the worker starts with these signals blocked (see _Pool.submit): a Ctrl-C
     # that comes before it ignores them waits, then goes nowhere
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
-        _die_with_parent()
+        _die_with_parent(parent)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
 
 
@@ -88,15 +89,19 @@ class _Pool(ProcessPoolExecutor):
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _die_with_parent() -> None:
-    """Ask Linux for SIGTERM when the parent dies (``prctl(PR_SET_PDEATHSIG)``)."""
-    import ctypes
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux for SIGTERM when the parent dies (``prctl(PR_SET_PDEATHSIG)``); a
+    parent that died before the request (between the fork and now) ends the worker here."""
 
     try:
+        import ctypes
+
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not glibc-like: the other ways out still stop the workers
+    except Exception:  # not glibc-like, or no memory to load ctypes: the other ways out still stop the workers
         pass
+    if os.getppid() != parent:
+        os._exit(SIGTERM_STATUS)
 
 
 def _ready(modules: tuple[str, ...]) -> None:
@@ -104,7 +109,6 @@ def _ready(modules: tuple[str, ...]) -> None:
     that a worker that cannot (a memory limit) fails here, before any work is given out.
     What the libraries print as they fail (OpenBLAS) is dropped: the error says it in one line."""
     import importlib
-    import os
 
     saved, null = os.dup(2), os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 2)
@@ -177,7 +181,7 @@ def worker_pool(jobs: int, preload: tuple[str, ...] = PRELOAD) -> Iterator[Proce
     start (or load them) are a :class:`WorkerStartError` (one line).  On a
     normal end the pool is shut down as usual (its work is done); on any other
     the pending work is cancelled and the workers are stopped at once."""
-    pool = _Pool(max_workers=jobs, initializer=_worker_init)
+    pool = _Pool(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
     _POOLS.append(pool)
     done = False
     try:
