@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from ._core import Solver
     from .advisor import advise
     from .analysis import Analysis, analyse
+    from .ddtable import DDTable, dd_table
     from .dealfile import Record, check_deal_file, parse_deal_text, read_deal_file
     from .exchange import Exchange
     from .exchange_search import ExchangeResult, best_exchange
@@ -44,6 +45,8 @@ _LAZY = {
     "Analysis": ".analysis",
     "analyse": ".analysis",
     "advise": ".advisor",
+    "DDTable": ".ddtable",
+    "dd_table": ".ddtable",
     "Notation": ".text",
     "notation": ".text",
     "hand_diagram": ".text",
@@ -51,10 +54,10 @@ _LAZY = {
 }
 
 __all__ = [
-    "Analysis", "CalasolveError", "CardValues", "DealFileError", "DealResult", "Exchange", "ExchangeError",
+    "Analysis", "CalasolveError", "CardValues", "DDTable", "DealFileError", "DealResult", "Exchange", "ExchangeError",
     "ExchangeResult", "IllegalPlayError", "Notation", "ParameterError", "PlayState", "Position", "Record",
     "RuleError", "Rules", "SolveResult", "Solver", "advise", "analyse", "best_exchange", "card_name", "cards_name",
-    "check_deal_file", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text",
+    "check_deal_file", "dd_table", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text",
     "parse_hand", "read_deal_file", "score", "solve", "table_diagram",
 ]
 

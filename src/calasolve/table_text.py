@@ -24,10 +24,11 @@ def cell(entry: TableEntry) -> str:
     e.g. ``10.7 (10-11) 0/6 -16``.
     """
     gp = _signed(entry.game_points[entry.soloist])
+    ms = {o.multiplier for o in entry.outcomes}
+    times = f" x{ms.pop()}" if len(ms) == 1 and 1 not in ms else ""
     if len(entry.outcomes) > 1:
-        return f"{_num(entry.thirds)} ({entry.low}-{entry.high}) {entry.made}/{len(entry.outcomes)} {gp}"
+        return f"{_num(entry.thirds)} ({entry.low}-{entry.high}) {entry.made}/{len(entry.outcomes)} {gp}{times}"
     only = entry.outcomes[0]
-    times = f" x{only.multiplier}" if only.multiplier != 1 else ""
     return f"{only.thirds}{'*' if only.makes else ''} {gp}{times}"
 
 
@@ -48,7 +49,7 @@ def format_table(label: str, table: DDTable) -> list[str]:
         rows.append([f"seat {seat}", *(cell(table.entry(seat, c)) for c in CONTRACTS)])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [label, "  double dummy, after each soloist's best exchange: the soloist's thirds (* made),"
-             " then the soloist's game points;", "  dividete: mean thirds (lowest-highest) of the 6 draws, draws made,"
+             " then the soloist's game points (x2 cappotto, x3 stramazzo);", "  dividete: mean thirds (lowest-highest) of the 6 draws, draws made,"
              " mean game points"]
     lines += ["  " + "   ".join(text.ljust(w) for text, w in zip(row, widths)).rstrip() for row in rows]
     lines.append("  " + par_text(table.par))
