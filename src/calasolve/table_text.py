@@ -48,9 +48,12 @@ def format_table(label: str, table: DDTable) -> list[str]:
     for seat in SEATS:
         rows.append([f"seat {seat}", *(cell(table.entry(seat, c)) for c in CONTRACTS)])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = [label, "  double dummy, after each soloist's best exchange: the soloist's thirds (* made),"
-             " then the soloist's game points (x2 cappotto, x3 stramazzo);", "  dividete: mean thirds (lowest-highest) of the 6 draws, draws made,"
-             " mean game points"]
+    lines = [
+        label,
+        "  double dummy, after each soloist's best exchange: the soloist's thirds (* made),"
+        " then the soloist's game points (x2 cappotto, x3 stramazzo);",
+        "  dividete: mean thirds (lowest-highest) of the 6 draws, draws made, mean game points",
+    ]
     lines += ["  " + "   ".join(text.ljust(w) for text, w in zip(row, widths)).rstrip() for row in rows]
     lines.append("  " + par_text(table.par))
     return lines
