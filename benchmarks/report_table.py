@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from suites import random_suite, strong_suite  # noqa: E402
 
-from calasolve.dealfile import Record  # noqa: E402
-from calasolve.ddtable import assemble, table_entry, table_tasks  # noqa: E402
-from calasolve.workers import worker_pool  # noqa: E402
+from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.table.ddtable import assemble, table_entry, table_tasks  # noqa: E402
+from calasolve.scale.workers import worker_pool  # noqa: E402
 
 TARGET_MEDIAN, TARGET_SLOWEST = 10.0, 60.0
 SUITES = {"random": random_suite, "strong": strong_suite}

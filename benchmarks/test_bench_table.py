@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from suites import random_suite, strong_suite  # noqa: E402
 
-from calasolve.dealfile import Record  # noqa: E402
-from calasolve.ddtable import assemble, table_entry, table_tasks  # noqa: E402
-from calasolve.workers import worker_pool  # noqa: E402
+from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.table.ddtable import assemble, table_entry, table_tasks  # noqa: E402
+from calasolve.scale.workers import worker_pool  # noqa: E402
 
 DEALS = [int(i) for i in os.environ.get("CALASOLVE_BENCH_TABLE_DEALS", "0,1").split(",")]
 SUITES = {"random": random_suite, "strong": strong_suite}
