@@ -103,3 +103,27 @@ def test_bad_arguments() -> None:
     missing: list[Record] = [r.with_(exchange=calasolve.Exchange()) for r in incomplete if r.contract == "solo"]
     with pytest.raises(calasolve.CalasolveError, match="exchange is incomplete"):
         play_out(missing[0], [make_player("dd")] * 3)
+
+
+def test_play_command(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "calasolve", "play", *args], capture_output=True, text=True,
+                              cwd=ROOT, timeout=600)
+
+    example = str(ROOT / "examples" / "example.deal")
+    one = run("--json", "--players", "pimc,dd,heuristic", "--samples", "4", "--seed", "3", "--jobs", "1", example)
+    two = run("--json", "--players", "pimc,dd,heuristic", "--samples", "4", "--seed", "3", "--jobs", "2", example)
+    assert one.returncode == 0, one.stderr
+    rows = [json.loads(line, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
+            for line in one.stdout.splitlines()]
+    assert [json.loads(line)["played"] for line in two.stdout.splitlines()] == [r["played"] for r in rows]
+    assert all(r["players"] == ["pimc", "dd", "heuristic"] and len(r["played"]) == 36 for r in rows)
+    text = run("--players", "dd", example)
+    assert text.returncode == 0 and "played by seat 0 dd, seat 1 dd, seat 2 dd" in text.stdout
+    for args in (["--players", "oracle"], ["--players", "dd,dd"], ["--samples", "0"]):
+        bad = run(*args, example)
+        assert bad.returncode == 2 and bad.stdout == "" and "Traceback" not in bad.stderr, args
