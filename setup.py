@@ -1,6 +1,6 @@
-"""Build of the C extension ``calasolve._core`` (metadata is in pyproject.toml).
+"""Build of the C extension ``calasolve.search._core`` (metadata is in pyproject.toml).
 
-The extension is ``src/calasolve/_core.pyx`` plus the solver core in
+The extension is ``src/calasolve/search/_core.pyx`` plus the solver core in
 ``csrc/*.c`` (plain C11, no Python.h).  Flags: ``-O3 -std=c11 -Wall
 -Wextra`` (portable: no -march).  ``CALASOLVE_DEBUG=1`` builds ``-O0 -g``
 with AddressSanitizer and UBSan instead (run Python with
@@ -35,8 +35,8 @@ else:
 macros = [("CS_STATS", "1")] if stats else []
 
 ext = Extension(
-    "calasolve._core",
-    sources=["src/calasolve/_core.pyx", *CSRC],
+    "calasolve.search._core",
+    sources=["src/calasolve/search/_core.pyx", *CSRC],
     include_dirs=["csrc"],
     define_macros=macros,
     extra_compile_args=compile_args,

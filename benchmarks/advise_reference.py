@@ -2,13 +2,13 @@
 
     python3 benchmarks/advise_reference.py [--samples 2000] [--jobs 2] [--out tests/data/advise_reference.json]
 
-Each hand of :data:`calasolve.suites.ADVISE_HANDS` is advised with seed 1, all
+Each hand of :data:`calasolve.search.suites.ADVISE_HANDS` is advised with seed 1, all
 the defaults and ``fixed=True``: every contract gets the same ``--samples``
 deals.  For the two best choices (a contract, or passing, worth 0 on every
 sample) the file keeps the mean difference of their game points on the
 common samples and its fixed-n 95% margin (1.96 standard errors of the
 paired differences): the run *separates* them when the difference exceeds
-the margin.  ``tests/test_advise_reference.py`` checks the sequential
+the margin.  ``tests/advice/test_advise_reference.py`` checks the sequential
 advisor against these results.
 """
 
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from calasolve.advisor import advise
-from calasolve.stats import Z95
-from calasolve.suites import ADVISE_HANDS
+from calasolve.advice.advisor import advise
+from calasolve.advice.stats import Z95
+from calasolve.search.suites import ADVISE_HANDS
 
 SEED = 1
 

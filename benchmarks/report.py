@@ -29,8 +29,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from suites import Deal, endings_suite, random_suite, strong_suite  # noqa: E402
 
-from calasolve._core import Solver  # noqa: E402
-from calasolve.stats import percentile  # noqa: E402
+from calasolve.search._core import Solver  # noqa: E402
+from calasolve.advice.stats import percentile  # noqa: E402
 
 
 class Config(NamedTuple):

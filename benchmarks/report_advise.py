@@ -2,7 +2,7 @@
 
     python3 benchmarks/report_advise.py [--jobs 2] [--hands N]
 
-Runs every hand of :data:`calasolve.suites.ADVISE_HANDS` (seed 1, all the
+Runs every hand of :data:`calasolve.search.suites.ADVISE_HANDS` (seed 1, all the
 defaults) and prints one line per hand, then the summary.
 """
 
@@ -12,9 +12,9 @@ import argparse
 import statistics
 import time
 
-from calasolve.advisor import advise
-from calasolve.game import CONTRACTS
-from calasolve.suites import ADVISE_HANDS
+from calasolve.advice.advisor import advise
+from calasolve.game.state import CONTRACTS
+from calasolve.search.suites import ADVISE_HANDS
 
 
 def main() -> None:

@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from suites import strong_suite  # noqa: E402
 
-from calasolve.dealfile import Record  # noqa: E402
-from calasolve.exchange_search import best_exchange  # noqa: E402
-from calasolve.solving import make_solver  # noqa: E402
-from calasolve.stats import percentile  # noqa: E402
+from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.exchange.search import best_exchange  # noqa: E402
+from calasolve.search.solving import make_solver  # noqa: E402
+from calasolve.advice.stats import percentile  # noqa: E402
 
 TARGETS = {"solo": 1.0, "chiamo": 5.0, "dividete": 5.0, "scegliete": 10.0}
 
@@ -79,7 +79,7 @@ def main() -> None:
     ap.add_argument("--json", dest="json_path", help="write the per-deal rows to this file")
     ap.add_argument("-q", "--quiet", action="store_true", help="only the summary lines")
     args = ap.parse_args()
-    import calasolve._core as core
+    import calasolve.search._core as core
 
     built = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(Path(core.__file__).stat().st_mtime))
     print(f"exchange search, strong suite deals 0..{args.deals - 1}, top {args.top}, "

@@ -1,5 +1,5 @@
-"""The benchmark suites: see :mod:`calasolve.suites` (shared with ``calasolve bench``)."""
+"""The benchmark suites: see :mod:`calasolve.search.suites` (shared with ``calasolve bench``)."""
 
-from calasolve.suites import Deal, endings_suite, random_suite, strong_suite
+from calasolve.search.suites import Deal, endings_suite, random_suite, strong_suite
 
 __all__ = ["Deal", "endings_suite", "random_suite", "strong_suite"]

@@ -1,4 +1,4 @@
-"""The bid advisor on its benchmark suite: every hand of :data:`calasolve.suites.ADVISE_HANDS`
+"""The bid advisor on its benchmark suite: every hand of :data:`calasolve.search.suites.ADVISE_HANDS`
 (strong, borderline and weak, in every seat), seed 1, all the defaults, both cores.
 
     pytest benchmarks/test_bench_advise.py --benchmark-enable -s
@@ -16,8 +16,8 @@ import os
 
 import pytest
 
-from calasolve.advisor import advise
-from calasolve.suites import ADVISE_HANDS
+from calasolve.advice.advisor import advise
+from calasolve.search.suites import ADVISE_HANDS
 
 HANDS = ADVISE_HANDS[: int(os.environ.get("BENCH_ADVISE_HANDS", len(ADVISE_HANDS)))]
 JOBS = int(os.environ.get("BENCH_ADVISE_JOBS", "2"))

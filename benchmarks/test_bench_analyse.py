@@ -22,10 +22,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from suites import strong_suite  # noqa: E402
 
-from calasolve.analysis import analyse  # noqa: E402
-from calasolve.cards import cards_of  # noqa: E402
-from calasolve.dealfile import Record  # noqa: E402
-from calasolve.solving import core_position, make_solver, solve  # noqa: E402
+from calasolve.deals.analysis import analyse  # noqa: E402
+from calasolve.game.cards import cards_of  # noqa: E402
+from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.search.solving import core_position, make_solver, solve  # noqa: E402
 
 N = int(os.environ.get("BENCH_ANALYSE_DEALS", "20"))
 

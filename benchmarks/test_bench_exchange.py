@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from suites import strong_suite  # noqa: E402
 
-from calasolve.dealfile import Record  # noqa: E402
-from calasolve.exchange_search import best_exchange  # noqa: E402
-from calasolve.solving import make_solver  # noqa: E402
+from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.exchange.search import best_exchange  # noqa: E402
+from calasolve.search.solving import make_solver  # noqa: E402
 
 DEALS = [int(i) for i in os.environ.get("CALASOLVE_BENCH_EXCHANGE_DEALS", "0,7,8").split(",")]
 

@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from suites import endings_suite, random_suite, strong_suite  # noqa: E402
 
-from calasolve._core import Solver  # noqa: E402
+from calasolve.search._core import Solver  # noqa: E402
 
 N = int(os.environ.get("BENCH_DEALS", "200"))
 N_ABLATION = min(N, int(os.environ.get("BENCH_ABLATION_DEALS", "40")))

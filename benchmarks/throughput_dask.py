@@ -9,7 +9,7 @@ file): the Dask run includes starting and stopping its local cluster.
 
 The machine may be shared, so the deals are cut into ``--rounds``
 consecutive slices (record *i* of the run is the same whatever the slice:
-:func:`calasolve.dealer.generate_deals` with ``start``) and each slice is
+:func:`calasolve.deals.dealer.generate_deals` with ``start``) and each slice is
 solved both ways back to back, the order alternating from round to round
 (``--dask-first`` starts with Dask): a load that comes and goes then falls on
 both sides alike.  Each round prints its times, the CPU time of each
@@ -32,9 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from calasolve.dealer import DealSpec, generate_deals
-from calasolve.dealfile import format_record
-from calasolve.scale import chunk_size
+from calasolve.deals.dealer import DealSpec, generate_deals
+from calasolve.records.dealfile import format_record
+from calasolve.scale.cluster import chunk_size
 
 VARYING = ("nodes", "seconds")
 

@@ -1,4 +1,4 @@
-"""Position helpers for the tests of the C core (``calasolve._core``).
+"""Position helpers for the tests of the C core (``calasolve.search._core``).
 
 A position is the tuple ``(hands, trick, leader, soloist, last_bonus)`` the
 solver methods take.  Everything here is plain Python and follows
@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from calasolve.cards import RANK_THIRDS
-from calasolve.game import legal_cards, trick_winner
+from calasolve.game.cards import RANK_THIRDS
+from calasolve.game.state import legal_cards, trick_winner
 
 Position = tuple[tuple[int, int, int], tuple[int, ...], int, int, int]
 

@@ -11,8 +11,8 @@ import pytest
 
 import calasolve
 from calasolve.cli import main
-from calasolve.dealfile import parse_deal_text, read_deal_file
-from calasolve.exchange import Exchange
+from calasolve.records.dealfile import parse_deal_text, read_deal_file
+from calasolve.game.exchange import Exchange
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "example.deal")
@@ -23,15 +23,15 @@ def test_solve_searches_a_missing_exchange_like_the_cli(capsys: pytest.CaptureFi
     solo = read_deal_file(EXAMPLE)[1].with_(exchange=Exchange())
     assert solo.needs_exchange
     result = calasolve.solve(solo, top=3)
-    assert result.exchange is not None and result.extra["exchange"] is result.exchange
-    assert result.exchange["searched"] and len(result.exchange["alternatives"]) == 3
-    assert result.soloist_thirds == result.exchange["best"]["soloist_thirds"]
+    assert isinstance(result.exchange, calasolve.ExchangeResult) and result.extra["exchange"] == result.exchange.to_dict()
+    assert result.exchange.searched and len(result.exchange.alternatives) == 3
+    assert result.soloist_thirds == result.exchange.value
     path = ROOT / "tests" / "golden" / "exchanges.deal"
     with pytest.raises(SystemExit):
         main(["solve", "--json", "--jobs", "1", "--top", "3", str(path)])
     first = json.loads(capsys.readouterr().out.splitlines()[0])
     assert first["soloist_thirds"] == result.soloist_thirds and first["cards"] == result.to_dict()["cards"]
-    assert first["exchange"]["best"] == result.exchange["best"]
+    assert first["exchange"]["best"] == result.exchange.to_dict()["best"]
 
 
 def test_results_are_frozen_and_typed() -> None:

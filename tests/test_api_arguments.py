@@ -13,18 +13,19 @@ import click
 import pytest
 
 import calasolve
-from calasolve import CalasolveError, engines
-from calasolve.advisor import advise
-from calasolve.analysis import analyse
+from calasolve import CalasolveError
+from calasolve.search import engines
+from calasolve.advice.advisor import advise
+from calasolve.deals.analysis import analyse
 from calasolve.cli import cli
-from calasolve.dealfile import read_deal_file
-from calasolve.errors import ParameterError
-from calasolve.exchange import Exchange
-from calasolve.exchange_search import best_exchange
-from calasolve.game import PlayState
-from calasolve.limits import MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
-from calasolve.position import Position
-from calasolve.solving import make_solver, solve
+from calasolve.records.dealfile import read_deal_file
+from calasolve.game.errors import ParameterError
+from calasolve.game.exchange import Exchange
+from calasolve.exchange.search import best_exchange
+from calasolve.game.state import PlayState
+from calasolve.game.limits import MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
+from calasolve.search.position import Position
+from calasolve.search.solving import make_solver, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = read_deal_file(str(ROOT / "examples" / "example.deal"))
@@ -133,12 +134,12 @@ def test_bad_arguments_fail_before_any_worker_starts() -> None:
 
 
 def test_goal_memo_the_machine_cannot_allocate(monkeypatch: pytest.MonkeyPatch) -> None:
-    import calasolve._core
+    import calasolve.search._core
 
     def no_memory(memo_mb: int = 8) -> object:
         raise MemoryError(f"cannot allocate a {memo_mb} MiB goal memo")
 
-    monkeypatch.setattr(calasolve._core, "GoalSearch", no_memory)
+    monkeypatch.setattr(calasolve.search._core, "GoalSearch", no_memory)
     engines.forget()
     with pytest.raises(ParameterError, match="^goal_mb 77: cannot allocate a 77 MiB goal memo") as info:
         advise(HAND, samples=1, jobs=1, contracts=["solo"], goal_mb=77)

@@ -7,9 +7,9 @@
 Targets:
 
 * ``deal``: mutated example deal files and random bytes through the deal-file
-  reader (:func:`calasolve.dealfile.parse_deal_bytes`).  Each input gives
+  reader (:func:`calasolve.records.dealfile.parse_deal_bytes`).  Each input gives
   records or a ``CalasolveError``; records written back
-  (:func:`~calasolve.dealfile.format_deal_text`) read back equal.
+  (:func:`~calasolve.records.dealfile.format_deal_text`) read back equal.
 * ``api``: the public functions (``solve``, ``advise``, ``analyse``,
   ``best_exchange``, ``Position``, ``PlayState``, ``read_deal_file``,
   ``make_solver``, the card parsers) called with valid and hostile
@@ -100,8 +100,8 @@ def deal_case(rng: random.Random) -> bytes:
 
 
 def check_deal(data: bytes) -> None:
-    from calasolve.dealfile import format_deal_text, parse_deal_text, parse_deal_bytes
-    from calasolve.errors import CalasolveError
+    from calasolve.records.dealfile import format_deal_text, parse_deal_text, parse_deal_bytes
+    from calasolve.game.errors import CalasolveError
 
     try:
         records = parse_deal_bytes(data, "fuzz.deal")
@@ -114,7 +114,7 @@ def check_deal(data: bytes) -> None:
 # -- the Python API ----------------------------------------------------------------
 
 def _records() -> list[Any]:
-    from calasolve.dealfile import read_deal_file
+    from calasolve.records.dealfile import read_deal_file
 
     return [r for p in EXAMPLES for r in read_deal_file(str(p))]
 
@@ -122,13 +122,13 @@ def _records() -> list[Any]:
 def api_case(rng: random.Random) -> tuple[str, Callable[[], Any]]:
     """One call of a public function: its name and a thunk."""
     import calasolve
-    from calasolve.advisor import advise
-    from calasolve.analysis import analyse
-    from calasolve.exchange_search import best_exchange
-    from calasolve.game import CONTRACTS, PlayState
-    from calasolve.position import Position
-    from calasolve.rules import Rules
-    from calasolve.solving import make_solver
+    from calasolve.advice.advisor import advise
+    from calasolve.deals.analysis import analyse
+    from calasolve.exchange.search import best_exchange
+    from calasolve.game.state import CONTRACTS, PlayState
+    from calasolve.search.position import Position
+    from calasolve.game.rules import Rules
+    from calasolve.search.solving import make_solver
 
     records = _records()
     record = rng.choice(records)
@@ -214,7 +214,7 @@ def api_case(rng: random.Random) -> tuple[str, Callable[[], Any]]:
 
 
 def check_api(case: tuple[str, Callable[[], Any]]) -> None:
-    from calasolve.errors import CalasolveError
+    from calasolve.game.errors import CalasolveError
 
     with contextlib.suppress(CalasolveError):
         case[1]()
@@ -291,7 +291,7 @@ def check_cli(argv: list[str]) -> None:
         assert lines and all(line.startswith("calasolve: error: ") for line in lines), f"not error lines: {text[-500:]}"
         assert len(lines) == 1 or argv[0] == "check", f"not one line: {text[-500:]}"
     # the --jobs of a case is never above 1: no worker may be left either way
-    from calasolve.workers import live_workers
+    from calasolve.scale.workers import live_workers
 
     assert live_workers() == 0
 
@@ -427,7 +427,7 @@ def run(target: str, cases: int, seed: int, out: Any = sys.stdout, timeout: int 
     """Run ``cases`` cases of ``target`` from ``seed``; returns the number of findings.
     A case that takes more than ``timeout`` seconds is a finding too (a hang)."""
     import signal
-    from calasolve.errors import CalasolveError
+    from calasolve.game.errors import CalasolveError
 
     rng = random.Random(f"{target}:{seed}")
     findings = 0

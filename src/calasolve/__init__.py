@@ -1,5 +1,11 @@
 """calasolve: double-dummy solver and hand analyser for Calabresella (Terziglio).
 
+The public API, re-exported here from the subpackages, bottom up:
+:mod:`~calasolve.game`, :mod:`~calasolve.records` and :mod:`~calasolve.scale`,
+:mod:`~calasolve.search`, :mod:`~calasolve.exchange`, :mod:`~calasolve.advice`
+and :mod:`~calasolve.deals`, :mod:`~calasolve.board`, :mod:`~calasolve.cli`
+(docs/architecture.md: what each holds and may import).
+
 >>> from calasolve import parse_hand, hand_name
 >>> hand_name(parse_hand("kqj.-.-.3"))
 'RCF.-.-.3'
@@ -11,43 +17,45 @@ import importlib
 from typing import TYPE_CHECKING
 from typing import Any as _Any
 
-from .cards import card_name, cards_name, hand_name, parse_card, parse_cards, parse_hand
-from .errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, ParameterError, RuleError
-from .game import DealResult, PlayState, score
-from .rules import Rules
-from .solving import CardValues, SolveResult, solve
+from .game.cards import card_name, cards_name, hand_name, parse_card, parse_cards, parse_hand
+from .game.errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, ParameterError, RuleError
+from .game.state import DealResult, PlayState, score
+from .game.rules import Rules
+from .search.solving import CardValues, SolveResult
 
 if TYPE_CHECKING:  # what the lazy names below are, for a type checker
-    from ._core import Solver
-    from .advisor import advise
-    from .analysis import Analysis, analyse
-    from .dealfile import Record, check_deal_file, parse_deal_text, read_deal_file
-    from .exchange import Exchange
-    from .exchange_search import ExchangeResult, best_exchange
-    from .position import Position
-    from .text import Notation, hand_diagram, notation, table_diagram
+    from .search._core import Solver
+    from .advice.advisor import advise
+    from .deals.analysis import Analysis, analyse
+    from .records.dealfile import Record, check_deal_file, parse_deal_text, read_deal_file
+    from .game.exchange import Exchange
+    from .exchange.search import ExchangeResult, best_exchange
+    from .exchange.solve import solve
+    from .search.position import Position
+    from .records.notation import Notation, hand_diagram, notation, table_diagram
 
 __version__ = "0.1.0"
 
 # The C extension and the heavier modules load on first use, so that
 # `import calasolve` stays cheap and works for the pure-Python parts.
 _LAZY = {
-    "Solver": "._core",
-    "Position": ".position",
-    "Record": ".dealfile",
-    "read_deal_file": ".dealfile",
-    "parse_deal_text": ".dealfile",
-    "check_deal_file": ".dealfile",
-    "Exchange": ".exchange",
-    "ExchangeResult": ".exchange_search",
-    "best_exchange": ".exchange_search",
-    "Analysis": ".analysis",
-    "analyse": ".analysis",
-    "advise": ".advisor",
-    "Notation": ".text",
-    "notation": ".text",
-    "hand_diagram": ".text",
-    "table_diagram": ".text",
+    "Solver": ".search._core",
+    "Position": ".search.position",
+    "Record": ".records.dealfile",
+    "read_deal_file": ".records.dealfile",
+    "parse_deal_text": ".records.dealfile",
+    "check_deal_file": ".records.dealfile",
+    "Exchange": ".game.exchange",
+    "ExchangeResult": ".exchange.search",
+    "best_exchange": ".exchange.search",
+    "solve": ".exchange.solve",
+    "Analysis": ".deals.analysis",
+    "analyse": ".deals.analysis",
+    "advise": ".advice.advisor",
+    "Notation": ".records.notation",
+    "notation": ".records.notation",
+    "hand_diagram": ".records.notation",
+    "table_diagram": ".records.notation",
 }
 
 __all__ = [

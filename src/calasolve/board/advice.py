@@ -10,7 +10,7 @@ import multiprocessing
 import queue as queue_module
 from typing import Any
 
-from ..errors import CalasolveError
+from ..game.errors import CalasolveError
 
 #: The most samples per contract the board runs (the CLI's own limit is far higher).
 MAX_SAMPLES = 5000
@@ -18,7 +18,7 @@ MAX_SAMPLES = 5000
 
 def _run(params: dict[str, Any], out: Any) -> None:
     """The child: advise, report progress and the result (or the one-line error) on ``out``."""
-    from ..advisor import advise
+    from ..advice.advisor import advise
 
     try:
         result = advise(

@@ -24,10 +24,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..dealfile import Record, parse_deal_text
-from ..errors import CalasolveError
-from ..game import CONTRACTS
-from ..position import Position
+from ..records.dealfile import Record, parse_deal_text
+from ..game.defaults import DEFAULT_TT_MB
+from ..game.errors import CalasolveError
+from ..game.state import CONTRACTS
+from ..search.position import Position
 from .advice import MAX_SAMPLES, AdviceRun
 from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, want, want_int
 
@@ -80,11 +81,11 @@ async def read_json(request: Request) -> dict[str, Any]:
 class Board:
     """The server's state: the FILE's records, the solvers' threads, the advice run."""
 
-    def __init__(self, records: Sequence[Record], *, path: str | None = None, tt_mb: int = 32) -> None:
+    def __init__(self, records: Sequence[Record], *, path: str | None = None, tt_mb: int = DEFAULT_TT_MB) -> None:
         self.records = list(records)
         self.path = path
         self.tt_mb = tt_mb
-        from ..solving import make_solver
+        from ..search.solving import make_solver
 
         # one thread per solver (a solver is not thread-safe): clicks never wait for an analysis
         self.quick = ThreadPoolExecutor(1, thread_name_prefix="board-values")
@@ -149,7 +150,7 @@ class Board:
         return JSONResponse(await self.run(self.quick, lambda: self._view(record, Position.undo)))
 
     async def analyse(self, request: Request) -> Response:
-        from ..analysis import analyse
+        from ..deals.analysis import analyse
 
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
@@ -160,7 +161,7 @@ class Board:
         return JSONResponse({"analysis": result, "graph": graph_of(result)})
 
     async def exchange(self, request: Request) -> Response:
-        from ..exchange_search import best_exchange
+        from ..exchange.search import best_exchange
 
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
@@ -169,8 +170,8 @@ class Board:
         return JSONResponse(found.to_dict())
 
     async def advise(self, request: Request) -> Response:
-        from ..advisor import parse_advice_hand
-        from ..cards import hand_name
+        from ..advice.advisor import parse_advice_hand
+        from ..game.cards import hand_name
 
         body = await read_json(request)
         hand = want(body, "hand", str)
@@ -222,7 +223,7 @@ class _Static(StaticFiles):
 
 
 def create_app(
-    records: Sequence[Record] = (), *, path: str | None = None, tt_mb: int = 32, allowed_hosts: Sequence[str] | None = None
+    records: Sequence[Record] = (), *, path: str | None = None, tt_mb: int = DEFAULT_TT_MB, allowed_hosts: Sequence[str] | None = None
 ) -> Starlette:
     """The board app for ``records`` (the FILE's, read by the caller).  ``allowed_hosts``:
     the Host headers answered (default the loopback names), against DNS rebinding."""
@@ -272,7 +273,7 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 0,
     open_browser: bool = True,
-    tt_mb: int = 32,
+    tt_mb: int = DEFAULT_TT_MB,
     echo: Callable[[str], Any] = print,
 ) -> None:
     """Serve the board on ``host:port`` (0: a free port) until Ctrl-C; print the URL first."""

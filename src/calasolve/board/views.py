@@ -3,10 +3,10 @@
 A request names a deal (a record of the board's FILE by number, or a pasted
 record's text), optionally the exchange to apply and the cards played from
 the first lead.  :func:`deal_record` turns that into a checked
-:class:`~calasolve.dealfile.Record` through the deal-file reader's own
+:class:`~calasolve.records.dealfile.Record` through the deal-file reader's own
 validation; :func:`position_view` is what the page draws.
 
->>> from calasolve.dealfile import parse_deal_text
+>>> from calasolve.records.dealfile import parse_deal_text
 >>> text = '''
 ... hands: 32AR.32A.32A.32 7654.765.765.76 CF.RCF4.RCF4.RC
 ... monte: -.-.-.AF54
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..cards import (
+from ..game.cards import (
     MAKE_THIRDS,
     SUITS,
     Card,
@@ -36,16 +36,15 @@ from ..cards import (
     hand_name,
     mask_thirds,
     parse_card,
-    parse_cards_or_hand,
     suit_of,
 )
-from ..dealfile import Record, parse_deal_text
-from ..errors import CalasolveError, DealFileError
-from ..exchange import Exchange
-from ..exchange_search import exchange_text
-from ..position import Position
+from ..records.dealfile import Record, parse_deal_text
+from ..game.errors import CalasolveError, DealFileError, ExchangeError
+from ..game.exchange import Exchange
+from ..records.notation import exchange_text
+from ..search.position import Position
 
-__all__ = ["BadRequest", "deal_record", "exchange_of", "position_view", "record_summary", "parse_played", "graph_of"]
+__all__ = ["BadRequest", "deal_record", "position_view", "record_summary", "parse_played", "graph_of"]
 
 #: The name a pasted record goes by in its errors, as ``<stdin>`` for the CLI.
 PASTED = "<pasted>"
@@ -127,53 +126,6 @@ def parse_played(value: Any) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def _per_seat(key: str, value: Any) -> tuple[Mask, Mask, Mask]:
-    """``{"1": "A.-.-.3", "2": "-"}`` (the form of ``Exchange.to_dict``) as three masks."""
-    if not isinstance(value, dict):
-        raise BadRequest(f"exchange.{key}: expected an object of seat: cards, got {type(value).__name__}")
-    out = [0, 0, 0]
-    for seat, cards in value.items():
-        if seat not in ("0", "1", "2"):
-            raise BadRequest(f"exchange.{key}: seat {seat!r} is not 0, 1 or 2")
-        if not isinstance(cards, str):
-            raise BadRequest(f"exchange.{key}.{seat}: expected cards as text, got {type(cards).__name__}")
-        try:
-            out[int(seat)] = parse_cards_or_hand(cards)
-        except CalasolveError as err:
-            raise BadRequest(f"exchange.{key}.{seat}: {err}") from None
-    return out[0], out[1], out[2]
-
-
-def exchange_of(value: Any) -> Exchange | None:
-    """The ``exchange`` field, keyed as ``Exchange.to_dict()`` writes it (the deal file's keys).
-
-    >>> exchange_of({"call": "3C", "return": "4c", "discards": {"2": "6B,5C,FD,7D"}}).to_dict()
-    {'call': '3C', 'return': '4C', 'discards': {'2': '6.-.5.F7'}}
-    >>> exchange_of({"calls": "3C"})
-    Traceback (most recent call last):
-    ...
-    calasolve.board.views.BadRequest: exchange: unknown field 'calls' (use call, return, discards, takes)
-    """
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise BadRequest(f"exchange: expected an object, got {type(value).__name__}")
-    fields: dict[str, Any] = {}
-    for key, item in value.items():
-        if key in ("call", "return"):
-            if not isinstance(item, str):
-                raise BadRequest(f"exchange.{key}: expected a card token, got {type(item).__name__}")
-            try:
-                fields["call" if key == "call" else "returned"] = parse_card(item)
-            except CalasolveError as err:
-                raise BadRequest(f"exchange.{key}: {err}") from None
-        elif key in ("discards", "takes"):
-            fields[key] = _per_seat(key, item)
-        else:
-            raise BadRequest(f"exchange: unknown field {key!r} (use call, return, discards, takes)")
-    return Exchange(**fields)
-
-
 def deal_record(body: Any, records: Sequence[Record]) -> Record:
     """The record a request's ``deal`` object names, with its exchange and played cards.
 
@@ -194,7 +146,10 @@ def deal_record(body: Any, records: Sequence[Record]) -> Record:
         record: Record = records[number - 1]
     else:
         record = parse_one(text)
-    exchange = exchange_of(body.get("exchange"))
+    try:
+        exchange = None if body.get("exchange") is None else Exchange.from_dict(body["exchange"])
+    except ExchangeError as err:
+        raise BadRequest(str(err)) from None
     played = parse_played(body["played"]) if "played" in body else None
     own_play = record.played
     # the record checks the request's fields; the error names the field, not a line of the file
@@ -228,6 +183,7 @@ def parse_one(text: str) -> Record:
 def hand_view(mask: Mask) -> dict[str, list[str]]:
     """A hand by suit, ranks high to low (card tokens).
 
+    >>> from calasolve.game.cards import parse_cards_or_hand
     >>> hand_view(parse_cards_or_hand("3F5.-.2.-"))
     {'B': ['3B', 'FB', '5B'], 'S': [], 'C': ['2C'], 'D': []}
     """

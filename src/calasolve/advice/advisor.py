@@ -1,0 +1,256 @@
+"""The bid advisor: Monte Carlo estimates of every contract's chances for a 12-card hand.
+
+For each contract, :func:`advise` deals the 28 unseen cards at random
+(12, 12 and 4; cards pinned with ``known`` stay where they are), carries out
+the contract's exchange under a named policy and judges the deal double
+dummy (:mod:`calasolve.advice.outcome`): made or not, the soloist's game points
+(payoff-optimal play, cappotto and stramazzo included) and, on a
+sub-sample, the final thirds.  The samples come in rounds and a contract
+stops being sampled once its question is settled (:mod:`calasolve.advice.race`):
+the intervals are confidence sequences, valid however often they were
+looked at.  The recommendation is the contract with the highest expected
+game points, or pass when none is positive; a toss-up says so.
+
+Sample ``i`` is dealt from a generator seeded by ``(seed, i)`` alone, and the
+same deal is used for every contract (common random numbers: the contracts
+are compared on the same cards); the rounds do not depend on ``jobs``, so
+neither do the results.
+
+**Exchange policies** (reported in the output):
+
+* soloist (solo, chiamo):
+
+  - ``sampled`` (default): the soloist decides with what they know.  The
+    call (chiamo) is the highest card missing from the soloist's best suit.
+    Then, having seen the monte (and, in chiamo, who handed the called card
+    over), the soloist considers the ``candidates`` (4) best distinct
+    return-and-discard choices by a static estimate (choices that only swap
+    equivalent cards count once) and keeps the one that makes the contract
+    (18 thirds, double dummy) in the most of ``redeals`` (4) re-deals of the
+    cards they cannot see (consistent with who held the called card); ties
+    go to the better static estimate.  The re-deals come from their own
+    generator; the real hidden cards are never looked at.
+  - ``dd``: the double-dummy-best exchange of the sample itself
+    (:func:`calasolve.exchange.search.search_exchange`): the soloist sees
+    every card, an optimistic upper bound, at the cost of an exact exchange
+    search per sample.
+
+* defenders (dividete, scegliete):
+
+  - ``dd`` (default): the defenders choose with every card in view (for
+    dividete the two-and-two draw of the monte is random, the discards are
+    theirs): conservative for the soloist.  The contract fails if any of
+    their exchanges refutes it; the plain-card-sense exchange is tried
+    first, then every exchange, most promising for the defence first.
+  - ``heuristic``: plain card sense, without seeing the soloist's cards.
+    Scegliete: each monte card goes to the defender with more cards of its
+    suit (ties: the first defender).  Discards: each defender throws their
+    lowest cards of no point value, shortest suit first (then the lowest
+    point cards).  One position per sample; leans towards the soloist.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from contextlib import nullcontext
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ..game.cards import (
+    Mask,
+    hand_name,
+)
+from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract
+from .outcome import Outcome
+from ..search.payoff import multiplier_of, payoff_levels
+from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
+from .race import CAP, Race, Track
+from ..game.rules import STANDARD, Rules
+from .stats import mean_se
+from ..scale.workers import worker_pool
+from .checks import check_advise_arguments, parse_advice_hand
+from .prose import PAYOFF_METHOD, POLICY_NOTES, reason
+from .results import Advice, ContractEstimate
+from .runner import Runner
+from .samples import DEFAULT_DEFENDER_POLICY, DEFENDER_POLICIES, SOLOIST_POLICIES, Settings, Task, evaluate, is_dd_defence, worker_goals
+
+__all__ = [
+    "Advice", "ContractEstimate", "DEFENDER_POLICIES", "PAYOFF_METHOD", "POLICY_NOTES", "SOLOIST_POLICIES", "Settings", "Task",
+    "advise", "check_advise_arguments", "evaluate", "parse_advice_hand", "worker_goals",
+]
+
+
+def advise(
+    hand: Mask | str,
+    *,
+    seat: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    jobs: int | None = None,
+    policy: str = "sampled",
+    defender_policy: str = DEFAULT_DEFENDER_POLICY,
+    contracts: Iterable[str] = CONTRACTS,
+    known: Mapping[object, Mask] | None = None,
+    rules: Rules = STANDARD,
+    candidates: int = DEFAULT_CANDIDATES,
+    redeals: int = DEFAULT_REDEALS,
+    precision: float = DEFAULT_PRECISION,
+    fixed: bool = False,
+    thirds_samples: int = DEFAULT_THIRDS_SAMPLES,
+    tt_mb: int = DEFAULT_TT_MB,
+    goal_mb: int = DEFAULT_GOAL_MB,
+    progress: Callable[[int], None] | None = None,
+    on_round: Callable[[Race], None] | None = None,
+    executor: Any = None,
+) -> Advice:
+    """Estimate every contract's chances for ``hand`` held by ``seat`` (see the module doc).
+
+    ``samples`` is the cap per contract (with ``fixed``, every contract gets
+    exactly that many); ``precision`` the 95% half-width wanted on the
+    recommended contract's P(make); ``thirds_samples`` how many samples of each
+    contract also get their exact final thirds.  ``policy`` is the soloist's
+    exchange policy, ``defender_policy`` the defenders'.  ``progress`` is called
+    with the number of sample evaluations finished since the last call,
+    ``on_round`` with the race after each round.  ``executor``, when given, runs
+    the samples instead of worker processes: an object with ``map(fn, items)``
+    (results in order) and ``workers`` (a Dask cluster's, :mod:`calasolve.scale.cluster`).
+    """
+    mask, chosen, known = check_advise_arguments(
+        hand, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy, defender_policy=defender_policy,
+        contracts=contracts, known=known, rules=rules, candidates=candidates, redeals=redeals, tt_mb=tt_mb,
+        goal_mb=goal_mb, progress=progress, precision=precision, fixed=fixed, thirds_samples=thirds_samples,
+        on_round=on_round,
+    )
+    settings = Settings(
+        hand=mask, seat=seat, seed=seed, contracts=chosen, known=tuple(known.items()), rules=rules,
+        soloist_policy=policy, defender_policy=defender_policy, candidates=candidates, redeals=redeals,
+        tt_mb=tt_mb, goal_mb=goal_mb,
+    )
+    order = sorted(chosen, key=CONTRACTS.index)
+    race = Race(
+        [Track(c, min(payoff_levels(c, rules)), max(payoff_levels(c, rules))) for c in order],
+        cap=samples, precision=precision, fixed=fixed,
+    )
+    thirds: dict[str, dict[int, int]] = {c: {} for c in order}
+    cpu: dict[str, float] = {c: 0.0 for c in order}
+    start = time.perf_counter()
+    jobs = executor.workers if executor is not None else jobs or os.cpu_count() or 1
+    with nullcontext(executor) if executor is not None else worker_pool(jobs) if jobs > 1 else nullcontext() as pool:
+        runner = Runner(pool, jobs)
+        n = 0
+        while not race.done:
+            indices = range(n, min(n + ROUND, samples))
+            n = indices.stop
+            # a dd defence that is behind is asked only what can eliminate it: cheap refutations
+            asked = [(t.contract, is_dd_defence(t.contract, settings) and race.upper_only(t)) for t in race.active()]
+            tasks = _round_tasks(indices, asked, thirds_samples, settings)
+            # the next round's tasks as if nothing dropped out: what idle workers may start on
+            ahead = _round_tasks(range(n, min(n + ROUND, samples)), asked, thirds_samples, settings)
+            results = runner.run(settings, tasks, progress, ahead)
+            fresh = _collect(results, race, thirds, cpu)
+            race.eliminate()
+            # the contracts still in the race need exact game points on this round's samples
+            redo = [Task(task.index, task.contract, refine=True, thirds=task.thirds)
+                    for task, outcome in fresh if not outcome.settled and race.needs_refining(race.track(task.contract))]
+            if redo:
+                _collect(runner.run(settings, redo, None, ahead), race, thirds, cpu)
+                race.eliminate()
+            race.settle(n)
+            if on_round:
+                on_round(race)
+        runner.discard()
+        # the dd defence's exact thirds cost an exchange search each: only for a contract still in the answer
+        late = [Task(i, t.contract, refine=True, thirds=True)
+                for t in race.tracks if is_dd_defence(t.contract, settings) and t.below is None
+                for i in range(min(thirds_samples, t.n))]
+        if late:
+            for task, outcome, seconds in runner.run(settings, late, None):
+                if outcome.thirds is not None:
+                    thirds[task.contract][task.index] = outcome.thirds
+                cpu[task.contract] += seconds
+    estimates = tuple(_estimate(t, thirds[t.contract], cpu[t.contract], settings) for t in race.tracks)
+    recommendation, ties = race.result()
+    return Advice(
+        hand=mask, seat=seat, samples=samples, seed=seed, rules=rules,
+        soloist_policy=policy, defender_policy=defender_policy,
+        estimates=estimates, recommendation=recommendation, toss_up=ties,
+        reason=reason(race, recommendation, ties),
+        seconds=time.perf_counter() - start,
+        known={str(k): hand_name(v) for k, v in known.items()},
+        candidates=candidates, redeals=redeals, precision=precision, fixed=fixed, thirds_samples=thirds_samples,
+        race=race,
+    )
+
+
+#: Samples per round: every contract still in the race gets the next ROUND samples.
+ROUND = 16
+
+
+def _round_tasks(
+    indices: range, asked: Sequence[tuple[Contract, bool]], thirds_samples: int, settings: Settings
+) -> list[Task]:
+    """The samples ``indices`` of each contract in ``asked`` (with whether only its upper end is asked)."""
+    return [Task(i, c, thirds=i < thirds_samples and not is_dd_defence(c, settings), upper=upper)
+            for i in indices for c, upper in asked]
+
+
+def _collect(
+    results: Sequence[tuple[Task, Outcome, float]], race: Race, thirds: dict[str, dict[int, int]], cpu: dict[str, float]
+) -> list[tuple[Task, Outcome]]:
+    """File a batch of results into the race's tracks (a refined sample replaces its
+    first outcome, in place), in sample order."""
+    fresh = []
+    for task, outcome, seconds in sorted(results, key=lambda r: (r[0].index, CONTRACTS.index(r[0].contract))):
+        track = race.track(task.contract)
+        cpu[task.contract] += seconds
+        if outcome.thirds is not None:
+            thirds[task.contract][task.index] = outcome.thirds
+        if task.refine and task.index < track.n:
+            track.replace(task.index, outcome)
+        else:
+            assert task.index == track.n, "samples arrive in order"
+            track.add(outcome)
+        fresh.append((task, outcome))
+    return fresh
+
+
+def _estimate(track: Track, thirds: dict[int, int], cpu: float, settings: Settings) -> ContractEstimate:
+    outcomes = track.outcomes
+    n = len(outcomes)
+    made = track.makes()
+    values = [thirds[i] for i in sorted(thirds) if i < n]
+    thirds_mean, thirds_se = mean_se(values)
+    mids = [(o.payoff_low + o.payoff_high) / 2 for o in outcomes]
+    pay_mean, pay_se = mean_se(mids)
+    exact = [o for o in outcomes if o.settled]
+    counts: dict[int, int] = {}
+    for o in exact:
+        m = multiplier_of(o.payoff_low, track.contract, settings.rules)
+        counts[m] = counts.get(m, 0) + 1
+    if track.contract in SOLOIST_EXCHANGE:
+        policy = f"soloist:{settings.soloist_policy}"
+    elif track.contract in DEFENDER_EXCHANGE:
+        policy = f"defenders:{settings.defender_policy}"
+    else:
+        policy = "none"
+    return ContractEstimate(
+        contract=track.contract,
+        samples=n,
+        makes=int(made.sum()),
+        make_samples=len(made),
+        p_make_95=track.p_make_interval() if len(made) else (0.0, 1.0),
+        mean_thirds=thirds_mean,
+        se_thirds=thirds_se,
+        thirds_samples=len(values),
+        mean_payoff=pay_mean,
+        se_payoff=pay_se,
+        payoff_95=track.payoff_interval() if n else (float(track.low), float(track.high)),
+        payoff_range=track.mean_range(),
+        multipliers={m: k / len(exact) for m, k in counts.items()},
+        unresolved=n - len(exact),
+        policy=policy,
+        stopped=track.stopped or CAP,
+        below=track.below,
+        seconds=cpu,
+    )

@@ -1,0 +1,137 @@
+"""One sample of the bid advisor: the settings a worker needs, the task, dealing the sample,
+carrying out the contract's exchange under the policies and judging it (what a worker process runs)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..exchange.search import defence_candidates
+from ..game.cards import (
+    Mask,
+    last_trick_bonus,
+)
+from ..game.defaults import DEFAULT_GOAL_MB
+from ..game.exchange import Exchange, Hands, apply_exchange
+from ..game.rules import Rules
+from ..game.sampling import deal_rest, rng_for
+from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, first_leader
+from ..search import engines
+from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
+from .policies import bonus_after_exchange, heuristic_exchange, random_draw, soloist_policy
+
+SOLOIST_POLICIES = ("sampled", "dd")
+DEFENDER_POLICIES = ("dd", "heuristic")
+DEFAULT_DEFENDER_POLICY = "dd"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a worker needs to evaluate samples (picklable)."""
+
+    hand: Mask
+    seat: int
+    seed: int
+    contracts: tuple[str, ...]
+    known: tuple[tuple[object, Mask], ...]
+    rules: Rules
+    soloist_policy: str
+    defender_policy: str
+    candidates: int
+    redeals: int
+    tt_mb: int
+    goal_mb: int = DEFAULT_GOAL_MB
+
+
+@dataclass(frozen=True)
+class Task:
+    """One sample of one contract to evaluate: ``refine`` makes its game points exact,
+    ``thirds`` computes its exact final thirds too."""
+
+    index: int
+    contract: Contract
+    refine: bool = False
+    thirds: bool = False
+    #: only the upper end of the game points is asked for (:meth:`calasolve.advice.race.Race.upper_only`)
+    upper: bool = False
+
+
+def deal_sample(settings: Settings, index: int) -> tuple[Hands, Mask]:
+    """Sample ``index``: the same deal for every contract (common random numbers)."""
+    return deal_rest(settings.hand, settings.seat, rng_for(settings.seed, index), dict(settings.known))
+
+
+def oracle_for(
+    task: Task, settings: Settings, solver: Any, goals: Any, hints: dict[int, Hands]
+) -> tuple[Oracle, int | None]:
+    """The questions about sample ``task.index`` after ``task.contract``'s exchange under
+    the settings' policies, and the final thirds when the exchange search already
+    found them (the soloist's ``dd``).  ``hints`` carries, by sample, the hands of
+    the defenders' refuting dividete exchange to their scegliete, where it is one
+    of the candidates (the drawn split), tried first."""
+    seat, rules, contract = settings.seat, settings.rules, task.contract
+    hands, monte = deal_sample(settings, task.index)
+    rng = rng_for(settings.seed, task.index, 1 + CONTRACTS.index(contract))
+    leader = first_leader(contract, seat, rules)
+    known: int | None = None
+    if is_dd_defence(contract, settings):
+        takes = random_draw(monte, seat, rng) if contract == "dividete" else None
+        first = hints.get(task.index) if contract == "scegliete" else None
+        # the plain-card-sense exchange refutes most contracts that fail: tried first
+        plain, _ = apply_exchange(hands, monte, contract, seat, heuristic_exchange(hands, monte, seat, takes))
+        probes = [(h, bonus_after_exchange(hands, monte, h)) for h in ([first] if first is not None else []) + [plain]]
+        return DefenceOracle(
+            solver, goals, lambda: defence_candidates(hands, monte, contract, seat, takes=takes, first=first),
+            probes, leader, seat, contract, rules, budget=UPPER_BUDGET if task.upper else None,
+        ), None
+    if contract == "solissimo":
+        exchange = Exchange()
+    elif contract in SOLOIST_EXCHANGE:
+        policy = soloist_policy(settings.soloist_policy, candidates=settings.candidates, redeals=settings.redeals)
+        exchange, known = policy.exchange(hands, monte, contract, seat, rules, solver, rng)
+    else:
+        exchange = heuristic_exchange(hands, monte, seat, random_draw(monte, seat, rng) if contract == "dividete" else None)
+    played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
+    bonus = last_trick_bonus(new_monte)
+    return PositionOracle(solver, goals, played, leader, seat, bonus, contract, rules), known
+
+
+def evaluate(task: Task, settings: Settings, solver: Any, goals: Any, hints: dict[int, Hands] | None = None) -> Outcome:
+    """Deal sample ``task.index``, carry out the contract's exchange, judge it
+    (:func:`calasolve.advice.outcome.judge`): a null-window test at 18 thirds and one
+    or two more for the multiplier, unless the task asks for more."""
+    hints = {} if hints is None else hints
+    oracle, known = oracle_for(task, settings, solver, goals, hints)
+    outcome = judge(oracle, task.contract, settings.rules, refine=task.refine, thirds=task.thirds, known=known,
+                    upper=task.upper)
+    if isinstance(oracle, DefenceOracle) and task.contract == "dividete" and oracle.refuter is not None:
+        hints[task.index] = oracle.refuter
+    return outcome
+
+
+def worker_goals(goal_mb: int = DEFAULT_GOAL_MB) -> Any:
+    """This process's goal search (:func:`calasolve.search.engines.goal_search`) with a memo of
+    ``goal_mb`` MiB.  A memo the machine cannot allocate is a ``ParameterError``
+    naming ``goal_mb``."""
+    return engines.goal_search(goal_mb)
+
+
+def work(job: tuple[Settings, Sequence[Task]]) -> list[tuple[Task, Outcome, float]]:
+    """Evaluate a chunk of tasks with this process's solver.  A chunk holds whole
+    samples, their contracts in the standard order: a sample's dividete comes
+    before its scegliete, and the table is warm from the same deal."""
+    settings, tasks = job
+    solver = engines.solver(settings.tt_mb)
+    goals = engines.goal_search(settings.goal_mb)
+    hints: dict[int, Hands] = {}
+    out = []
+    for task in tasks:
+        start = time.process_time()  # CPU time: the cost of a sample whatever else runs
+        outcome = evaluate(task, settings, solver, goals, hints)
+        out.append((task, outcome, time.process_time() - start))
+    return out
+
+
+def is_dd_defence(contract: Contract, settings: Settings) -> bool:
+    return contract in DEFENDER_EXCHANGE and settings.defender_policy == "dd"

@@ -1,0 +1,147 @@
+"""The ``calasolve`` command line.
+
+``check``, ``solve`` and ``analyse`` read deal files (see README.md),
+``advise`` a hand; every command prints readable text or, with ``--json``,
+JSON objects one per line, and reports bad input as one line on stderr with
+exit status 2 (never a traceback).
+
+The top layer: a module per command (``check``, ``rules``, ``solve``,
+``analyse``, ``play``, ``advise``, ``deal``, ``bench``, ``board``), registered on the
+group here; their shared options (``options``), the bulk plumbing of records
+in and results out over worker processes or Dask (``bulk``), the process and
+stream plumbing of :func:`main` (``streams``) and the wording of every
+result (``text``).  May import every other layer; nothing imports it but
+``calasolve.__main__``.  A command keeps its heavy imports inside its
+function, so that ``calasolve --help`` or ``calasolve rules`` start fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Sequence
+
+import click
+
+from .. import __version__
+from ..game.errors import CalasolveError, OutputError, ParameterError
+from ..scale.workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all
+from .advise import advise_cmd
+from .analyse import analyse_cmd
+from .bench import bench_cmd
+from .board import board_cmd
+from .check import check
+from .deal import deal_cmd
+from .rules import rules
+from .play import play_cmd
+from .solve import solve_cmd
+from .streams import CheckedOutput, drop_unwritten_output, fit_streams, one_line, option_message, say, set_signals
+
+__all__ = ["cli", "main"]
+
+
+# -- the group -----------------------------------------------------------------
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "--version", prog_name="calasolve")
+def cli() -> None:
+    """calasolve: double-dummy solver and hand analyser for Calabresella (Terziglio).
+
+    \b
+    Examples:
+      calasolve check examples/example.deal
+      calasolve solve examples/example.deal
+      calasolve solve --json --objective payoff examples/example.deal
+      calasolve analyse examples/played.deal
+      calasolve play --players pimc,dd,dd examples/example.deal
+      calasolve advise --seed 1 32AR.32A.3A.2A5
+      calasolve bench --deals 50
+    """
+
+
+for _command in (check, rules, solve_cmd, analyse_cmd, play_cmd, advise_cmd, deal_cmd, bench_cmd, board_cmd):
+    cli.add_command(_command)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the command line; errors become one line on stderr and exit status 2.
+
+    Every way out stops the worker processes first (:mod:`calasolve.scale.workers`):
+    the end of the work, an error, Ctrl-C (exit status 130), SIGTERM (143), a
+    reader that closed the pipe (exit status 0, as for any filter).  Output
+    that cannot be written (a full disk, stdout closed) is an error (2).
+
+    The context is made and invoked here rather than through ``cli.main``,
+    which would turn a closed pipe (``calasolve solve ... | head``) into a
+    silent exit status 1 before this function could see it."""
+    import signal
+
+    args = list(argv) if argv is not None else sys.argv[1:]
+    code = 0
+    fit_streams()
+    saved = set_signals({signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)})
+    if saved:
+        exit_on_sigterm()
+    group: Any = None
+    real_stdout = sys.stdout
+    try:
+        if real_stdout is None:  # `calasolve ... >&-`
+            raise OutputError("cannot write the output: standard output is closed")
+        sys.stdout = CheckedOutput(real_stdout)
+        try:
+            with cli.make_context("calasolve", args) as ctx:
+                group = ctx
+                cli.invoke(ctx)
+        except click.exceptions.Exit as exc:  # --help, --version
+            code = exc.exit_code
+        sys.stdout.flush()  # a closed pipe shows here at the latest
+    except click.exceptions.NoArgsIsHelpError as exc:
+        say(exc.ctx.get_help() if exc.ctx else str(exc))
+        code = 2
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        say(f"calasolve: error: {one_line(exc.format_message())}{hint}")
+        code = 2
+    except click.ClickException as exc:
+        say(f"calasolve: error: {one_line(exc.format_message())}")
+        code = 2
+    except OutputError as exc:
+        drop_unwritten_output(real_stdout)
+        say(f"calasolve: error: {one_line(str(exc))}")
+        code = 2
+    except ParameterError as exc:
+        command = cli.commands.get(group.invoked_subcommand or "") if group is not None else None
+        say(f"calasolve: error: {one_line(option_message(exc, command))}")
+        code = 2
+    except CalasolveError as exc:
+        say(f"calasolve: error: {one_line(str(exc))}")
+        code = 2
+    except MemoryError as exc:
+        say(f"calasolve: error: out of memory{f' ({one_line(str(exc))})' if str(exc) else ''}")
+        code = 2
+    except BrokenProcessPool:
+        say("calasolve: error: a worker process died (killed, or out of memory)")
+        code = 2
+    except click.exceptions.Abort:
+        say("calasolve: aborted")
+        code = 130
+    except KeyboardInterrupt:
+        say("calasolve: interrupted")
+        code = 130
+    except Terminated:
+        say("calasolve: terminated")
+        code = SIGTERM_STATUS
+    except BrokenPipeError:
+        # `calasolve solve ... | head`: the reader went away; not an error of ours
+        stop_all()
+        os._exit(0)
+    finally:
+        # a second Ctrl-C or SIGTERM must not interrupt the workers' shutdown
+        set_signals({signal.SIGINT: signal.SIG_IGN, signal.SIGTERM: signal.SIG_IGN})
+        try:
+            stop_all()
+        finally:
+            sys.stdout = real_stdout
+            set_signals(saved)
+    sys.exit(code)

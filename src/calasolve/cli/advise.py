@@ -1,0 +1,117 @@
+"""``calasolve advise``: Monte Carlo bidding advice for a hand."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import nullcontext
+from typing import Sequence
+
+import click
+
+from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.limits import MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB
+from ..game.rules import Rules
+from ..game.state import CONTRACTS
+from ..records.notation import notation
+from .bulk import NoBar, check_scheduler, emit_json
+from .options import jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
+
+
+@click.command("advise")
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="The hand's seat (who leads depends on it).")
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=DEFAULT_SAMPLES, show_default=True,
+              help="The cap on deals sampled per contract (with --fixed: exactly this many).")
+@click.option("--precision", type=click.FloatRange(0, 100, min_open=True), default=DEFAULT_PRECISION * 100, show_default=True,
+              help="The 95% half-width wanted on the recommended contract's P(make), in percentage points.")
+@click.option("--fixed", is_flag=True, help="No sequential stopping: sample every contract --samples times (slow: minutes).")
+@click.option("--thirds-samples", type=click.IntRange(0, MAX_SAMPLES), default=DEFAULT_THIRDS_SAMPLES, show_default=True,
+              help="Samples per contract that also get their exact final thirds (the mean thirds).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same answer.")
+@click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate.")
+@click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
+@click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True,
+              help="The soloist's exchange policy (solo, chiamo): sampled, or dd (sees every card; "
+                   "an exact exchange search per sample, minutes).")
+@click.option("--defender-policy", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
+              help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best "
+                   "(conservative for the soloist), or heuristic, cheaper but kinder to the soloist.")
+@json_option("One JSON object: every contract's estimate and the recommendation.")
+@symbols_option
+@rule_option
+@jobs_option("Parallel worker processes, one solver each (default: all cores).")
+@tt_option
+@click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=DEFAULT_GOAL_MB, show_default=True,
+              help="The payoff goal search's memo per worker, in MiB (one the machine cannot allocate is an error).")
+@scheduler_options
+def advise_cmd(
+    hand: Sequence[str],
+    seat: int,
+    samples: int,
+    precision: float,
+    fixed: bool,
+    thirds_samples: int,
+    seed: int,
+    contracts: str,
+    known: Sequence[str],
+    policy: str,
+    defender_policy: str,
+    as_json: bool,
+    symbols: bool | None,
+    rule_items: Sequence[str],
+    jobs: int | None,
+    tt_mb: int,
+    goal_mb: int,
+    scheduler: str | None,
+    scheduler_timeout: float,
+) -> None:
+    """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo.
+
+    HAND is hand notation (32A7.RC5.F64.AR) or 12 card tokens.  For each
+    contract the unseen cards are dealt at random, the exchange is made by
+    the chosen policy and the deal is solved double dummy.  The samples come
+    in rounds, and a contract stops being sampled once its question is
+    settled: out (its expected game points are below the pass line or
+    another contract's, with confidence), settled (the answer, its P(make)
+    as precise as asked) or at the cap.  Reported: P(make) with a 95%
+    interval valid under this stopping, mean thirds, expected game points
+    and the multipliers' chances.  The recommendation is the contract with
+    the highest expected game points, or pass; a toss-up says so.
+
+    \b
+    Examples:
+      calasolve advise 32AR.32A.3A.2A5
+      calasolve advise --seat 2 --samples 1000 --seed 7 3B 2B AB RB 3S 2S AS 3C AC 2D AD 5D
+      calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
+    """
+    from ..advice.advisor import advise, parse_advice_hand
+    from ..advice.race import Race
+    from ..game.sampling import parse_known
+    from .text import advice_bar_label, format_advice
+
+    rules_ = Rules.parse(rule_items)
+    mask = parse_advice_hand(" ".join(hand))
+    chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
+    show = sys.stderr.isatty() and not as_json
+    check_scheduler(scheduler, jobs)
+    from ..scale.cluster import dask_map
+
+    with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor, \
+            click.progressbar(length=samples * len(chosen), label=advice_bar_label(None, fixed=fixed, policy=policy),
+                              file=sys.stderr) if show else NoBar() as bar:
+
+        def on_round(race: Race) -> None:
+            # a contract that stops early gives back its share of the bar
+            bar.length = sum(t.n if not t.active else samples for t in race.tracks) if show else 0
+            bar.label = advice_bar_label(race, fixed=fixed, policy=policy)
+
+        result = advise(
+            mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
+            defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
+            rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb, precision=precision / 100, fixed=fixed,
+            thirds_samples=thirds_samples, progress=bar.update, on_round=on_round, executor=executor,
+        )
+    if as_json:
+        emit_json(result.to_dict())
+    else:
+        click.echo("\n".join(format_advice(result, notation(symbols))))

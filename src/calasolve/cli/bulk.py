@@ -1,0 +1,178 @@
+"""The commands' bulk plumbing: reading the records (files or standard input), mapping them over
+worker processes or a Dask cluster, printing each result as it comes (text or JSON), failures
+per record, and the silent progress bar when stderr is not a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Callable, Iterator, Sequence
+
+import click
+
+from ..game.cards import hand_name
+from ..game.errors import CalasolveError
+from ..game.rules import Rules
+from ..records.notation import record_label
+from ..scale.workers import worker_pool
+
+
+def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
+    """Every record of every file, with ``--rule`` overrides applied over each record's own rules."""
+    from ..records.dealfile import parse_deal_bytes, read_deal_file
+
+    Rules.parse(rule_items)  # an unknown name or value fails before any file is read
+    records = []
+    for path in files:
+        if path == "-":
+            read = parse_deal_bytes(read_stdin(), "<stdin>")
+        else:
+            read = read_deal_file(path)
+        for record in read:
+            if rule_items:
+                record = record.with_(rules=Rules.parse(rule_items, base=record.rules))
+            records.append(record)
+    return records
+
+
+def read_stdin() -> bytes:
+    """Standard input's bytes; a closed or unreadable one is the deal file's error."""
+    from ..game.errors import DealFileError
+
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    if stream is None:  # `calasolve solve - <&-`
+        raise DealFileError("cannot read standard input: it is closed", path="<stdin>")
+    try:
+        data = stream.read()
+    except OSError as err:
+        raise DealFileError(f"cannot read standard input: {err.strerror or err}", path="<stdin>") from None
+    if not isinstance(data, bytes):  # a text stream without a buffer (a test's stand-in)
+        data = data.encode("utf-8")
+    return data
+
+
+def check_records(files: Sequence[str], rule_items: Sequence[str]) -> tuple[list[Any], list[CalasolveError]]:
+    """Every valid record of every file and every error found in them, in file and line order."""
+    from ..records.dealfile import check_deal_bytes, check_deal_file
+
+    Rules.parse(rule_items)  # an unknown name or value fails before any file is read
+    records: list[Any] = []
+    errors: list[CalasolveError] = []
+    for path in files:
+        if path == "-":
+            read, bad = check_deal_bytes(read_stdin(), "<stdin>")
+        else:
+            read, bad = check_deal_file(path)
+        errors += bad
+        for record in read:
+            if rule_items:
+                try:
+                    record = record.with_(rules=Rules.parse(rule_items, base=record.rules))
+                except CalasolveError as err:
+                    errors.append(err)
+                    continue
+            records.append(record)
+    return records, errors
+
+
+def failure(record: Any, exc: CalasolveError) -> "Failure":
+    """A record's error, saying once where (the record's own errors name its file and line)."""
+    text = str(exc)
+    if record.path and text.startswith(f"{record.path}:"):
+        return Failure(text)
+    return Failure(f"{record_label(record)}: {text}")
+
+
+def emit_json(obj: dict[str, Any]) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -> Iterator[Any]:
+    """``map`` over ``items``, in worker processes when there is more than one job; order kept."""
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if len(items) > 1 else 1
+    jobs = min(jobs, len(items)) or 1
+    if jobs == 1:
+        yield from map(fn, items)
+        return
+    with worker_pool(jobs) as pool:
+        yield from pool.map(fn, items, chunksize=1)
+
+
+def bulk_map(
+    fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None, scheduler: str | None, timeout: float
+) -> Iterator[Any]:
+    """:func:`pool_map`, or on the Dask cluster ``scheduler`` names (:mod:`calasolve.scale.cluster`); order kept."""
+    if scheduler is None:
+        yield from pool_map(fn, items, jobs)
+        return
+    from ..scale.cluster import chunk_size, dask_map
+
+    with dask_map(scheduler, timeout) as dmap:
+        yield from dmap.map(fn, items, chunksize=chunk_size(len(items), dmap.workers))
+
+
+def check_scheduler(scheduler: str | None, jobs: int | None) -> None:
+    """``--scheduler`` well formed, alone (its cluster has its own workers), and Dask installed."""
+    if scheduler is None:
+        return
+    if jobs is not None:
+        raise CalasolveError("--jobs and --scheduler do not go together (the cluster has its own workers)")
+    from ..scale.cluster import parse_scheduler, require_dask
+
+    parse_scheduler(scheduler)
+    require_dask()
+
+
+def print_results(
+    records: Sequence[Any], results: Iterator[Any], as_json: bool, format_text: Callable[[Any, Any], list[str]],
+    flat: bool = False,
+) -> None:
+    """Print each record's result as it arrives, in the file's order; stop at the first failure.
+    ``flat``: JSON in the flat form of :mod:`calasolve.records.flat`, with the deal."""
+    for i, (record, result) in enumerate(zip(records, results)):
+        if isinstance(result, Failure):
+            raise CalasolveError(result.message)
+        if flat:
+            from ..records.flat import flatten
+
+            deal = {"hands": " ".join(hand_name(h) for h in record.hands), "monte": hand_name(record.monte)}
+            emit_json(flatten({"record": record.index, "file": record.path, **result.to_dict(), **deal}))
+        elif as_json:
+            # "file" after "record": with several files, records count from 1 in each
+            emit_json({"record": record.index, "file": record.path, **result.to_dict()})
+        else:
+            if i:
+                click.echo()
+            click.echo("\n".join(format_text(record, result)))
+
+
+class Failure:
+    """A record that could not be processed: carries its one-line message back from a worker."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+class NoBar:
+    """The progress bar when stderr is not a terminal: silent (iterates ``items``)."""
+
+    length: int = 0
+    label: str = ""
+
+    def __init__(self, items: Any = ()) -> None:
+        self.items = items
+
+    def __iter__(self) -> Any:
+        return iter(self.items)
+
+    def __enter__(self) -> "NoBar":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        pass

@@ -1,0 +1,94 @@
+"""``calasolve deal``: random deal records to a spec, as a deal file."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+import click
+
+from ..game.errors import CalasolveError, OutputError
+from ..game.limits import MAX_DEALS, MAX_SEED
+from ..game.rules import Rules
+from ..game.state import CONTRACTS, Contract
+from ..search import engines
+from .options import known_errors, rule_option, tt_option
+
+
+@click.command("deal")
+@click.option("--count", "-n", type=click.IntRange(1, MAX_DEALS), default=1, show_default=True, help="Records to write.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same records.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="The deal file to write (default: standard output).")
+@click.option("--contract", default="solissimo", show_default=True, help=f"The contract: {', '.join(CONTRACTS)}, or random.")
+@click.option("--soloist", default="random", show_default=True,
+              help="A seat 0-2, random, or strongest (the highest calasolve.game.cards.strength: 3s and 2s 2, Aces 3, R C F 1).")
+@click.option("--leader", type=click.IntRange(0, 2), default=None, help="The first leader (default: the rules' default, no leader line).")
+@click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
+@click.option("--min-strength", type=click.IntRange(0, 40), default=0, show_default=True, help="The soloist's least hand strength.")
+@click.option("--max-strength", type=click.IntRange(0, 40), default=40, show_default=True, help="The soloist's greatest hand strength.")
+@click.option("--played", type=click.IntRange(0, 35), default=0, show_default=True,
+              help="Stop this many cards into a double-dummy line: mid-play positions.  Other contracts than "
+                   "solissimo first get their exchange written: the double-dummy best (dividete: drawn takes, "
+                   "the defenders' best discards).")
+@rule_option
+@tt_option
+def deal_cmd(
+    count: int, seed: int, output: str, contract: Contract, soloist: str, leader: int | None, known: Sequence[str],
+    min_strength: int, max_strength: int, played: int, rule_items: Sequence[str], tt_mb: int,
+) -> None:
+    """Write random deals to a deal file, reproducibly for a seed.
+
+    Each record is dealt uniformly (around the --known cards) and named
+    after its seed and number; deals whose soloist falls outside the
+    strength range are dealt again.  Records are written as they are made,
+    so the count can be large.  The output passes 'calasolve check'.
+
+    With --played K each record stops K cards into a double-dummy line.  A
+    contract with an exchange then gets it in the record first, chosen
+    double dummy: the soloist's best call, return and discards (chiamo,
+    solo), the defenders' best split and discards (scegliete); in dividete
+    the takes are drawn at random (they are chance) and the defenders'
+    discards are their best for them.  Without --played the exchange is
+    left out, for 'calasolve solve' to search.
+
+    \b
+    Examples:
+      calasolve deal --count 1000 --seed 1 -o random.deal
+      calasolve deal -n 100 --soloist strongest --min-strength 20 --played 6
+      calasolve deal -n 20 --contract solo --played 9
+      calasolve deal -n 10 --contract random --known 0=32A.-.-.- --known monte=3D
+    """
+    from ..deals.dealer import DealSpec, generate_deals, parse_soloist
+    from ..game.sampling import parse_known
+    from ..records.dealfile import format_record
+
+    with known_errors():
+        spec = DealSpec(contract=contract.strip().lower(), soloist=parse_soloist(soloist), leader=leader,
+                        known=parse_known(list(known)), min_strength=min_strength, max_strength=max_strength,
+                        played=played, rules=Rules.parse(rule_items))
+        spec.check()
+    solver = engines.solver(tt_mb) if played else None
+    with _output_file(output) as out:
+        for i, record in enumerate(generate_deals(spec, count=count, seed=seed, solver=solver)):
+            out.write(("\n" if i else "") + format_record(record) + "\n")
+
+
+@contextmanager
+def _output_file(path: str) -> Iterator[Any]:
+    """Standard output for ``-``, else the file opened for writing (its failure one line)."""
+    if path == "-":
+        yield sys.stdout
+        return
+    try:
+        stream = open(path, "w", encoding="utf-8")
+    except OSError as err:
+        raise CalasolveError(f"{path}: cannot write: {err.strerror or err}") from None
+    with stream:
+        try:
+            yield stream
+        except OSError as err:
+            if isinstance(err, BrokenPipeError):
+                raise
+            raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None

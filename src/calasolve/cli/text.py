@@ -1,0 +1,406 @@
+"""The wording of every command's results: check, solve (with the searched exchange), analyse,
+rules, bench and advise, in one card notation (:mod:`calasolve.records.notation`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from ..game.cards import MAKE_THIRDS, Card, parse_hand, mask_thirds
+from ..game.exchange import Exchange
+from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState
+from ..records.results import ExchangeResult
+from ..records.notation import (
+    TRICK_COLUMNS,
+    as_notation,
+    exchange_block,
+    exchange_text,
+    hand_diagram,
+    Notation,
+    plural,
+    position_block,
+    record_header,
+    role,
+    side,
+    table_diagram,
+    trick_lines,
+)
+
+if TYPE_CHECKING:
+    from ..advice.race import Race
+
+__all__ = [
+    "format_check",
+    "format_solve",
+    "format_rules",
+    "format_bench",
+    "format_exchange_search",
+    "format_analysis",
+    "format_advice",
+    "advice_bar_label",
+]
+
+
+# -- check --------------------------------------------------------------------
+
+def format_check(record: Any, symbols: Notation | bool = False, *, verbose: bool = False) -> list[str]:
+    """``check``: the record in brief, or with ``verbose`` its diagrams (as dealt, the
+    exchange, at the first lead, and where the ``played`` cards stop)."""
+    n = as_notation(symbols)
+    out = record_header(record)
+    if not verbose:
+        for seat in range(3):
+            out.append(f"  seat {seat} ({role(seat, record.soloist)}): {n.mask(record.hands[seat])}")
+        out.append(f"  monte: {n.mask(record.monte)}")
+        if record.contract != "solissimo":
+            out += exchange_block(record, n)
+        if record.played:
+            out.append(f"  played ({plural(len(record.played), 'card')}): {n.cards(record.played)}")
+        return out
+    out.append("  as dealt:")
+    out += table_diagram(record.hands, n, soloist=record.soloist, indent="    ")
+    out.append(f"    monte: {n.mask(record.monte)} ({plural(mask_thirds(record.monte), 'third')})")
+    if record.contract != "solissimo":
+        out += exchange_block(record, n)
+    if record.needs_exchange:
+        return out
+    start = record.start_state()
+    if record.contract != "solissimo":
+        out += position_block(start, n, title="at the first lead:")
+    if record.played:
+        state = record.state()
+        out.append(f"  played, {plural(len(record.played), 'card')} {TRICK_COLUMNS}:")
+        out += trick_lines(state.tricks, record.soloist, n, last_bonus=start.last_bonus if state.is_over else None)
+        if state.is_over:
+            out += _result_lines(record, state)
+        else:
+            out += position_block(state, n, title="where the play stops:")
+    return out
+
+
+# -- solve --------------------------------------------------------------------
+
+def _exchange_words(record: Any, ex: Exchange, n: Notation) -> str:
+    """An exchange on one line: ``call 3C (from seat 1), return 4C, discard 6B 5C FD 7D``."""
+    return exchange_text(ex, record.contract, record.soloist, record.hands, record.monte, n, aside=True)
+
+
+def _fold_returns(record: Any, items: Sequence[tuple[Exchange, int]], n: Notation) -> list[tuple[str, int]]:
+    """Alternatives as text, those that differ only in the card returned folded into one line."""
+    groups: dict[tuple[Exchange, int], list[Exchange]] = {}
+    for ex, value in items:
+        groups.setdefault((Exchange(call=ex.call, discards=ex.discards, takes=ex.takes), value), []).append(ex)
+    out = []
+    for (_, value), members in groups.items():
+        text = _exchange_words(record, members[0], n)
+        returned = [n.card(m.returned) for m in members if m.returned is not None]
+        if len(returned) > 1:
+            either = ", ".join(returned[:-1]) + " or " + returned[-1]
+            text = text.replace(f"return {returned[0]}", f"return {either}")
+        out.append((text, value))
+    return out
+
+
+def format_exchange_search(record: Any, ex: ExchangeResult, symbols: Notation | bool = False) -> list[str]:
+    """The searched exchange: the best one, the alternatives (equivalent returns folded)
+    and, for dividete, every draw and the mean."""
+    n = as_notation(symbols)
+    if ex.draws:
+        out = [f"  dividete: the draw is chance; for each draw, the defenders' best discards (mean {ex.mean:.2f} thirds):"]
+        for draw in ex.draws:
+            out.append(f"    {_exchange_words(record, draw.exchange, n)}: {plural(draw.value, 'third')}")
+        best = _exchange_words(record, ex.exchange, n)
+        out.append(f"  worst draw for the soloist, played below: {best}")
+        return out
+    chooser = "the defenders' best" if record.contract in DEFENDER_EXCHANGE else "best"
+    alts = list(ex.alternatives)
+    folded = _fold_returns(record, alts, n) or [(_exchange_words(record, ex.exchange, n), ex.value)]
+    out = [f"  {chooser} exchange (double dummy): {folded[0][0]} -> {plural(folded[0][1], 'third')}"]
+    for text, value in folded[1:]:
+        out.append(f"    also: {text} -> {plural(value, 'third')}")
+    if len(folded) < len(alts):
+        out.append(f"    (of the {len(alts)} best exchanges, those that differ only in the card given back, "
+                   f"for the same value, share a line)")
+    return out
+
+
+def _rests_on_last(record: Any, result: Any, n: Notation) -> list[str]:
+    """The one sentence on the monte: the discards go to whoever wins the last trick."""
+    state = record.state()
+    if state.is_over or not result.tricks:
+        return []
+    monte_thirds = mask_thirds(state.monte)
+    last = result.tricks[-1].winner
+    # under a point in the monte the last trick is worth little more than its own 3 thirds
+    if monte_thirds < 3 or record.contract == "solissimo" or last != record.soloist:
+        return []
+    whose = "the soloist's" if record.contract in SOLOIST_EXCHANGE else "the defenders'"
+    return [f"  note: the value rests on the last trick: {whose} discards ({n.mask(state.monte)}, "
+            f"{plural(monte_thirds, 'third')}) are the new monte, which goes with the last trick, "
+            f"and the soloist takes it in the line above"]
+
+
+def _value_lines(result: Any, n: Notation) -> list[str]:
+    """The legal cards best first for the player to move, grouped by value, with the difference from the best."""
+    if result.to_move is None or not result.cards:
+        return []
+    soloist_moves = result.to_move == result.soloist
+    who = f"seat {result.to_move} ({role(result.to_move, result.soloist)})"
+    out = []
+    best_cards = result.best_cards()
+    if result.target is not None:
+        good = [c for c, v in best_cards if v == soloist_moves]
+        bad = [c for c, v in best_cards if v != soloist_moves]
+        aim = f"reach {result.target}" if soloist_moves else f"keep the soloist under {result.target}"
+        out.append(f"  {who} to play, to {aim}:")
+        out.append(f"    {'these do' if len(good) != 1 else 'this does'}: {n.cards(good)}" if good else "    no card does")
+        if bad:
+            out.append(f"    {'these do' if len(bad) != 1 else 'this does'} not: {n.cards(bad)}")
+        return out
+    unit = "game points" if result.objective == "payoff" else "thirds"
+    out.append(f"  {who} to play, best first ({unit} for the soloist):")
+    groups: dict[Any, list[Card]] = {}
+    for card, value in best_cards:
+        groups.setdefault(value, []).append(card)
+    top = best_cards[0][1]
+    for value, cards in groups.items():
+        diff = abs(value - top)
+        note = "best" if not diff else f"costs {diff}"
+        val = f"{value:+d}" if unit == "game points" else f"{value}"
+        out.append(f"    {val:>3} ({note}){' ' * (9 - len(note))}{n.cards(cards)}")
+    return out
+
+
+def _verdict(record: Any, result: Any) -> str:
+    if result.objective == "payoff":
+        pay = result.payoff
+        mult = {1: "", 2: ", cappotto x2", 3: ", stramazzo x3"}[result.multiplier]
+        return (f"  double dummy, playing for game points: the soloist {'wins' if pay > 0 else 'loses'} {abs(pay)} "
+                f"({'makes' if pay > 0 else 'fails'}{mult}); the line below ends with "
+                f"{plural(result.soloist_thirds, 'third')}")
+    captured = f" ({plural(result.captured, 'third')} already captured)" if result.captured else ""
+    if result.target is None:
+        verdict = "makes" if result.makes else "fails"
+        return (f"  double dummy: the soloist ends with {plural(result.soloist_thirds, 'third')} = "
+                f"{plural(result.soloist_points, 'point')}, {verdict}{captured}")
+    reach = "reaches" if result.reaches else "does not reach"
+    made = (", makes" if result.reaches else ", fails") if result.target == MAKE_THIRDS else ""
+    return f"  double dummy: the soloist {reach} {result.target} thirds{made}{captured}"
+
+
+def format_solve(record: Any, result: Any, symbols: Notation | bool = False) -> list[str]:
+    """``solve``: the record, the exchange, the hands at the position solved, the value,
+    every card's value best first and the line trick by trick."""
+    n = as_notation(symbols)
+    out = record_header(record)
+    ex = result.exchange
+    solved = record.with_(exchange=ex.exchange) if ex is not None else record
+    if record.contract != "solissimo":
+        if ex is not None and ex.searched:
+            out.append("  as dealt:")
+            out += [f"    seat {s} ({role(s, record.soloist)}): {n.mask(record.hands[s])}" for s in range(3)]
+            out.append(f"    monte: {n.mask(record.monte)}")
+            out += format_exchange_search(record, ex, n)
+        out += exchange_block(solved, n)
+    state = solved.state()
+    if record.played:
+        out.append(f"  played so far, {plural(len(record.played), 'card')} {TRICK_COLUMNS}:")
+        out += trick_lines(state.tricks, record.soloist, n)
+    where = "the position solved" if record.played else "the first lead"
+    out += position_block(state, n, title=f"hands at {where}:")
+    out.append(_verdict(record, result))
+    out += _value_lines(result, n)
+    if result.tricks:
+        out.append(f"  a best line {TRICK_COLUMNS}:")
+        out += trick_lines(result.tricks, record.soloist, n, first=len(state.tricks) + 1,
+                           captured=result.captured, last_bonus=result.last_bonus)
+        out += _rests_on_last(solved, result, n)
+    return out
+
+
+# -- analyse ------------------------------------------------------------------
+
+def _result_lines(record: Any, state: PlayState) -> list[str]:
+    """The score of a finished deal: points, make/fail, the multiplier, every seat's payment."""
+    r = state.result(record.contract, record.rules)
+    mult = {2: "cappotto, x2", 3: "stramazzo, x3"}.get(r.multiplier, "no multiplier")
+    made = "makes" if r.makes else "fails"
+    pays = ", ".join(f"seat {s} {r.payments[s]:+d}" for s in range(3))
+    return [
+        f"  result: soloist {plural(r.soloist_thirds, 'third')} = {plural(r.soloist_points, 'point')}, "
+        f"defence {plural(r.defender_thirds, 'third')} = {plural(r.defender_points, 'point')}: the soloist {made} "
+        f"the {r.contract} ({plural(r.soloist_tricks, 'trick')}; {mult})",
+        f"  payments (game points): {pays}",
+    ]
+
+
+def format_analysis(record: Any, analysis: Any, symbols: Notation | bool = False) -> list[str]:
+    """``analyse``: the record, the exchange judged, every card with its value before and
+    after and its cost, each trick's winner and thirds, the mistakes by seat, the
+    result with its payments, or the best continuation trick by trick."""
+    n = as_notation(symbols)
+    out = record_header(record)
+    start = record.start_state()
+    if record.contract != "solissimo":
+        out += exchange_block(record, n)
+    ex = analysis.exchange
+    if ex is not None:
+        best = _exchange_words(record, ex.best_fields, n)
+        judged = "the best there is" if ex.cost == 0 else f"costs the {ex.chosen_by} {plural(ex.cost, 'third')}"
+        out.append(f"  exchange, chosen by the {ex.chosen_by}: {plural(ex.actual, 'third')} for the soloist "
+                   f"against {ex.best} with the best ({best}): {judged}")
+    out += position_block(start, n, title="hands at the first lead:")
+    verdict = "makes" if analysis.start_value >= MAKE_THIRDS else "fails"
+    out.append(f"  double dummy at the first lead: {plural(analysis.start_value, 'third')} ({verdict})")
+    if analysis.reviews:
+        out.append("  each card: who played it, the card, the soloist's double-dummy thirds before -> after it")
+    state = start.copy()
+    total = 0
+    for r in analysis.reviews:
+        if r.index % 3 == 0:
+            out.append(f"  trick {r.trick}:")
+        mark = ""
+        if r.cost:
+            mark = f"  mistake, costs {plural(r.cost, 'third')} (best: {n.cards(r.best)})"
+        if r.swing:
+            mark += "  <- the contract changes hands"
+        out.append(f"    seat {r.seat} {role(r.seat, record.soloist):<8} {n.card(r.card):>2}  {r.before:2d} -> {r.after:2d}{mark}")
+        state.play(r.card)
+        if not state.trick:
+            t = state.tricks[-1]
+            thirds = t.thirds + (state.last_bonus if state.is_over else 0)
+            if t.winner == record.soloist:
+                total += thirds
+            extra = f" (+{state.last_bonus} last and monte)" if state.is_over else ""
+            out.append(f"    -> seat {t.winner} ({side(t.winner, record.soloist)}) wins {plural(t.thirds, 'third')}"
+                       f"{extra}; soloist {total}")
+    mistakes = analysis.mistakes()
+    if not any(c for c, _ in mistakes.values()):
+        out.append("  mistakes: none, every card was double-dummy best" if analysis.reviews else "  no card played yet")
+    else:
+        out.append("  mistakes: " + "; ".join(
+            f"seat {s} ({role(s, record.soloist)}) {plural(c, 'mistake')}" + (f", {plural(t, 'third')} given away" if c else "")
+            for s, (c, t) in mistakes.items()
+        ))
+    swings = analysis.swings()
+    if swings:
+        last = swings[-1]
+        out.append(f"  the outcome was decided in trick {last.trick} ({n.card(last.card)} by seat {last.seat})")
+    else:
+        out.append("  the outcome never changed hands")
+    if analysis.complete:
+        out += _result_lines(record, state)
+    elif analysis.continuation is not None:
+        cont = analysis.continuation
+        out += position_block(state, n, title="where the play stops:")
+        out.append(f"  best continuation ({plural(analysis.final_value, 'third')} for the soloist, "
+                   f"{'makes' if analysis.final_value >= MAKE_THIRDS else 'fails'}):")
+        out += trick_lines(cont.tricks, record.soloist, n, first=len(state.tricks) + 1,
+                           captured=cont.captured, last_bonus=cont.last_bonus)
+    return out
+
+
+# -- rules and bench ---------------------------------------------------------------------
+
+def format_rules(variants: Mapping[str, Sequence[str]], help_text: Mapping[str, str]) -> list[str]:
+    """``calasolve rules``: each variant's values, the standard one first, and what it means.
+
+    >>> format_rules({"stramazzo": ("on", "off")}, {"stramazzo": "taking no trick..."})
+    ['stramazzo: on | off', '    taking no trick...']
+    """
+    out = []
+    for name, values in variants.items():
+        out.append(f"{name}: {' | '.join(values)}")
+        out.append(f"    {help_text[name]}")
+    return out
+
+
+def format_bench(summary: Mapping[str, Any]) -> list[str]:
+    """``calasolve bench``'s summary (the ``summary`` object of ``--json``) in words."""
+    out = [f"{summary['suite']} suite, {summary['deals']} deals, {summary['task']}"]
+    off = [k for k, v in summary["switches"].items() if not v]
+    if off:
+        out.append(f"  switched off: {', '.join(off)}")
+    out.append(f"  median {summary['median_ms']:.2f} ms   90% {summary['p90_ms']:.2f} ms   "
+               f"slowest {summary['slowest_ms']:.2f} ms   total {summary['total_s']:.2f} s")
+    out.append(f"  {summary['nodes_per_s'] / 1e6:.2f} M nodes/s")
+    out.append(f"  signature {summary['signature']} nodes")
+    return out
+
+
+# -- advice -----------------------------------------------------------------------------
+
+_STOPPED_TEXT = {"settled": "settled", "eliminated": "out", "cap": "cap", "fixed": "fixed"}
+
+
+def _soloist_text(advice: Any) -> str:
+    from ..advice.prose import POLICY_NOTES
+
+    if advice.soloist_policy == "sampled":
+        return f"sampled ({advice.candidates} choices x {advice.redeals} re-deals)"
+    return f"{advice.soloist_policy} ({POLICY_NOTES['soloist'][advice.soloist_policy]})"
+
+
+def _share(v: float) -> str:
+    return "<1%" if 0 < v < 0.005 else f"{v:.0%}"
+
+
+def advice_bar_label(race: Race | None, *, fixed: bool, policy: str) -> str:
+    """The advisor's progress label: the contracts, those stopped with why, after the
+    options that cost minutes.
+
+    >>> advice_bar_label(None, fixed=True, policy="dd")
+    '(fixed, soloist dd: minutes) sampling'
+    """
+    slow = [what for what, on in (("fixed", fixed), ("soloist dd", policy == "dd")) if on]
+    prefix = f"({', '.join(slow)}: minutes) " if slow else ""
+    if race is None:
+        return prefix + "sampling"
+    return prefix + " ".join(f"{t.contract}{'' if t.active else ' ' + (t.stopped or '')}" for t in race.tracks)
+
+
+def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
+    """The readable report of ``calasolve advise``: the hand, then every contract best first."""
+    from ..advice.prose import PAYOFF_METHOD
+    from ..advice.race import INTERVAL_METHOD
+
+    n = as_notation(symbols)
+    sampling = (f"{advice.samples} samples per contract" if advice.fixed else
+                f"sequential sampling, up to {advice.samples} samples per contract, "
+                f"P(make) to ±{advice.precision:.0%}")
+    lines = [f"seat {advice.seat} holds ({plural(mask_thirds(advice.hand), 'third')}):"]
+    lines += ["  " + line for line in hand_diagram(advice.hand, n)]
+    if advice.known:
+        lines.append("known: " + ", ".join(f"{where} {n.mask(parse_hand(cards))}" for where, cards in advice.known.items()))
+    lines += [
+        "",
+        f"{sampling}, seed {advice.seed}",
+        f"exchange policies: soloist {_soloist_text(advice)}, defenders {advice.defender_policy}"
+        + (f"; rules {advice.rules.describe()}" if advice.rules.changes() else ""),
+        "",
+        f"  {'contract':<10} {'samples':>7}  {'stopped':<16} {'P(make)':>7} {'95% interval (n)':>16} "
+        f"{'thirds (n)':>16} {'game points':>11} {'95% interval':>15}  multipliers",
+    ]
+    for e in advice.ranked():
+        lo, hi = e.interval
+        plo, phi = e.payoff_95
+        mult = " ".join(f"x{k} {_share(v)}" for k, v in sorted(e.multipliers.items()))
+        if e.unresolved:
+            mult += f" ({e.unresolved} open)"
+        stopped = _STOPPED_TEXT[e.stopped] + (f" < {e.below}" if e.below else "")
+        thirds = f"{e.mean_thirds:.1f} ± {e.se_thirds:.1f} ({e.thirds_samples})" if e.thirds_samples else "-"
+        points = f"{e.mean_payoff:+.2f}" if not e.unresolved else f"{e.payoff_range[0]:+.1f}..{e.payoff_range[1]:+.1f}"
+        p_interval = f"{lo:.0%}-{hi:.0%}" + (f" ({e.make_samples})" if e.make_samples < e.samples else "")
+        lines.append(
+            f"  {e.contract:<10} {e.samples:>7}  {stopped:<16} {e.p_make:>7.1%} {p_interval:>16} "
+            f"{thirds:>16} {points:>11} {f'{plo:+.2f} to {phi:+.2f}':>15}  {mult}"
+        )
+    lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
+    lines.append("intervals: 95% " + INTERVAL_METHOD + "; game points by " + PAYOFF_METHOD)
+    if advice.recommendation in DEFENDER_EXCHANGE and advice.defender_policy == "heuristic":
+        # the cheap defence is the optimistic one: an aggravation deserves the worst case too
+        lines.append(
+            "note: the defenders exchanged by plain heuristic; before aggravating, check it against "
+            "defenders who see every card (the dd defender policy)"
+        )
+    return lines

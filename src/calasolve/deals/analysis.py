@@ -1,0 +1,243 @@
+"""The played-deal analyser: the double-dummy cost of every card played.
+
+For each card of a record's ``played:`` line, :func:`analyse` gives the
+double-dummy value (the soloist's final thirds under best play) before and
+after it, its cost in thirds to the side that played it (0 for an optimal
+card) and the optimal alternatives.  It sums the mistakes per player, finds
+the cards where the contract's fate changed hands, and, for a partly played
+deal, shows the best continuation.  One solver serves every position, so
+its warm table makes the 36 solves of a deal cost a few plain solves.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ..game.cards import MAKE_THIRDS, Card, card_name
+from ..records.dealfile import Record, check_record
+from ..game.exchange import Exchange
+from ..exchange.search import best_exchange
+from ..game.state import SOLOIST_EXCHANGE, Contract, PlayState
+from ..game.limits import check_bool
+from ..search.solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
+
+
+@dataclass(frozen=True)
+class CardReview:
+    """One card played, judged double-dummy."""
+
+    index: int          # 0-based position in `played`
+    trick: int          # 1-based trick number
+    seat: int
+    soloist: bool       # played by the soloist?
+    card: Card
+    before: int         # soloist's final thirds under best play before the card
+    after: int          # ... and after it
+    cost: int           # thirds the card gave away to the other side (0 = optimal)
+    best: tuple[Card, ...]
+    values: dict[Card, int]  # a CardValues: best first for the seat that played
+
+    @property
+    def swing(self) -> bool:
+        """Did this card change whether the contract is made (double dummy)?"""
+        return (self.before >= MAKE_THIRDS) != (self.after >= MAKE_THIRDS)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "trick": self.trick,
+            "seat": self.seat,
+            "role": "soloist" if self.soloist else "defender",
+            "card": card_name(self.card),
+            "before": self.before,
+            "after": self.after,
+            "cost": self.cost,
+            "best": [card_name(c) for c in self.best],
+            "values": {card_name(c): v for c, v in self.values.items()},  # best first, as solve's cards
+            "swing": self.swing,
+        }
+
+
+@dataclass(frozen=True)
+class ExchangeReview:
+    """The exchange actually made against the double-dummy-best one (see :func:`exchange_review`)."""
+
+    #: who chose the exchange: ``soloist`` or ``defenders``
+    chosen_by: str
+    #: the soloist's double-dummy final thirds with the exchange made
+    actual: int
+    #: ... and with the best one
+    best: int
+    #: the best exchange in words (:func:`~calasolve.records.notation.exchange_text`)
+    best_exchange: str
+    #: the best exchange
+    best_fields: Exchange
+    #: what the choosing side gave away, in the soloist's final thirds
+    cost: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chosen_by": self.chosen_by,
+            "actual": self.actual,
+            "best": self.best,
+            "best_exchange": self.best_exchange,
+            "best_fields": self.best_fields.to_dict(),
+            "cost": self.cost,
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The review of one record."""
+
+    contract: Contract
+    soloist: int
+    name: str | None
+    record: int | None
+    start_value: int                       # double-dummy result at the first lead
+    reviews: tuple[CardReview, ...]
+    complete: bool                         # all 36 cards played?
+    actual_thirds: int | None              # the soloist's real final thirds (complete deals)
+    final_value: int                       # double-dummy value where the play stops
+    continuation: SolveResult | None       # best play from there (partial deals)
+    seconds: float
+    #: the exchange judged against the double-dummy-best one (see :func:`exchange_review`), if it was
+    exchange: ExchangeReview | None = field(default=None, compare=False)
+
+    @property
+    def extra(self) -> Mapping[str, Any]:
+        """What the JSON adds: ``exchange`` when the exchange was judged (read-only)."""
+        return MappingProxyType({} if self.exchange is None else {"exchange": self.exchange.to_dict()})
+
+    def mistakes(self) -> dict[int, tuple[int, int]]:
+        """Per seat: (number of mistakes, total cost in thirds)."""
+        out = {seat: (0, 0) for seat in range(3)}
+        for r in self.reviews:
+            if r.cost:
+                n, c = out[r.seat]
+                out[r.seat] = (n + 1, c + r.cost)
+        return out
+
+    def swings(self) -> list[CardReview]:
+        """The cards that changed the double-dummy fate of the contract, in order."""
+        return [r for r in self.reviews if r.swing]
+
+    def to_dict(self) -> dict[str, Any]:
+        swings = self.swings()
+        out: dict[str, Any] = {
+            "record": self.record,
+            "name": self.name,
+            "contract": self.contract,
+            "soloist": self.soloist,
+            "start_value": self.start_value,
+            "start_makes": self.start_value >= MAKE_THIRDS,
+            "complete": self.complete,
+            "actual_thirds": self.actual_thirds,
+            "actual_makes": None if self.actual_thirds is None else self.actual_thirds >= MAKE_THIRDS,
+            "final_value": self.final_value,
+            "mistakes": {str(s): {"count": n, "cost": c} for s, (n, c) in self.mistakes().items()},
+            "swings": [{"index": r.index, "trick": r.trick, "card": card_name(r.card), "seat": r.seat} for r in swings],
+            "decisive_trick": swings[-1].trick if swings else None,
+            "cards": [r.to_dict() for r in self.reviews],
+            "continuation": None if self.continuation is None else [card_name(c) for c in self.continuation.line],
+            "seconds": round(self.seconds, 6),
+        }
+        out.update(self.extra)
+        return out
+
+
+def review_play(state: PlayState, played: list[Card], solver: CoreSolver) -> list[CardReview]:
+    """Judge each of ``played`` from ``state`` (which it advances to the end of ``played``)."""
+    reviews = []
+    for index, card in enumerate(played):
+        seat = state.to_move
+        values = final_card_values(solver, state)
+        is_soloist = seat == state.soloist
+        before = max(values.values()) if is_soloist else min(values.values())
+        after = values[card]
+        reviews.append(
+            CardReview(
+                index=index,
+                trick=len(state.tricks) + 1,
+                seat=seat,
+                soloist=is_soloist,
+                card=card,
+                before=before,
+                after=after,
+                cost=before - after if is_soloist else after - before,
+                best=tuple(c for c in sorted(values) if values[c] == before),
+                values=CardValues.ordered(values, maximise=is_soloist),
+            )
+        )
+        state.play(card)
+    return reviews
+
+
+def exchange_review(record: Record, actual: int, solver: CoreSolver) -> ExchangeReview | None:
+    """The exchange actually made against the double-dummy-best one (docs/rules.md §9).
+
+    Who chose decides what is searched: the soloist's call, return and
+    discards (chiamo, solo); the defenders' discards after the blind draw
+    (dividete: the draw is chance, so the record's takes are kept); the
+    defenders' split and discards (scegliete).  ``cost`` is what the
+    choosing side gave away, in the soloist's final thirds.
+    """
+    if record.contract == "solissimo":
+        return None
+    if record.contract == "dividete":
+        open_ = Exchange(takes=record.exchange.takes)
+    else:
+        open_ = Exchange()
+    found = best_exchange(record.with_(exchange=open_, played=()), solver=solver, top=1)
+    soloist_chooses = record.contract in SOLOIST_EXCHANGE
+    cost = found.value - actual if soloist_chooses else actual - found.value
+    return ExchangeReview(
+        chosen_by="soloist" if soloist_chooses else "defenders",
+        actual=actual,
+        best=found.value,
+        best_exchange=found.text(),
+        best_fields=found.exchange,
+        cost=cost,
+    )
+
+
+def analyse(record: Record, *, solver: CoreSolver | None = None, exchange: bool = True) -> Analysis:
+    """Analyse a record's ``played:`` cards (its exchange must be complete).
+
+    With ``exchange`` (the default) an exchange contract's exchange is also
+    judged against the double-dummy-best one (``exchange``); that
+    search can take seconds (chiamo the longest).
+    """
+    check_record("record", record)
+    check_solver("solver", solver)
+    check_bool("exchange", exchange)
+    solver = solver or default_solver()
+    start = time.perf_counter()
+    state = record.start_state()
+    start_value = solver.value(*core_position(state))
+    review = exchange_review(record, start_value, solver) if exchange else None
+    reviews = review_play(state, list(record.played), solver)
+    continuation = None
+    if state.is_over:
+        final_value = actual = state.captured[state.soloist]
+    else:
+        actual = None
+        continuation = solve(state, solver=solver)
+        final_value = continuation.soloist_thirds or 0
+    return Analysis(
+        contract=record.contract,
+        soloist=record.soloist,
+        name=record.name,
+        record=getattr(record, "index", None),
+        start_value=start_value,
+        reviews=tuple(reviews),
+        complete=state.is_over,
+        actual_thirds=actual,
+        final_value=final_value,
+        continuation=continuation,
+        seconds=time.perf_counter() - start,
+        exchange=review,
+    )

@@ -1,0 +1,465 @@
+"""The candidates of the exchange search (:mod:`calasolve.exchange.search`): every
+exchange a contract allows as the position at the first lead, one per class of
+equivalent positions, with the cheap estimate that orders them.
+
+1. *Candidates.*  Every complete exchange the contract allows (given the
+   choices the record fixes) is turned into the position at the first lead.
+   Positions that are the same up to isomorphism have the same value, so
+   only one exchange per class is searched: the class is a canonical
+   signature -- per suit, the cards still in play from the highest down as
+   (owner relative to the soloist, value in thirds), the four suits sorted,
+   plus ``last_bonus`` (the leader and the soloist are fixed).  Discarding
+   either of two equal adjacent cards of one hand, calling either of two
+   monte cards, ... all collapse.  The signatures are built suit by suit
+   (the discards within a suit are deduplicated before suits are combined,
+   and the combinations are expanded and deduplicated with numpy), so the
+   enumeration itself stays cheap.  The exchange kept for a class
+   is the one discarding the lowest cards.
+2. *Order.*  Candidates are sorted by a cheap static estimate of the
+   soloist's prospects (sure tricks, thirds kept, the monte's thirds; for the
+   defenders' exchange also the thirds they must follow with under the
+   soloist's top cards), best first for the side choosing, so a good bound is
+   found early.  A caller who knows a good exchange can name it to be tried
+   first (``first``); the most promising prefix is followed by the rest grouped
+   by call/return (or takes), for the killer leads the C search carries over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations, product
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from ..search import _core
+from ..game.cards import LAST_TRICK_THIRDS, RANK_THIRDS, Card, Mask, display_order, mask_thirds, popcount, last_trick_bonus
+from ..game.errors import CalasolveError
+from ..game.exchange import Exchange, called_from
+from ..game.state import Contract, defender_seats
+
+__all__ = ["defence_candidates", "dividete_draws"]
+
+Hands = tuple[Mask, Mask, Mask]
+
+_SOLOIST_DISCARDS = 4
+_DIVIDETE_TAKES = 2
+
+
+# -- layouts: the fixed part of an exchange, before the free discards ----------------
+
+@dataclass(frozen=True)
+class Layout:
+    """Who holds what once the call/return/takes are fixed, and who still discards how many."""
+
+    #: every card in play before the free discards, per seat
+    hands: Hands
+    #: cards already out of play (discards the record gave)
+    out: Mask
+    #: free discards per seat
+    counts: tuple[int, int, int]
+    #: the complete Exchange for the free discards per seat
+    build: Callable[[Hands], Exchange]
+
+
+@dataclass(slots=True)
+class Candidate:
+    hands: Hands
+    last_bonus: int
+    layout: Layout
+    discards: Hands
+    estimate: float = 0.0
+
+    def exchange(self) -> Exchange:
+        return self.layout.build(self.discards)
+
+
+def _code(card: Card, owner: int, soloist: int) -> int:
+    """A card in a suit signature: its owner relative to the soloist (0 = the
+    soloist) times 4, plus its thirds (0, 1 or 3)."""
+    return ((owner - soloist) % 3) * 4 + RANK_THIRDS[card % 10]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The candidates of a list of layouts, one per class, as arrays (row ``i`` is
+    candidate ``i``): a chiamo deal has about 240,000 of them, too many for objects."""
+
+    layouts: Sequence[Layout]
+    #: (n, 3) uint64: the hands at the first lead
+    hands: np.ndarray
+    #: (n,) int64: last_bonus
+    bonus: np.ndarray
+    #: (n,) float64: the cheap estimate
+    estimate: np.ndarray
+    #: (n,) int64: the index of the candidate's layout
+    layout: np.ndarray
+    #: (n, 3) uint64: the free discards per seat
+    discards: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.bonus)
+
+    def candidate(self, i: int) -> Candidate:
+        h, d = self.hands[i], self.discards[i]
+        return Candidate(
+            (int(h[0]), int(h[1]), int(h[2])), int(self.bonus[i]), self.layouts[int(self.layout[i])],
+            (int(d[0]), int(d[1]), int(d[2])), float(self.estimate[i]),
+        )
+
+    def candidates(self) -> list[Candidate]:
+        return [self.candidate(i) for i in range(len(self))]
+
+    @classmethod
+    def of(cls, cands: Sequence[Candidate]) -> Batch:
+        """A batch holding ``cands``, in their order."""
+        index: dict[int, int] = {}
+        layouts: list[Layout] = []
+        for c in cands:
+            if id(c.layout) not in index:
+                index[id(c.layout)] = len(layouts)
+                layouts.append(c.layout)
+        return cls(
+            layouts,
+            np.array([c.hands for c in cands], dtype=np.uint64).reshape(-1, 3),
+            np.array([c.last_bonus for c in cands], dtype=np.int64),
+            np.array([c.estimate for c in cands], dtype=np.float64),
+            np.array([index[id(c.layout)] for c in cands], dtype=np.int64),
+            np.array([c.discards for c in cands], dtype=np.uint64).reshape(-1, 3),
+        )
+
+
+#: One suit's distinct outcomes for one vector of discard counts (one count per
+#: discarding seat): their signature ids, thirds discarded, estimates, and
+#: discards as an (n, 3) array of masks per seat.
+_Options = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _suit_options(
+    layout: Layout, suit: int, soloist: int, sig_ids: dict[tuple[int, ...], int]
+) -> dict[tuple[int, ...], _Options]:
+    """The distinct outcomes of ``layout``'s free discards in one suit, per vector of
+    discard counts.  Discarding equal cards gives the same signature, kept once:
+    the discards of the lowest cards, met first."""
+    seats = [s for s in range(3) if layout.counts[s]]
+    defenders = not layout.counts[soloist]
+    held = [(layout.hands[s] >> (10 * suit)) & 0x3FF for s in range(3)]
+    cards = [suit * 10 + r for r in range(9, -1, -1) if any(h >> r & 1 for h in held)]  # high -> low
+    owner = {c: next(s for s in range(3) if held[s] >> (c % 10) & 1) for c in cards}
+    codes = {c: _code(c, owner[c], soloist) for c in cards}
+    mine = [[c for c in reversed(cards) if owner[c] == s] for s in seats]  # low -> high
+    opts: dict[tuple[int, ...], _Options] = {}
+    ranges = [range(min(layout.counts[s], len(mine[i])) + 1) for i, s in enumerate(seats)]
+    for ks in product(*ranges):
+        found: dict[tuple[tuple[int, ...], int], list[int]] = {}
+        for combo in product(*(combinations(mine[i], k) for i, k in enumerate(ks))):
+            masks = [0, 0, 0]
+            gone = 0
+            for i, group in enumerate(combo):
+                for c in group:
+                    masks[seats[i]] |= 1 << c
+                gone |= masks[seats[i]]
+            sig = tuple(codes[c] for c in cards if not gone >> c & 1)
+            found.setdefault((sig, mask_thirds(gone)), masks)
+        rows = list(found.items())
+        opts[ks] = (
+            np.array([sig_ids.setdefault(sig, len(sig_ids)) for (sig, _), _ in rows], dtype=np.int64),
+            np.array([thirds for (_, thirds), _ in rows], dtype=np.int64),
+            np.array([_suit_estimate(sig, defenders) for (sig, _), _ in rows], dtype=np.float64),
+            np.array([masks for _, masks in rows], dtype=np.uint64).reshape(-1, 3),
+        )
+    return opts
+
+
+def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
+    """One candidate per class of the layouts' free discards: the first met in the
+    order layout, then spread of the discards over the suits, then each suit's
+    outcomes (their product, suit 0 slowest).
+
+    A suit's outcomes are worked out once per distinct holding (the layouts of
+    chiamo differ in one or two suits) and kept in flat arrays.  A spread of
+    the discards over the suits is then a block of the product of four ranges
+    of rows, and all blocks are expanded and deduplicated at once with numpy
+    (the products are too many to loop over in Python).
+    """
+    sig_ids: dict[tuple[int, ...], int] = {}
+    where_of: dict[tuple[Any, ...], dict[tuple[int, ...], tuple[int, int]]] = {}
+    flat: list[list[_Options]] = [[], [], [], []]
+    filled = [0, 0, 0, 0]
+    blocks: list[tuple[int, ...]] = []  # per spread: layout, first row and size per suit
+    spreads: dict[tuple[Any, ...], list[list[tuple[int, ...]]]] = {}
+    for li, layout in enumerate(layouts):
+        where = []
+        for u in range(4):
+            key = (u, *((h >> (10 * u)) & 0x3FF for h in layout.hands), layout.counts)
+            if key not in where_of:
+                at = where_of[key] = {}
+                for ks, opts in _suit_options(layout, u, soloist, sig_ids).items():
+                    at[ks] = (filled[u], len(opts[0]))
+                    flat[u].append(opts)
+                    filled[u] += len(opts[0])
+            where.append(where_of[key])
+        need = tuple(c for c in layout.counts if c)
+        spreads_key = (need, *(tuple(w) for w in where))
+        if spreads_key not in spreads:
+            spreads[spreads_key] = list(_count_splits(need, [list(w) for w in where]))
+        for split in spreads[spreads_key]:
+            firsts = [where[u][split[u]] for u in range(4)]
+            blocks.append((li, *(f[0] for f in firsts), *(f[1] for f in firsts)))
+    size = np.array([b[5] * b[6] * b[7] * b[8] for b in blocks], dtype=np.int64)
+    n = int(size.sum())
+    if n == 0:
+        empty = np.zeros((0, 3), dtype=np.uint64)
+        return Batch(layouts, empty, np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), empty)
+    ids, thirds, est, disc = ([np.concatenate([o[k] for o in flat[u]]) for u in range(4)] for k in range(4))
+    block = np.array(blocks, dtype=np.int64)[np.repeat(np.arange(len(blocks)), size)]
+    r = np.arange(n) - np.repeat(np.cumsum(size) - size, size)  # the index within the block
+    rows = [np.empty(0, np.int64)] * 4
+    for u in (3, 2, 1):
+        rows[u] = block[:, 1 + u] + r % block[:, 5 + u]
+        r //= block[:, 5 + u]
+    rows[0] = block[:, 1] + r
+    lay = block[:, 0]
+    base_bonus = np.array([last_trick_bonus(lay.out) for lay in layouts], dtype=np.int64)
+    gone = thirds[0][rows[0]] + thirds[1][rows[1]] + thirds[2][rows[2]] + thirds[3][rows[3]]
+    bonus = base_bonus[lay] + gone
+    # The class: the four suit signatures sorted, and the bonus; its first row is kept.
+    # (The ids count this batch's suit outcomes, far fewer than the 2^26 they may use
+    # here, and a bonus is at most 3 + 4 x 3 thirds: it fits its 6 bits.)
+    sig = np.sort(np.stack([ids[u][rows[u]] for u in range(4)], axis=1), axis=1)
+    k1 = sig[:, 0] << 32 | sig[:, 1]
+    k2 = (sig[:, 2] << 26 | sig[:, 3]) << 6 | bonus
+    by_class = np.lexsort((k2, k1))  # stable: the rows of a class stay in order
+    k1, k2 = k1[by_class], k2[by_class]
+    first = np.ones(n, dtype=bool)
+    first[1:] = (k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])
+    keep = np.sort(by_class[first])
+    rows = [x[keep] for x in rows]
+    lay, gone, bonus = lay[keep], gone[keep], bonus[keep]
+    discards = disc[0][rows[0]] | disc[1][rows[1]] | disc[2][rows[2]] | disc[3][rows[3]]
+    # summed suit by suit, in this order: the estimate's float ties (broken by index) depend on it
+    estimate = est[0][rows[0]] + est[1][rows[1]]
+    estimate = estimate + est[2][rows[2]]
+    estimate = estimate + est[3][rows[3]]
+    estimate = estimate + 0.5 * (base_bonus - LAST_TRICK_THIRDS)[lay] + 0.5 * gone
+    hands = np.array([lay.hands for lay in layouts], dtype=np.uint64)[lay] & ~discards
+    return Batch(layouts, hands, bonus, estimate, lay, discards)
+
+
+def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]]) -> Iterator[list[tuple[int, ...]]]:
+    """The ways to spread ``need`` (discards per discarding seat) over the 4 suits, each
+    suit's count vector one of ``available[suit]``."""
+
+    def rec(suit: int, left: tuple[int, ...]) -> Iterator[list[tuple[int, ...]]]:
+        if suit == 4:
+            if not any(left):
+                yield []
+            return
+        for ks in available[suit]:
+            if all(k <= n for k, n in zip(ks, left)):
+                rest = tuple(n - k for k, n in zip(ks, left))
+                for tail in rec(suit + 1, rest):
+                    yield [ks, *tail]
+
+    yield from rec(0, need)
+
+
+# -- the cheap estimate ------------------------------------------------------------
+
+_SUIT_ESTIMATES: dict[tuple[tuple[int, ...], bool], float] = {}
+
+#: Weight of the defenders' forced thirds in the estimate of their exchanges.
+_FORCED_WEIGHT = 3.0
+
+
+def _suit_estimate(sig: tuple[int, ...], defenders: bool = False) -> float:
+    """One suit's share of a rough guess of the soloist's prospects, used only to
+    order the candidates: thirds in the soloist's top sequence (sure tricks) count
+    fully, the soloist's lower point cards a little, a void 1.  ``sig`` is the
+    suit's signature (see :func:`_code`), highest card first; the guess adds the
+    monte's thirds / 2.
+
+    When the defenders discard (``defenders``), the guess also counts, three
+    times, the thirds each defender must follow with while the soloist runs his
+    top sequence (their lowest cards of the suit, as many as the sequence is
+    long).  Throwing those point cards is what the defenders' best exchanges most
+    often do, and with the best met early every other candidate is tested at the
+    final bound.  The soloist's exchange leaves the term out (it did not pay
+    there; docs/experiments.md).
+
+    >>> _suit_estimate((1, 1, 5, 4))  # the soloist's 3 and 2 over a defender's R and 4
+    6.0
+    >>> _suit_estimate((1, 1, 5, 4), defenders=True)  # who must follow with both: 1 third
+    9.0
+    """
+    score = _SUIT_ESTIMATES.get((sig, defenders))
+    if score is None:
+        score = 0.0
+        others = False
+        top = 0  # the soloist's top sequence: his cards above every defender's
+        for code in sig:
+            if code >= 4:  # a defender's card
+                others = True
+            elif not others:
+                score += 2.0 + code
+                top += 1
+            else:
+                score += 0.3 * code
+        if all(code >= 4 for code in sig):
+            score += 1.0  # a void lets the soloist throw losers
+        if defenders and top:
+            for seat in (1, 2):
+                held = [code & 3 for code in sig if code >> 2 == seat]  # highest first
+                score += _FORCED_WEIGHT * sum(held[-top:])
+        _SUIT_ESTIMATES[(sig, defenders)] = score
+    return score
+
+
+# -- the order to try them in ------------------------------------------------------
+
+def order_candidates(batch: Batch, maximise: bool, first: Hands | None) -> np.ndarray:
+    """The order to try the candidates in: best estimate first for the side choosing
+    (ties in the order given), a candidate with the hands ``first`` before all."""
+    order = np.argsort(-batch.estimate if maximise else batch.estimate, kind="stable")
+    if first is not None and len(order):
+        hit = np.nonzero(np.all(batch.hands[order] == np.array(first, dtype=np.uint64), axis=1))[0]
+        if len(hit):
+            order = np.concatenate([order[hit[:1]], np.delete(order, hit[0])])
+    return order
+
+
+def grouped_candidates(batch: Batch, order: np.ndarray) -> np.ndarray:
+    """The prefix (the most promising) first, then the rest grouped by layout
+    (call/return, takes), in ``order`` within each: the killer leads the C search
+    carries from one candidate to the next fit candidates of one layout."""
+    prefix = max(_core.BEST_OF_PREFIX, len(order) // _core.BEST_OF_PREFIX)
+    rest = order[prefix:]
+    return np.concatenate([order[:prefix], rest[np.argsort(batch.layout[rest], kind="stable")]])
+
+
+# -- contracts ---------------------------------------------------------------------------
+
+def soloist_layouts(hands: Hands, monte: Mask, contract: Contract, soloist: int, given: Exchange) -> list[Layout]:
+    """solo / chiamo: every way to fix the call and the return (what the record leaves open)."""
+    layouts: list[Layout] = []
+    given_discards = given.discards[soloist] if given.discards is not None else None
+    everything = hands[0] | hands[1] | hands[2] | monte
+
+    def layout(new: list[Mask], call: Card | None, returned: Card | None) -> Layout:
+        if given_discards is not None:
+            new[soloist] &= ~given_discards
+            fixed = given_discards
+
+            def build(_: Hands, call: Card | None = call, returned: Card | None = returned) -> Exchange:
+                d = [0, 0, 0]
+                d[soloist] = fixed
+                return Exchange(call=call, returned=returned, discards=(d[0], d[1], d[2]))
+
+            return Layout((new[0], new[1], new[2]), fixed, (0, 0, 0), build)
+
+        def build2(d: Hands, call: Card | None = call, returned: Card | None = returned) -> Exchange:
+            return Exchange(call=call, returned=returned, discards=d)
+
+        counts = [0, 0, 0]
+        counts[soloist] = _SOLOIST_DISCARDS
+        return Layout((new[0], new[1], new[2]), 0, (counts[0], counts[1], counts[2]), build2)
+
+    if contract == "solo":
+        new = list(hands)
+        new[soloist] |= monte
+        return [layout(new, None, None)]
+    calls = [given.call] if given.call is not None else [c for c in display_order(everything & ~hands[soloist])]
+    monte_done = False
+    for call in calls:
+        holder = called_from(hands, monte, call)
+        pool = hands[soloist] | monte | 1 << call
+        if holder is None:
+            # Nothing is handed over: every monte call gives the same deal; keep the first.
+            if monte_done and given.call is None:
+                continue
+            monte_done = True
+            new = list(hands)
+            new[soloist] = pool
+            layouts.append(layout(new, call, None))
+            continue
+        if given.returned is not None:
+            returns = [given.returned]
+        else:
+            returns = [r for r in _low_first(pool & ~(1 << call)) if given_discards is None or not given_discards >> r & 1]
+        for r in returns:
+            new = list(hands)
+            new[soloist] = pool & ~(1 << r)
+            new[holder] = hands[holder] & ~(1 << call) | 1 << r
+            layouts.append(layout(new, call, r))
+    return layouts
+
+
+def _low_first(mask: Mask) -> list[Card]:
+    """Cards lowest rank first (ties in suit order): the natural order to try giving cards away."""
+    return sorted(display_order(mask), key=lambda c: (c % 10, c // 10))
+
+
+def defender_layouts(hands: Hands, monte: Mask, soloist: int, takes_list: Sequence[Hands]) -> list[Layout]:
+    layouts = []
+    for takes in takes_list:
+        new = (hands[0] | takes[0], hands[1] | takes[1], hands[2] | takes[2])
+        counts = (popcount(takes[0]), popcount(takes[1]), popcount(takes[2]))
+
+        def build(d: Hands, takes: Hands = takes) -> Exchange:
+            return Exchange(takes=takes, discards=d)
+
+        layouts.append(Layout(new, 0, counts, build))
+    return layouts
+
+
+def _per_seat(soloist: int, first: Mask, second: Mask) -> Hands:
+    d1, d2 = defender_seats(soloist)
+    out = [0, 0, 0]
+    out[d1], out[d2] = first, second
+    return out[0], out[1], out[2]
+
+
+def dividete_draws(monte: Mask, soloist: int) -> list[Hands]:
+    """The 6 draws of dividete in their fixed order: seat ``soloist + 1`` gets the pair,
+    seat ``soloist + 2`` the rest; pairs in the order of :func:`itertools.combinations`
+    over the monte in reading order.
+
+    >>> from calasolve.game.cards import parse_hand, hand_name
+    >>> [hand_name(t[1]) for t in dividete_draws(parse_hand("3A.-.-.74"), 0)][:3]
+    ['3A.-.-.-', '3.-.-.7', '3.-.-.4']
+    """
+    cards = display_order(monte)
+    out = []
+    for pair in combinations(cards, _DIVIDETE_TAKES):
+        first = (1 << pair[0]) | (1 << pair[1])
+        out.append(_per_seat(soloist, first, monte & ~first))
+    return out
+
+
+def scegliete_splits(monte: Mask, soloist: int) -> list[Hands]:
+    """Every split of the open monte between the defenders (4-0, 3-1, 2-2 either way),
+    even splits first (the usual best)."""
+    cards = display_order(monte)
+    splits = []
+    for n in (2, 1, 3, 0, 4):
+        for group in combinations(cards, n):
+            first = sum(1 << c for c in group)
+            splits.append(_per_seat(soloist, first, monte & ~first))
+    return splits
+
+
+def defence_candidates(
+    hands: Hands, monte: Mask, contract: Contract, soloist: int, *, takes: Hands | None = None, first: Hands | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The defenders' exchanges of a dividete (``takes``: the drawn monte cards) or a
+    scegliete as the positions at the first lead, one per class, most promising
+    for the defence first (``first`` before all, when it is one of them): the
+    hands ((n, 3) uint64) and each one's last-trick bonus ((n,) int64).  The
+    soloist's value against the defenders' double-dummy exchange is the least
+    of theirs."""
+    takes_list = [takes] if takes is not None else scegliete_splits(monte, soloist)
+    if contract == "dividete" and takes is None:
+        raise CalasolveError("dividete: the defenders' draw (takes) is needed")
+    batch = enumerate_candidates(defender_layouts(hands, monte, soloist, takes_list), soloist)
+    order = order_candidates(batch, False, first)
+    return np.ascontiguousarray(batch.hands[order]), np.ascontiguousarray(batch.bonus[order])

@@ -1,0 +1,310 @@
+"""The double-dummy-best exchange (docs/rules.md §5 and §9).
+
+:func:`best_exchange` completes a record's exchange the double-dummy way:
+
+* **solo**: the soloist's best 4 discards out of their 16 cards;
+* **chiamo**: the best card to call, then (when a defender handed it over)
+  the best card to return, then the best 4 discards;
+* **dividete**: which two monte cards each defender gets is chance; each of
+  the 6 equally likely draws is solved with the defenders' best discards
+  (they minimise), and the mean is reported;
+* **scegliete**: the defenders' best split of the face-up monte and their
+  best discards (they minimise).
+
+What the record gives is kept (and was already checked by the record); only
+the missing choices are searched.  :func:`solve_with_exchange` then plays
+the deal out with the best exchange (what ``calasolve solve`` does for a
+record whose exchange is incomplete).
+
+**The text of an exchange** (:func:`~calasolve.records.notation.exchange_text`), cards in reading order:
+
+* solo: ``discard 6B 5C FD 7D``;
+* chiamo: ``call 3C from seat 1, return 4C, discard 6B 5C FD 7D``, or
+  ``call 3C from the monte, discard ...`` (nothing is handed over or returned);
+* dividete and scegliete, per defender:
+  ``seat 1 takes RB 4B, discards 7S 4D; seat 2 takes nothing``.
+
+**How the search works.**
+
+1. *Candidates* and 2. *their order*: :mod:`calasolve.exchange.candidates`
+   (one exchange per class of equivalent positions, most promising first).
+3. *Null-window tests against the bound.*  The side choosing keeps the ``top``
+   best candidates found so far; a new candidate is solved exactly only if a
+   null-window test (:meth:`Solver.reaches`) shows it beats the ``top``-th
+   best (for the soloist: ``reaches(v + 1)``; for the defenders: not
+   ``reaches(v)``).  Most candidates are rejected by that one test.
+4. *One solver* serves every candidate (and the play afterwards), so its
+   transposition table is shared across them.  The list search is the
+   solver's ``best_of``: for the C solver one core call (``cs_best_of``,
+   csrc/exchange.c; :func:`calasolve.search.reference.best_of` is its Python twin): it
+   keeps each candidate's fail-soft bounds (a failed test usually proves
+   more than asked, so later passes skip the candidate) and carries the
+   killer leads from one candidate to the next, the candidates of one
+   call/return (or takes) coming together after the most promising prefix.
+
+The answer is exact: every class is either solved or proven no better than
+the ``top``-th best.  Ties keep the candidate met first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..game.cards import Mask, last_trick_bonus
+from ..records.dealfile import Record, check_record
+from ..records.notation import exchange_text
+from ..records.results import Draw, ExchangeResult
+from ..game.errors import CalasolveError, ExchangeError, ParameterError
+from ..game.exchange import Exchange
+from .candidates import (
+    Hands,
+    Batch,
+    Candidate,
+    defender_layouts,
+    enumerate_candidates,
+    grouped_candidates,
+    Layout,
+    order_candidates,
+    scegliete_splits,
+    soloist_layouts,
+    defence_candidates,
+    dividete_draws,
+)
+from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, check_deal
+from ..game.limits import MAX_THIRDS, MAX_TOP, check_int, check_optional_int
+from ..search.solving import CoreSolver, SolveResult, check_solver, default_solver, solve, total_nodes
+
+__all__ = [
+    "Draw",
+    "defence_candidates",
+    "dividete_draws",
+    "ExchangeResult",
+    "best_exchange",
+    "exchange_text",
+    "search_exchange",
+    "solve_with_exchange",
+]
+
+# -- the search ------------------------------------------------------------------------
+
+
+@dataclass
+class SearchStats:
+    searches: int = 0
+
+
+def best_candidates(
+    solver: CoreSolver,
+    cands: Batch | Sequence[Candidate],
+    leader: int,
+    soloist: int,
+    *,
+    maximise: bool,
+    top: int,
+    stats: SearchStats,
+    first: Hands | None = None,
+) -> list[tuple[int, int, Candidate]]:
+    """The ``top`` best candidates for the side choosing, as ``(value, index, candidate)``,
+    best first (ties: the first met in the order of the estimate; a candidate with
+    the hands ``first``, if any, is met first of all), by the solver's list search
+    (``solver.best_of``: the C core's ``cs_best_of``, or
+    :func:`calasolve.search.reference.best_of` for the reference solver)."""
+    batch = cands if isinstance(cands, Batch) else Batch.of(cands)
+    order = grouped_candidates(batch, order_candidates(batch, maximise, first))
+    kept, values, searches = solver.best_of(
+        batch.hands[order].tolist(), batch.bonus[order].tolist(), leader, soloist, maximise, top
+    )
+    stats.searches += searches
+    return [(v, int(order[k]), batch.candidate(int(order[k]))) for k, v in zip(kept, values)]
+
+
+def search_exchange(
+    hands: Sequence[Mask],
+    monte: Mask,
+    contract: Contract,
+    soloist: int,
+    leader: int,
+    *,
+    given: Exchange = Exchange(),
+    solver: CoreSolver | None = None,
+    top: int = 10,
+    first: Hands | None = None,
+) -> ExchangeResult:
+    """The best completion of ``given`` for a deal as dealt: ``hands`` (three equal
+    hands), ``monte`` (4 cards), ``leader`` of the first trick.
+
+    This is :func:`best_exchange` without a record, so it also takes short hands
+    (any equal size), which is how it is tested against brute force.  ``given``
+    is trusted (a record has already checked it).  ``first``: the hands after an
+    exchange to try before all others (see :func:`best_exchange`)."""
+    if top < 1:
+        raise CalasolveError(f"top {top}: must be at least 1")
+    solver = solver or default_solver()
+    start = time.perf_counter()
+    h: Hands = (hands[0], hands[1], hands[2])
+    stats = SearchStats()
+    nodes_before = total_nodes(solver)
+    common: dict[str, Any] = {"contract": contract, "soloist": soloist, "given": given, "hands": h, "monte": monte}
+
+    def run(layouts: Sequence[Layout], maximise: bool, n: int) -> tuple[list[tuple[int, int, Candidate]], int]:
+        batch = enumerate_candidates(layouts, soloist)
+        return best_candidates(solver, batch, leader, soloist, maximise=maximise, top=n, stats=stats, first=first), len(batch)
+
+    if contract in SOLOIST_EXCHANGE:
+        kept, count = run(soloist_layouts(h, monte, contract, soloist, given), True, top)
+        alternatives = tuple((c.exchange(), v) for v, _, c in kept)
+        best, value = alternatives[0]
+        return ExchangeResult(
+            exchange=best,
+            value=value,
+            alternatives=alternatives,
+            candidates=count,
+            searches=stats.searches,
+            nodes=total_nodes(solver) - nodes_before,
+            seconds=time.perf_counter() - start,
+            **common,
+        )
+    if contract in DEFENDER_EXCHANGE:
+        if given.takes is not None or contract == "scegliete":
+            splits = [given.takes] if given.takes is not None else scegliete_splits(monte, soloist)
+            kept, count = run(defender_layouts(h, monte, soloist, splits), False, 1)
+            value, _, c = kept[0]
+            ex = c.exchange()
+            return ExchangeResult(
+                exchange=ex,
+                value=value,
+                alternatives=((ex, value),),
+                candidates=count,
+                searches=stats.searches,
+                nodes=total_nodes(solver) - nodes_before,
+                seconds=time.perf_counter() - start,
+                **common,
+            )
+        draws = []
+        total = 0
+        for takes in dividete_draws(monte, soloist):
+            kept, count = run(defender_layouts(h, monte, soloist, [takes]), False, 1)
+            value, _, c = kept[0]
+            draws.append(Draw(takes, c.exchange(), value))
+            total += count
+        worst = min(range(len(draws)), key=lambda i: (draws[i].value, i))
+        return ExchangeResult(
+            exchange=draws[worst].exchange,
+            value=draws[worst].value,
+            alternatives=((draws[worst].exchange, draws[worst].value),),
+            draws=tuple(draws),
+            mean=sum(d.value for d in draws) / len(draws),
+            candidates=total,
+            searches=stats.searches,
+            nodes=total_nodes(solver) - nodes_before,
+            seconds=time.perf_counter() - start,
+            **common,
+        )
+    # solissimo: nothing to choose
+    value = solver.value(h, (), leader, soloist, last_trick_bonus(monte))
+    return ExchangeResult(
+        exchange=Exchange(),
+        value=value,
+        alternatives=((Exchange(), value),),
+        searched=False,
+        candidates=1,
+        searches=1,
+        nodes=solver.nodes,
+        seconds=time.perf_counter() - start,
+        **common,
+    )
+
+
+def best_exchange(
+    record: Record, *, solver: CoreSolver | None = None, top: int = 10, first: Hands | None = None
+) -> ExchangeResult:
+    """The double-dummy-best exchange of a deal ``record`` (see the module doc).
+
+    What the record gives is kept; the rest is searched.  When the record gives
+    the whole exchange (or the contract has none) nothing is searched and the
+    result holds that exchange and its value.  ``value`` is the soloist's final
+    thirds from the first lead (cards already ``played`` are not taken into
+    account).
+
+    ``first``: the three hands after some exchange known to be good, tried before
+    every other candidate, so that its value bounds the rest from the start (the
+    advisor passes the defenders' best dividete exchange of a sample to its
+    scegliete search, where the same hands are one of the candidates).  The
+    value found is the same with or without it; among exchanges of equal value,
+    the one reported may differ.
+    """
+    _check_search_arguments(record, solver, top)
+    if first is not None:
+        check_deal(first, 0, record.soloist, record.first_leader)
+    solver = solver or default_solver()
+    leader = record.first_leader
+    if not record.needs_exchange:
+        start = time.perf_counter()
+        hands, monte = record.after_exchange()
+        value = solver.value(hands, (), leader, record.soloist, last_trick_bonus(monte))
+        ex = record.exchange
+        return ExchangeResult(
+            contract=record.contract,
+            soloist=record.soloist,
+            exchange=ex,
+            value=value,
+            alternatives=((ex, value),),
+            given=ex,
+            searched=False,
+            candidates=1,
+            searches=1,
+            nodes=solver.nodes,
+            seconds=time.perf_counter() - start,
+            hands=record.hands,
+            monte=record.monte,
+        )
+    return search_exchange(
+        record.hands,
+        record.monte,
+        record.contract,
+        record.soloist,
+        leader,
+        given=record.exchange,
+        solver=solver,
+        top=top,
+        first=first,
+    )
+
+
+def _check_search_arguments(record: Any, solver: Any, top: Any) -> None:
+    check_record("record", record)
+    check_solver("solver", solver, list_search=True)
+    check_int("top", top, 1, MAX_TOP)
+
+
+def solve_with_exchange(
+    record: Record,
+    *,
+    solver: CoreSolver | None = None,
+    top: int = 10,
+    target: int | None = None,
+    objective: str = "thirds",
+) -> SolveResult:
+    """:func:`best_exchange`, then :func:`~calasolve.search.solving.solve` of the record with
+    that exchange filled in.  The result describes the play with the best exchange
+    (for dividete without ``takes``: the draw worst for the soloist, see
+    :class:`ExchangeResult`); ``exchange`` is that :class:`ExchangeResult`.
+    ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
+    is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play."""
+    _check_search_arguments(record, solver, top)
+    check_optional_int("target", target, 0, MAX_THIRDS)
+    if objective not in ("thirds", "payoff"):
+        raise ParameterError("objective", objective, "unknown objective (use thirds or payoff)")
+    solver = solver or default_solver()
+    found = best_exchange(record, solver=solver, top=top)
+    try:
+        completed = record.with_(exchange=found.exchange)
+    except CalasolveError as err:  # cannot happen: the search builds legal exchanges only
+        raise ExchangeError(f"internal error: the best exchange is not legal: {err}") from None
+    played = solve(completed, target=target, solver=solver, objective=objective)
+    return dataclasses.replace(
+        played, exchange=found, nodes=played.nodes + found.nodes, seconds=played.seconds + found.seconds
+    )

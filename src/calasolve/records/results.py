@@ -1,0 +1,124 @@
+"""The exchange search's results: :class:`ExchangeResult`, with its alternatives
+(:data:`Choice`) and, for dividete, its :class:`Draw` objects, their text and JSON form.
+
+They sit below the search (the searches are :mod:`calasolve.exchange`) so that
+a :class:`~calasolve.search.solving.SolveResult` can nest the exchange it was
+played with as an object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game.cards import MAKE_THIRDS, Mask, card_name, display_order, hand_name
+from ..game.exchange import Exchange, Hands
+from ..game.state import Contract, defender_seats
+from .notation import exchange_text
+
+__all__ = ["Choice", "Draw", "ExchangeResult"]
+
+#: An exchange and the soloist's final thirds (double dummy) with it.
+Choice = tuple[Exchange, int]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Dividete: one of the 6 equally likely draws of the monte and the defenders' best discards."""
+
+    #: the monte cards each seat received (0 for the soloist)
+    takes: Hands
+    #: the complete exchange: these takes and the defenders' best discards
+    exchange: Exchange
+    #: the soloist's final thirds with that exchange, double dummy
+    value: int
+
+    def __repr__(self) -> str:
+        takes = {str(s): hand_name(m) for s, m in enumerate(self.takes) if m}
+        return f"Draw(takes={takes!r}, exchange={self.exchange!r}, value={self.value})"
+
+
+@dataclass(frozen=True)
+class ExchangeResult:
+    """The double-dummy-best exchange of a record (see the module doc).
+
+    ``exchange`` is complete and ``value`` is the soloist's final thirds with
+    it under best play.  ``alternatives`` (solo and chiamo) are the ``top``
+    best exchanges that lead to different positions, best first, the best
+    included.  For dividete without ``takes``, ``draws`` has the 6 draws in a
+    fixed order (seat ``soloist + 1`` gets the first pair of monte cards in
+    reading order, ...), ``mean`` their average, and ``exchange``/``value``
+    describe the draw worst for the soloist (the one the defenders would
+    pick if they could choose; the first such draw on a tie).
+    """
+
+    contract: Contract
+    soloist: int
+    exchange: Exchange
+    value: int
+    alternatives: tuple[Choice, ...] = ()
+    draws: tuple[Draw, ...] = ()
+    mean: float | None = None
+    #: the exchange as the record gave it (possibly partial)
+    given: Exchange = Exchange()
+    #: whether anything was searched (False when the record gave the whole exchange)
+    searched: bool = True
+    #: distinct candidate exchanges (classes of equivalent ones) considered
+    candidates: int = 0
+    #: solver calls made (null-window tests and exact solves)
+    searches: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    hands: Hands = field(default=(0, 0, 0), repr=False, compare=False)
+    monte: Mask = field(default=0, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        more = f", mean of the draws {self.mean:.2f}" if self.draws else f", {len(self.alternatives)} alternatives"
+        return f"<ExchangeResult {self.contract} for seat {self.soloist}: {self.text()} -> {self.value} thirds{more}>"
+
+    @property
+    def makes(self) -> bool:
+        return self.value >= MAKE_THIRDS
+
+    def text(self, exchange: Exchange | None = None) -> str:
+        """The text form of ``exchange`` (default: the best one)."""
+        return exchange_text(exchange or self.exchange, self.contract, self.soloist, self.hands, self.monte)
+
+    def _choice_dict(self, exchange: Exchange, value: int) -> dict[str, Any]:
+        return {
+            "text": self.text(exchange),
+            "soloist_thirds": value,
+            "soloist_points": value // 3,
+            "makes": value >= MAKE_THIRDS,
+            "exchange": exchange.to_dict(),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able: ``best`` and ``alternatives`` as ``{text, soloist_thirds, soloist_points,
+        makes, exchange}``; dividete adds ``draws`` (the same, plus ``takes``) and ``mean``."""
+        out: dict[str, Any] = {
+            "contract": self.contract,
+            "soloist": self.soloist,
+            "given": self.given.to_dict(),
+            "searched": self.searched,
+            "best": self._choice_dict(self.exchange, self.value),
+            "alternatives": [self._choice_dict(ex, v) for ex, v in self.alternatives],
+        }
+        if self.draws:
+            out["draws"] = [
+                {
+                    "takes": {str(s): _tokens(d.takes[s]) for s in defender_seats(self.soloist)},
+                    **self._choice_dict(d.exchange, d.value),
+                }
+                for d in self.draws
+            ]
+            out["mean"] = self.mean
+        out["candidates"] = self.candidates
+        out["searches"] = self.searches
+        out["nodes"] = self.nodes
+        out["seconds"] = round(self.seconds, 6)
+        return out
+
+
+def _tokens(mask: Mask) -> str:
+    return " ".join(card_name(c) for c in display_order(mask))

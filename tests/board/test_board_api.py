@@ -1,0 +1,443 @@
+"""The board's JSON API (README.md, "The analysis board"): every endpoint, good and bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the board needs the extra calasolve[board]")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
+
+with warnings.catch_warnings():  # newer Starlette would rather have httpx2 than httpx
+    warnings.filterwarnings("ignore", message=".*httpx2")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from calasolve.advice.advisor import advise  # noqa: E402
+from calasolve.deals.analysis import analyse  # noqa: E402
+from calasolve.board.server import MAX_BODY, create_app  # noqa: E402
+from calasolve.records.dealfile import parse_deal_text, read_deal_file  # noqa: E402
+from calasolve.exchange.search import best_exchange  # noqa: E402
+from calasolve.search.position import Position  # noqa: E402
+from calasolve.search.solving import make_solver, solve  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = str(ROOT / "examples" / "example.deal")
+PLAYED = str(ROOT / "examples" / "played.deal")
+
+SOLO_NO_EXCHANGE = """name: solo, exchange to search
+hands: 7.74.2RCF764.R6 3F.32AR.3A.2AF4 AC65.CF5.5.3C75
+monte: 2R4.6.-.-
+contract: solo
+soloist: 1
+"""
+
+BAD = """name: bad
+hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC7
+monte: R4.-.3F.-
+contract: solissimo
+soloist: 0
+"""
+
+
+def client_for(path: str) -> TestClient:
+    return TestClient(create_app(read_deal_file(path), path=path, allowed_hosts=["testserver"]))
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    with client_for(EXAMPLE) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def played_client() -> Any:
+    with client_for(PLAYED) as c:
+        yield c
+
+
+def ok(response: Any) -> dict[str, Any]:
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def refused(response: Any, status: int = 400) -> str:
+    """The one-line error of a refused request."""
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    assert message and "\n" not in message and "Traceback" not in message
+    return message
+
+
+# -- the page ----------------------------------------------------------------------
+
+def test_page_and_static_files_are_served_with_a_closed_policy(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "calasolve board" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for name in ("board.js", "board.css"):
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200 and response.text
+    static = ROOT / "src" / "calasolve" / "board" / "static"
+    for f in static.iterdir():
+        text = f.read_text()
+        # nothing fetched from the network: the only URL is the SVG namespace
+        assert "https://" not in text and text.replace("http://www.w3.org/2000/svg", "").count("http://") == 0, f.name
+
+
+def test_records_lists_the_file(client: TestClient) -> None:
+    data = ok(client.get("/api/records"))
+    records = read_deal_file(EXAMPLE)
+    assert data["file"] == EXAMPLE
+    assert [r["index"] for r in data["records"]] == [r.index for r in records]
+    assert [r["name"] for r in data["records"]] == [r.name for r in records]
+    assert data["records"][5]["played"] == ["3B", "4B", "5B", "3S", "4S", "6S", "2C"]
+
+
+# -- position, play, undo ----------------------------------------------------------------
+
+@pytest.mark.parametrize("index", range(1, 7))
+def test_position_values_are_the_solvers(client: TestClient, index: int) -> None:
+    record = read_deal_file(EXAMPLE)[index - 1]
+    view = ok(client.post("/api/position", json={"deal": {"record": index}}))
+    expected = solve(record, solver=make_solver(8))
+    assert view["values"] == {k: v for k, v in expected.to_dict()["cards"].items()}
+    assert view["value"] == expected.soloist_thirds
+    assert view["to_move"] == expected.to_move
+    best = max if expected.to_move == record.soloist else min
+    assert set(view["best"]) == {c for c, v in view["values"].items() if v == best(view["values"].values())}
+    assert all(view["loss"][c] == abs(v - view["value"]) for c, v in view["values"].items())
+    assert view["played"] == [c for c in ok(client.get("/api/records"))["records"][index - 1]["played"]]
+
+
+def test_values_are_the_positions(client: TestClient) -> None:
+    deal = {"record": 6, "played": ["3B", "4B", "5B", "3S", "4S", "6S", "2C", "RC"]}
+    view = ok(client.post("/api/position", json={"deal": deal}))
+    values = ok(client.post("/api/values", json={"deal": deal}))
+    assert values == {k: view[k] for k in ("played", "to_move", "over", "value", "makes", "values", "best", "loss")}
+    assert values["to_move"] == 1 and values["values"]
+    message = refused(client.post("/api/values", json={"deal": {**deal, "played": deal["played"] + ["2B"]}}))
+    assert message == "deal.played: played card 9 (2B, trick 3): seat 1 must follow Coppe (led 2C) with 3C FC 7C 6C"
+
+
+def test_play_then_undo_restores_the_values(client: TestClient) -> None:
+    start = ok(client.post("/api/position", json={"deal": {"record": 1}}))
+    card = sorted(start["values"])[0]
+    after = ok(client.post("/api/play", json={"deal": {"record": 1}, "card": card}))
+    assert after["played"] == [card] and after["to_move"] == 1
+    pos = Position.from_record(read_deal_file(EXAMPLE)[0], solver=make_solver(8))
+    pos.play(card)
+    assert after["values"] == pos.values().tokens()
+    assert after["trick"] == {"leader": 0, "cards": [card]}
+    back = ok(client.post("/api/undo", json={"deal": {"record": 1, "played": [card]}}))
+    assert back == start
+
+
+def test_a_position_asked_again_comes_from_the_warm_table() -> None:
+    with client_for(EXAMPLE) as c:
+        first = ok(c.post("/api/position", json={"deal": {"record": 1}}))
+        solver = c.app.state.board._solvers["quick"]
+        cold = solver.total_nodes
+        ok(c.post("/api/play", json={"deal": {"record": 1}, "card": "AS"}))
+        again = ok(c.post("/api/position", json={"deal": {"record": 1}}))
+        assert again == first
+        assert solver.total_nodes - cold < cold / 20
+
+
+def test_play_through_a_trick_counts_it(client: TestClient) -> None:
+    view = ok(client.post("/api/position", json={"deal": {"record": 1, "played": ["AS", "5S"]}}))
+    after = ok(client.post("/api/play", json={"deal": {"record": 1, "played": ["AS", "5S"]}, "card": "7S"}))
+    assert view["to_move"] == 2 and after["trick"]["cards"] == [] and after["last_trick"]["winner"] == 0
+    assert after["seats"][0]["tricks_won"] == 1 and after["sides"]["soloist"] == 3
+    assert after["value"] == view["values"]["7S"]
+
+
+def test_the_whole_deal_played_has_a_result(played_client: TestClient) -> None:
+    record = read_deal_file(PLAYED)[0]
+    view = ok(played_client.post("/api/position", json={"deal": {"record": 1}}))
+    assert view["over"] and view["values"] == {} and view["to_move"] is None
+    assert view["result"] == record.state().result(record.contract, record.rules).to_dict()
+
+
+@pytest.mark.parametrize("body, expected", [
+    ({"deal": {"record": 1}, "card": "AB"}, "AB: seat 0 does not hold it"),
+    ({"deal": {"record": 1, "played": ["AS"]}, "card": "2D"}, "must follow"),
+    ({"deal": {"record": 1}, "card": "ZZ"}, "ZZ"),
+    ({"deal": {"record": 1}, "card": 5}, "card: expected str"),
+    ({"deal": {"record": 1}}, "card: the card to play is missing"),
+])
+def test_play_refuses_bad_cards(client: TestClient, body: dict[str, Any], expected: str) -> None:
+    assert expected in refused(client.post("/api/play", json=body))
+
+
+def test_undo_with_nothing_played_is_refused(client: TestClient) -> None:
+    assert "nothing to undo" in refused(client.post("/api/undo", json={"deal": {"record": 1}}))
+
+
+@pytest.mark.parametrize("deal, expected", [
+    (None, "deal: expected an object"),
+    ([], "deal: expected an object"),
+    ({}, "give either 'record'"),
+    ({"record": 1, "text": BAD}, "give either 'record'"),
+    ({"record": 0}, "deal.record: 0 is not a record of the file (it has 6)"),
+    ({"record": 99}, "deal.record: 99 is not a record"),
+    ({"record": "1"}, "deal.record: expected int, got str"),
+    ({"record": True}, "deal.record: expected int, got bool"),
+    ({"record": 1, "played": ["AS", "AS"]}, "played card 2 (AS, trick 1): seat 1 does not hold it"),
+    ({"record": 1, "played": "AS 6B"}, "played card 2 (6B, trick 1): seat 1 must follow Spade"),
+    ({"record": 1, "played": ["AS"] * 37}, "played: 37 cards"),
+    ({"record": 1, "played": [None]}, "played card 1: expected a card token"),
+    ({"record": 1, "played": {"a": 1}}, "played: expected a list"),
+    ({"text": BAD}, "<pasted>:2: seat 2 holds 11 cards"),
+    ({"text": 5}, "deal.text: expected str"),
+    ({"text": BAD + "\n" + BAD}, "<pasted>:2: seat 2 holds 11 cards"),
+    ({"text": SOLO_NO_EXCHANGE + "\n" + SOLO_NO_EXCHANGE}, "<pasted>: 2 records; paste one record at a time"),
+    ({"text": "x" * 20000}, "a pasted record may hold at most"),
+    ({"text": SOLO_NO_EXCHANGE}, "exchange"),
+    ({"record": 2, "exchange": {"calls": "3C"}}, "exchange: unknown field 'calls'"),
+    ({"record": 2, "exchange": {"discards": {"1": "4B 6S FD"}}}, "discards"),
+    ({"record": 2, "exchange": {"discards": {"7": "4B"}}}, "exchange.discards: seat '7' is not 0, 1 or 2"),
+    ({"record": 2, "exchange": {"discards": "4B"}}, "exchange.discards: expected an object"),
+    ({"record": 2, "exchange": {"call": 3}}, "exchange.call: expected a card token"),
+    ({"record": 2, "exchange": []}, "exchange: expected an object"),
+])
+def test_bad_deals_get_one_line_errors(client: TestClient, deal: Any, expected: str) -> None:
+    response = client.post("/api/position", json={"deal": deal})
+    assert expected in refused(response, response.status_code if response.status_code == 413 else 400)
+    for path in ("/api/undo", "/api/play", "/api/analyse", "/api/exchange"):
+        response = client.post(path, json={"deal": deal, "card": "AS"})
+        if response.status_code == 200:  # the exchange search takes a record without an exchange
+            assert path == "/api/exchange" and "text" in deal, response.text
+        else:
+            refused(response, response.status_code)
+            assert response.status_code in (400, 413), path
+
+
+def test_pasted_errors_are_checks_errors(client: TestClient, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.deal"
+    bad.write_text(BAD)
+    run = subprocess.run([sys.executable, "-m", "calasolve", "check", str(bad)], capture_output=True, text=True)
+    assert run.returncode == 2
+    cli_message = run.stderr.strip().removeprefix(f"calasolve: error: {bad}")
+    assert refused(client.post("/api/check", json={"text": BAD})) == "<pasted>" + cli_message
+
+
+def test_check_reads_pasted_records(client: TestClient) -> None:
+    data = ok(client.post("/api/check", json={"text": SOLO_NO_EXCHANGE}))
+    [record] = parse_deal_text(SOLO_NO_EXCHANGE)
+    assert data["records"] == [{**record.to_dict(), "index": 1, "where": "<pasted>:1", "needs_exchange": True}]
+    assert "text: the record to check is missing" in refused(client.post("/api/check", json={}))
+
+
+# -- the exchange -------------------------------------------------------------------------
+
+def test_exchange_search_and_applying_an_alternative(client: TestClient) -> None:
+    deal = {"text": SOLO_NO_EXCHANGE}
+    found = ok(client.post("/api/exchange", json={"deal": deal, "top": 3}))
+    [record] = parse_deal_text(SOLO_NO_EXCHANGE)
+    expected = best_exchange(record, solver=make_solver(8), top=3).to_dict()
+    assert found["best"]["soloist_thirds"] == expected["best"]["soloist_thirds"] == 27
+    assert [a["soloist_thirds"] for a in found["alternatives"]] == [a["soloist_thirds"] for a in expected["alternatives"]]
+    for choice in found["alternatives"]:
+        view = ok(client.post("/api/position", json={"deal": {**deal, "exchange": choice["exchange"]}}))
+        assert view["value"] == choice["soloist_thirds"]
+        assert view["exchange"] == choice["exchange"] and view["exchange_text"] == choice["text"]
+    assert "top: 0 is out of range 1..50" in refused(client.post("/api/exchange", json={"deal": deal, "top": 0}))
+    assert "top: expected int" in refused(client.post("/api/exchange", json={"deal": deal, "top": "3"}))
+
+
+def test_an_illegal_exchange_is_the_deal_files_error(client: TestClient) -> None:
+    # the discards must be the soloist's: 7B is seat 0's
+    deal = {"text": SOLO_NO_EXCHANGE, "exchange": {"discards": {"1": "7B,4B,6S,FD"}}}
+    message = refused(client.post("/api/position", json={"deal": deal}))
+    assert message.startswith("deal.exchange: ") and "7B" in message
+
+
+# -- analyse -------------------------------------------------------------------------------
+
+def test_analyse_gives_the_graph_of_analyse(played_client: TestClient) -> None:
+    record = read_deal_file(PLAYED)[0]
+    expected = analyse(record, solver=make_solver(8), exchange=False).to_dict()
+    data = ok(played_client.post("/api/analyse", json={"deal": {"record": 1}}))
+    assert data["analysis"]["cards"] == expected["cards"]
+    assert data["graph"]["points"] == [expected["start_value"]] + [c["after"] for c in expected["cards"]]
+    assert [(m["index"], m["seat"], m["cost"]) for m in data["graph"]["mistakes"]] == [
+        (c["index"], c["seat"], c["cost"]) for c in expected["cards"] if c["cost"]
+    ]
+    assert data["graph"]["mistakes"]
+
+
+def test_analyse_needs_played_cards(client: TestClient) -> None:
+    assert "no played cards" in refused(client.post("/api/analyse", json={"deal": {"record": 1}}))
+    assert "exchange: expected bool" in refused(client.post("/api/analyse", json={"deal": {"record": 6}, "exchange": 1}))
+
+
+def test_analyse_judges_the_exchange_on_request(played_client: TestClient) -> None:
+    data = ok(played_client.post("/api/analyse", json={"deal": {"record": 2}, "exchange": True}))
+    assert data["analysis"]["exchange"]["chosen_by"] == "soloist"
+
+
+# -- advise --------------------------------------------------------------------------------
+
+def wait_advice(client: TestClient, timeout: float = 120) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        status = ok(client.get("/api/advise"))
+        if status["state"] != "running":
+            return status
+        time.sleep(0.1)
+    raise AssertionError("the advice run did not finish")
+
+
+def test_advise_runs_and_equals_advise() -> None:
+    with client_for(EXAMPLE) as c:
+        assert ok(c.get("/api/advise")) == {"state": "idle"}
+        body = {"hand": "32AR.32A.3A.2A5", "seat": 1, "samples": 3, "seed": 5, "contracts": ["solo", "solissimo"]}
+        started = c.post("/api/advise", json=body)
+        assert started.status_code == 202 and started.json()["total"] == 6
+        status = wait_advice(c)
+        assert status["state"] == "done" and status["done"] == 6
+        expected = advise("32AR.32A.3A.2A5", seat=1, samples=3, seed=5, jobs=1, contracts=["solo", "solissimo"]).to_dict()
+        strip = lambda d: [{k: v for k, v in e.items() if k != "seconds"} for e in d["contracts"]]  # noqa: E731
+        assert strip(status["result"]) == strip(expected)
+        assert status["result"]["recommendation"] == expected["recommendation"]
+
+
+def test_advice_is_cancelled_and_replaced_never_piled_up() -> None:
+    with client_for(EXAMPLE) as c:
+        body = {"hand": "32AR.32A.3A.2A5", "samples": 5000}
+        assert c.post("/api/advise", json=body).status_code == 202
+        first = c.app.state.board.advice
+        assert c.post("/api/advise", json=body).status_code == 202
+        second = c.app.state.board.advice
+        assert first.state == "cancelled" and not first._process.is_alive()
+        stopped = ok(c.delete("/api/advise"))
+        assert stopped["state"] == "cancelled" and stopped["done"] < stopped["total"]
+        assert not second._process.is_alive()
+        assert ok(c.delete("/api/advise"))["state"] == "cancelled"
+
+
+@pytest.mark.parametrize("body, expected", [
+    ({}, "hand: the 12-card hand is missing"),
+    ({"hand": "32AR.32A.3A.2A"}, "has 11 cards, a hand has 12"),
+    ({"hand": "32AR.32A.3A.2A5", "seat": 3}, "seat: 3 is out of range 0..2"),
+    ({"hand": "32AR.32A.3A.2A5", "samples": 0}, "samples: 0 is out of range"),
+    ({"hand": "32AR.32A.3A.2A5", "samples": 10**6}, "samples: 1000000 is out of range"),
+    ({"hand": "32AR.32A.3A.2A5", "seed": -1}, "seed: -1 is out of range"),
+    ({"hand": "32AR.32A.3A.2A5", "contracts": ["bridge"]}, "unknown contract 'bridge'"),
+    ({"hand": "32AR.32A.3A.2A5", "contracts": []}, "no contract to estimate"),
+    ({"hand": "32AR.32A.3A.2A5", "contracts": "solo"}, "contracts: expected list"),
+    ({"hand": ["3B"]}, "hand: expected str"),
+])
+def test_advise_refuses_bad_input(client: TestClient, body: dict[str, Any], expected: str) -> None:
+    assert expected in refused(client.post("/api/advise", json=body))
+    assert client.app.state.board.advice is None
+
+
+# -- the request itself ---------------------------------------------------------------------
+
+def test_bad_requests_are_4xx_one_liners(client: TestClient) -> None:
+    post = lambda data, kind="application/json": client.post("/api/position", content=data, headers={"content-type": kind})  # noqa: E731
+    assert "not JSON" in refused(post(b"{"))
+    assert "not JSON" in refused(post(b"\xff\xfe"))
+    assert "JSON object" in refused(post(b"[1, 2]"))
+    assert "Content-Type" in refused(post(b"{}", "text/plain"), 415)
+    assert "larger than" in refused(post(b" " * (MAX_BODY + 1)), 413)
+    assert "Not Found" in refused(client.get("/api/nothing"), 404)
+    assert "Method Not Allowed" in refused(client.get("/api/position"), 405)
+    assert "Method Not Allowed" in refused(client.put("/api/advise", json={}), 405)
+
+
+def test_deep_json_is_refused_not_crashed(client: TestClient) -> None:
+    deep = b"[" * 30_000 + b"]" * 30_000
+    assert "not JSON" in refused(client.post("/api/position", content=deep, headers={"content-type": "application/json"}))
+
+
+def test_only_the_loopback_host_is_answered() -> None:
+    with TestClient(create_app(read_deal_file(EXAMPLE))) as c:  # default hosts: 127.0.0.1, localhost
+        assert c.get("/api/records").status_code == 400
+        assert c.get("/api/records", headers={"host": "127.0.0.1:8000"}).status_code == 200
+        assert c.get("/api/records", headers={"host": "evil.example:8000"}).status_code == 400
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def test_board_command_serves_and_stops_on_ctrl_c() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "calasolve", "board", "--no-browser", EXAMPLE],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith("calasolve board: http://127.0.0.1:"), line
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "api/records", timeout=10) as response:
+            assert len(json.load(response)["records"]) == 6
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert out.strip() == "calasolve board: stopped" and err == ""
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["no-such.deal"], "no-such.deal: cannot read the file"),
+    (["--port", "70000", EXAMPLE], "--port"),
+    (["--host", "256.1.1.1", EXAMPLE], "--host 256.1.1.1"),
+    (["--tt-mb", "0", EXAMPLE], "--tt-mb"),
+])
+def test_board_command_bad_input_is_one_line(args: list[str], expected: str) -> None:
+    run = subprocess.run([sys.executable, "-m", "calasolve", "board", "--no-browser", *args],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60, env={**os.environ})
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1 and expected in run.stderr and "Traceback" not in run.stderr
+
+
+def test_random_requests_never_get_a_500(client: TestClient) -> None:
+    import random
+
+    rng = random.Random(20)
+    atoms: list[Any] = [None, True, 0, 1, 7, -1, 2**70, 1.5, "", "3B", "AS 5S", "x", "1=3B", [], {}, ["3B"], [["AS"]],
+                        {"1": "3B"}, {"0": 5}, SOLO_NO_EXCHANGE, BAD, "\x00", "\u2665"]
+
+    def value(depth: int = 0) -> Any:
+        if depth > 2 or rng.random() < 0.5:
+            return rng.choice(atoms)
+        if rng.random() < 0.5:
+            return [value(depth + 1) for _ in range(rng.randrange(3))]
+        keys = ["record", "text", "played", "exchange", "call", "return", "discards", "takes", "1", "2", "zz"]
+        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randrange(4))}
+
+    paths = ["/api/position", "/api/play", "/api/undo", "/api/analyse", "/api/exchange", "/api/check", "/api/advise"]
+    for _ in range(400):
+        fields = {k: value() for k in rng.sample(["played", "exchange"], rng.randrange(3))}
+        deal = value() if rng.random() < 0.3 else {"record": rng.choice([1, 2, 6, 9]), **fields}
+        body = {"deal": deal, "card": value(), "top": value(), "text": value(), "exchange": value()}
+        if rng.random() < 0.5:
+            body = {k: v for k, v in body.items() if rng.random() < 0.5}
+        path = rng.choice(paths[:-1])
+        response = client.post(path, json=body)
+        assert response.status_code < 500, (path, body, response.text)
+        if response.status_code >= 400:
+            refused(response, response.status_code)
+
+
+def test_a_board_without_a_file_takes_pasted_records() -> None:
+    with TestClient(create_app([], allowed_hosts=["testserver"])) as c:
+        assert ok(c.get("/api/records")) == {"file": None, "records": []}
+        assert "it has 0" in refused(c.post("/api/position", json={"deal": {"record": 1}}))
+        view = ok(c.post("/api/position", json={"deal": {"text": BAD.replace("RC7\n", "RC76\n")}}))
+        assert view["record"]["where"] == "<pasted>:1" and view["to_move"] == 0

@@ -1,0 +1,140 @@
+"""The solve pipeline (records and play states -> SolveResult), Position and the analyser."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from calasolve import solve
+from calasolve.deals.analysis import analyse
+from calasolve.game.cards import MAKE_THIRDS, cards_of, mask_of
+from calasolve.records.dealfile import parse_deal_text
+from calasolve.game.errors import CalasolveError, IllegalPlayError
+from calasolve.game.state import PlayState
+from calasolve.search.position import Position
+from calasolve.search.reference import ReferenceSolver
+from calasolve.search.solving import CoreSolver, make_solver
+
+
+def random_state(rng: random.Random, tricks_left: int, mid_trick: int) -> PlayState:
+    """A whole random deal played at random down to ``tricks_left`` tricks, plus ``mid_trick`` cards."""
+    deck = list(range(40))
+    rng.shuffle(deck)
+    hands = [mask_of(deck[0:12]), mask_of(deck[12:24]), mask_of(deck[24:36])]
+    state = PlayState(hands, mask_of(deck[36:]), soloist=rng.randrange(3), leader=rng.randrange(3))
+    for _ in range((12 - tricks_left) * 3 + mid_trick):
+        state.play(rng.choice(list(cards_of(state.legal()))))
+    return state
+
+
+def test_solve_matches_reference_on_endings(solver: CoreSolver) -> None:
+    rng = random.Random(2024)
+    reference = ReferenceSolver()
+    for i in range(150):
+        state = random_state(rng, tricks_left=rng.randint(1, 4), mid_trick=rng.choice((0, 0, 1, 2)))
+        fast = solve(state, solver=solver)
+        slow = solve(state, solver=reference)
+        assert fast.soloist_thirds == slow.soloist_thirds, i
+        assert fast.cards == slow.cards, i
+        assert fast.captured == state.captured[state.soloist]
+        # replaying the line reaches the value
+        replay = state.copy()
+        for card in fast.line:
+            replay.play(card)
+        assert replay.is_over and replay.captured[replay.soloist] == fast.soloist_thirds
+
+
+def test_value_is_max_or_min_of_cards_and_target_agrees(solver: CoreSolver) -> None:
+    rng = random.Random(7)
+    for _ in range(20):
+        state = random_state(rng, tricks_left=rng.randint(3, 7), mid_trick=rng.randrange(3))
+        res = solve(state, solver=solver)
+        pick = max if state.to_move == state.soloist else min
+        assert res.soloist_thirds == pick(res.cards.values())
+        for target in (res.soloist_thirds, res.soloist_thirds + 1, MAKE_THIRDS):
+            t = solve(state, solver=solver, target=target)
+            assert t.reaches == (res.soloist_thirds >= target)
+            assert t.cards == {c: v >= target for c, v in res.cards.items()}
+
+
+def test_finished_deal_solves_to_what_was_captured(solver: CoreSolver) -> None:
+    state = random_state(random.Random(3), tricks_left=0, mid_trick=0)
+    res = solve(state, solver=solver)
+    assert res.soloist_thirds == state.captured[state.soloist] and res.to_move is None and res.line == ()
+
+
+def test_target_out_of_range(solver: CoreSolver) -> None:
+    state = random_state(random.Random(1), tricks_left=2, mid_trick=0)
+    with pytest.raises(CalasolveError, match="target 36"):
+        solve(state, solver=solver, target=36)
+
+
+SWEEP = """\
+hands: 32AR.32A.32A.32 7654.765.765.76 CF.RCF4.RCF4.RC
+monte: -.-.-.AF54
+contract: solissimo
+soloist: 0
+"""
+
+
+def test_position_steps_and_undoes(solver: CoreSolver) -> None:
+    pos = Position.from_record(parse_deal_text(SWEEP)[0], solver=solver)
+    assert pos.value() == 35 and pos.to_move == 0
+    values = pos.values()
+    assert values and all(v == 35 for v in values.values())
+    pos.play("3B")
+    assert pos.legal_cards() == sorted(pos.legal_cards()) and len(pos.legal_cards()) == 4
+    with pytest.raises(IllegalPlayError):
+        pos.play("3S")
+    assert pos.undo() == "3B" and pos.history == []
+    with pytest.raises(CalasolveError, match="not over"):
+        pos.result()
+    while not pos.is_over:
+        best = max(pos.values().items(), key=lambda kv: kv[1])[0]
+        pos.play(best)
+    result = pos.result()
+    assert result.soloist_thirds == 35 and result.bonus == "cappotto" and result.payments == (16, -8, -8)
+
+
+def test_solve_takes_a_record_a_position_or_a_state_alike(solver: CoreSolver) -> None:
+    record = parse_deal_text(SWEEP.replace("soloist: 0", "soloist: 0\nplayed: 3B 7B CB 2B"))[0]
+    pos = Position.from_record(record, solver=solver)
+    answers = [solve(x, solver=solver) for x in (record, pos, pos.state)]
+    assert answers[0].to_move == 1 and len(answers[0].cards) > 1
+    for other in answers[1:]:
+        assert (other.soloist_thirds, other.cards, other.line) == (answers[0].soloist_thirds, answers[0].cards, answers[0].line)
+    assert answers[1].contract == "solissimo"
+    # the position's own solver is used when none is given, and the payoff objective finds its contract
+    assert solve(pos).soloist_thirds == answers[0].soloist_thirds
+    assert solve(pos, objective="payoff").to_dict()["payoff"] == solve(record, objective="payoff").to_dict()["payoff"]
+
+
+def test_analyse_costs_chain(solver: CoreSolver) -> None:
+    record = parse_deal_text(SWEEP)[0]
+    # a silly first lead by the soloist is still free here (every card wins), a full random play is judged
+    rng = random.Random(5)
+    state = record.start_state()
+    while not state.is_over:
+        state.play(rng.choice(list(cards_of(state.legal()))))
+    analysis = analyse(record.with_(played=tuple(state.history)), solver=solver)
+    assert analysis.complete and analysis.actual_thirds == state.captured[0]
+    first = analysis.reviews[0]
+    assert first.before == analysis.start_value == 35
+    for a, b in zip(analysis.reviews, analysis.reviews[1:]):
+        assert a.after == b.before
+    total_soloist_cost = sum(r.cost for r in analysis.reviews if r.soloist)
+    total_defence_cost = sum(r.cost for r in analysis.reviews if not r.soloist)
+    assert analysis.start_value - total_soloist_cost + total_defence_cost == analysis.actual_thirds
+
+
+def test_a_table_the_machine_cannot_allocate_is_an_input_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import calasolve.search._core
+
+    def no_memory(tt_mb: int = 32, **switches: bool) -> object:
+        raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
+
+    monkeypatch.setattr(calasolve.search._core, "Solver", no_memory)
+    with pytest.raises(CalasolveError, match=r"^tt_mb 4096: cannot allocate a 4096 MiB") as info:
+        make_solver(4096)
+    assert info.value.parameter == "tt_mb" and "--" not in str(info.value)  # the command line says --tt-mb
