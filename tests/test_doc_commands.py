@@ -26,8 +26,10 @@ NOT_HERE = {
     "calasolve board": "a server that runs until Ctrl-C (tests/test_board_browser.py starts it)",
     "tcp://10.0.0.5:8786": "a cluster started by hand on two machines (tests/test_dask.py runs a real one)",
 }
+#: commands that take minutes: run with the slow checks (``pytest -m slow``)
+SLOW = {"calasolve table": "15 exchange searches per record, chiamo's among them"}
 #: options whose value only sets the size of the run, and the value a test uses
-SHRINK = {"-n": 3, "--count": 3, "--deals": 2, "--samples": 16}
+SHRINK = {"-n": 3, "--count": 3, "--deals": 2, "--samples": 16}  # play's PIMC samples: 4
 
 
 def commands() -> list[tuple[str, str]]:
@@ -48,6 +50,8 @@ def shrink(command: str) -> str:
         for i, word in enumerate(words[:-1]):
             if word in SHRINK and words[i + 1].isdigit():
                 words[i + 1] = str(min(int(words[i + 1]), SHRINK[word]))
+        if words[1] == "play" and "--samples" not in words:
+            words += ["--samples", "4"]
         if words[1] == "bench" and "--deals" not in words:
             words += ["--deals", str(SHRINK["--deals"])]
         if words[1] == "advise":
@@ -77,7 +81,10 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return where
 
 
-@pytest.mark.parametrize("page,command", COMMANDS, ids=[f"{p}: {c[:60]}" for p, c in COMMANDS])
+@pytest.mark.parametrize("page,command", [
+    pytest.param(p, c, marks=[pytest.mark.slow] if any(key in c for key in SLOW) else [], id=f"{p}: {c[:60]}")
+    for p, c in COMMANDS
+])
 def test_every_command_shown_runs(page: str, command: str, workdir: Path) -> None:
     why = next((why for key, why in NOT_HERE.items() if key in command), None)
     if why:

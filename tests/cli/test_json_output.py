@@ -37,6 +37,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     ["solve", "--flat", "--jobs", "1", EXAMPLE, PLAYED],
     ["analyse", "--json", "--jobs", "1", "--no-exchange", PLAYED],
     ["bench", "--json", "--deals", "2"],
+    # every contract's exchange searched for every seat: a deal whose searches are quick
+    ["table", "--json", "--jobs", "1", str(ROOT / "tests" / "data" / "certain.deal")],
+    ["play", "--json", "--jobs", "1", "--players", "heuristic", PLAYED],
+    ["play", "--json", "--jobs", "1", "--samples", "4", EXAMPLE],
 ], ids=lambda a: " ".join(a[:3]))
 def test_every_command_writes_standard_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     rows = strict_lines(run(capsys, *argv))
