@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .search._core import Solver
     from .advice.advisor import advise
     from .deals.analysis import Analysis, analyse
+    from .table.ddtable import DDTable, dd_table
     from .records.dealfile import Record, check_deal_file, parse_deal_text, read_deal_file
     from .game.exchange import Exchange
     from .exchange.search import ExchangeResult, best_exchange
@@ -51,6 +52,8 @@ _LAZY = {
     "solve": ".exchange.solve",
     "Analysis": ".deals.analysis",
     "analyse": ".deals.analysis",
+    "DDTable": ".table.ddtable",
+    "dd_table": ".table.ddtable",
     "advise": ".advice.advisor",
     "Notation": ".records.notation",
     "notation": ".records.notation",
@@ -59,10 +62,10 @@ _LAZY = {
 }
 
 __all__ = [
-    "Analysis", "CalasolveError", "CardValues", "DealFileError", "DealResult", "Exchange", "ExchangeError",
+    "Analysis", "CalasolveError", "CardValues", "DDTable", "DealFileError", "DealResult", "Exchange", "ExchangeError",
     "ExchangeResult", "IllegalPlayError", "Notation", "ParameterError", "PlayState", "Position", "Record",
     "RuleError", "Rules", "SolveResult", "Solver", "advise", "analyse", "best_exchange", "card_name", "cards_name",
-    "check_deal_file", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text",
+    "check_deal_file", "dd_table", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text",
     "parse_hand", "read_deal_file", "score", "solve", "table_diagram",
 ]
 

@@ -5,8 +5,8 @@
 JSON objects one per line, and reports bad input as one line on stderr with
 exit status 2 (never a traceback).
 
-The top layer: a module per command (``check``, ``rules``, ``solve``,
-``analyse``, ``advise``, ``deal``, ``bench``, ``board``), registered on the
+The top layer: a module per command (``check``, ``rules``, ``solve``, ``table``,
+``analyse``, ``play``, ``advise``, ``deal``, ``bench``, ``board``), registered on the
 group here; their shared options (``options``), the bulk plumbing of records
 in and results out over worker processes or Dask (``bulk``), the process and
 stream plumbing of :func:`main` (``streams``) and the wording of every
@@ -33,8 +33,10 @@ from .bench import bench_cmd
 from .board import board_cmd
 from .check import check
 from .deal import deal_cmd
+from .play import play_cmd
 from .rules import rules
 from .solve import solve_cmd
+from .table import table_cmd
 from .streams import CheckedOutput, drop_unwritten_output, fit_streams, one_line, option_message, say, set_signals
 
 __all__ = ["cli", "main"]
@@ -52,13 +54,15 @@ def cli() -> None:
       calasolve check examples/example.deal
       calasolve solve examples/example.deal
       calasolve solve --json --objective payoff examples/example.deal
+      calasolve table examples/example.deal
       calasolve analyse examples/played.deal
+      calasolve play --players pimc,dd,dd examples/example.deal
       calasolve advise --seed 1 32AR.32A.3A.2A5
       calasolve bench --deals 50
     """
 
 
-for _command in (check, rules, solve_cmd, analyse_cmd, advise_cmd, deal_cmd, bench_cmd, board_cmd):
+for _command in (check, rules, solve_cmd, table_cmd, analyse_cmd, play_cmd, advise_cmd, deal_cmd, bench_cmd, board_cmd):
     cli.add_command(_command)
 
 

@@ -1,0 +1,70 @@
+"""``calasolve table``: the double-dummy table of each record's deal, and its par."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import click
+
+from ..game.errors import CalasolveError
+from ..records.notation import record_label
+from ..search import engines
+from .bulk import Failure, bulk_map, check_scheduler, emit_json, failure, load_records
+from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, tt_option
+
+
+def _table_one(job: tuple[Any, dict[str, Any]]) -> Any:
+    from ..table.ddtable import table_entry
+
+    task, opts = job
+    solver = engines.solver(opts["tt_mb"])  # a table too large is the option's error, not the record's
+    try:
+        return table_entry(task, solver)
+    except CalasolveError as exc:
+        return failure(task[0], exc)
+
+
+@click.command("table")
+@files_argument
+@json_option("One JSON object per record per line: its 15 entries and the par.")
+@rule_option
+@jobs_option("Parallel worker processes (default: all cores); the 15 entries of a deal are shared out among them.")
+@tt_option
+@scheduler_options
+def table_cmd(
+    files: Sequence[str], as_json: bool, rule_items: Sequence[str], jobs: int | None, tt_mb: int,
+    scheduler: str | None, scheduler_timeout: float,
+) -> None:
+    """The double-dummy table of each record's deal as dealt, and its par.
+
+    For every seat as soloist in every contract: the soloist's final thirds
+    after the double-dummy-best exchange (dividete: the mean of the six
+    draws), whether the contract is made, and the game points.  Then the
+    par: the auction's outcome when every player sees all cards and bids for
+    their own game points (docs/rules.md §9).  The records' contract,
+    soloist, exchange and cards played are not used; their rules are.
+
+    \b
+    Examples:
+      calasolve table examples/example.deal
+      calasolve table --json --jobs 2 examples/example.deal
+    """
+    from ..table.ddtable import assemble, table_tasks
+    from .text import format_table
+
+    records = load_records(files, rule_items)
+    check_scheduler(scheduler, jobs)
+    tasks = [(task, {"tt_mb": tt_mb}) for record in records for task in table_tasks(record)]
+    results = bulk_map(_table_one, tasks, jobs, scheduler, scheduler_timeout)
+    for i, record in enumerate(records):
+        entries = [next(results) for _ in range(len(tasks) // len(records))]
+        for entry in entries:
+            if isinstance(entry, Failure):
+                raise CalasolveError(entry.message)
+        table = assemble(record, entries)
+        if as_json:
+            emit_json({"record": record.index, "file": record.path, **table.to_dict()})
+        else:
+            if i:
+                click.echo()
+            click.echo("\n".join(format_table(record_label(record), table)))

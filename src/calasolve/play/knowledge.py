@@ -1,0 +1,256 @@
+"""What one seat knows of a deal in play, and layouts of the unseen cards dealt consistently with it.
+
+A player sees their own hand, every card played, the voids the others have
+shown (a card of another suit played to a trick means no card of the suit
+led is left), and the exchange as that seat saw it (docs/rules.md §5):
+
+- **solo, chiamo**: the soloist took the monte and made the discards, so
+  knows the new monte whole.  In chiamo everyone saw the called card: handed
+  over by a defender, it is the soloist's, and the card given back face up
+  is that defender's; found in the monte, it is the soloist's or one of the
+  discards.
+- **solissimo**: the monte is untouched and nobody sees it.
+- **dividete**: a defender knows the two cards it took blind and its own
+  discards (they are in the new monte); the soloist knows neither.
+- **scegliete**: the monte was face up, so everyone knows which defender took
+  which card; a taken card is still that defender's or among its discards,
+  which only that defender knows.
+
+:class:`SeatView` holds that knowledge as places: each card the seat cannot
+place is *unseen* and has the set of places it may be (the other two seats
+and the monte); :func:`deal_layout` deals the unseen cards so that every
+layout consistent with the view is equally likely (exactly: the layouts are
+counted, not rejected).
+
+>>> from calasolve.records.dealfile import parse_deal_text
+>>> rec = parse_deal_text('''
+... hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76
+... monte: R4.-.3F.-
+... contract: solissimo
+... soloist: 0
+... played: 3S 6S 7S 2S
+... ''')[0]
+>>> view = view_of(rec, rec.state(), 1)
+>>> view.voids, view.sizes               # all followed spade; seat 0 won and led again
+((0, 0, 0), (10, 11, 11, 4))
+>>> from calasolve.game.sampling import rng_for
+>>> hands, monte = deal_layout(view, rng_for(1, 0))
+>>> hands[1] == rec.state().hands[1], [popcount(h) for h in hands], popcount(monte)
+(True, [10, 11, 11], 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from ..game.cards import FULL_DECK, Card, Mask, bit, cards_of, mask_of, popcount, suit_of
+from ..game.errors import CalasolveError
+from ..game.exchange import called_from
+from ..game.state import PlayState, defender_seats
+from ..records.dealfile import Record
+
+__all__ = ["MONTE", "SeatView", "deal_layout", "layout_count", "shown_voids", "view_of"]
+
+#: The monte's place number (seats are 0, 1, 2).
+MONTE = 3
+PLACES = (0, 1, 2, MONTE)
+
+
+def suit_mask(suit: int) -> Mask:
+    """The ten cards of ``suit``.
+
+    >>> from calasolve.game.cards import hand_name
+    >>> hand_name(suit_mask(2))
+    '-.-.32ARCF7654.-'
+    """
+    return ((1 << 10) - 1) << (10 * suit)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What ``seat`` knows: the cards it can place, the unseen cards and where each may be.
+
+    ``placed[p]`` are the cards known to be at place ``p`` now (the seat's own
+    hand at its own place); ``unseen`` maps each other card still out to a
+    bit set of the places it may be (bit ``p`` for place ``p``); ``sizes`` are
+    the cards each place holds now; ``voids[s]`` the suits (bit per suit)
+    seat ``s`` has shown it no longer holds.
+    """
+
+    seat: int
+    placed: tuple[Mask, Mask, Mask, Mask]
+    unseen: Mapping[Card, int]
+    sizes: tuple[int, int, int, int]
+    voids: tuple[int, int, int]
+
+    def may_be(self, card: Card) -> tuple[int, ...]:
+        """The places an unseen card may be (empty for a card not unseen)."""
+        bits = self.unseen.get(card, 0)
+        return tuple(p for p in PLACES if bits >> p & 1)
+
+
+def shown_voids(state: PlayState) -> tuple[int, int, int]:
+    """The suits each seat has shown it lacks: it played another suit to a trick led in them."""
+    voids = [0, 0, 0]
+    tricks: list[tuple[int, tuple[Card, ...]]] = [(t.leader, t.cards) for t in state.tricks]
+    if state.trick:
+        tricks.append((state.leader, tuple(state.trick)))
+    for leader, cards in tricks:
+        led = suit_of(cards[0])
+        for i, card in enumerate(cards[1:], start=1):
+            if suit_of(card) != led:
+                voids[(leader + i) % 3] |= 1 << led
+    return voids[0], voids[1], voids[2]
+
+
+def view_of(record: Record, state: PlayState, seat: int) -> SeatView:
+    """What ``seat`` knows at ``state``, a position of ``record``'s deal (its exchange complete)."""
+    if seat not in (0, 1, 2):
+        raise CalasolveError(f"seat {seat!r}: must be 0, 1 or 2")
+    hands, monte = record.after_exchange()
+    played = mask_of(state.history)
+    soloist, contract, ex = record.soloist, record.contract, record.exchange
+    placed = [0, 0, 0, 0]
+    placed[seat] = state.hands[seat]
+    # cards a seat is known to have had after the exchange: still there unless played or (see below) discarded
+    held: dict[int, Mask] = {}
+    maybe_discarded: dict[int, Mask] = {}
+    if contract in ("solo", "chiamo") and seat == soloist:
+        placed[MONTE] = monte
+    if contract == "chiamo" and ex.call is not None:
+        source = called_from(record.hands, record.monte, ex.call)
+        if source is None:  # it was in the monte: the soloist's, or discarded
+            maybe_discarded[soloist] = bit(ex.call)
+        else:
+            held[soloist] = held.get(soloist, 0) | bit(ex.call)
+            if ex.returned is not None:
+                held[source] = held.get(source, 0) | bit(ex.returned)
+    if contract in ("dividete", "scegliete") and ex.takes is not None and ex.discards is not None:
+        for d in defender_seats(soloist):
+            if d == seat:
+                placed[MONTE] |= ex.discards[d]
+            elif contract == "scegliete":
+                maybe_discarded[d] = maybe_discarded.get(d, 0) | ex.takes[d]
+    for s, mask in held.items():
+        if s != seat:
+            placed[s] |= mask & ~played
+    voids = shown_voids(state)
+    out = FULL_DECK & ~played & ~placed[0] & ~placed[1] & ~placed[2] & ~placed[MONTE]
+    others = [p for p in PLACES if p != seat]
+    unseen: dict[Card, int] = {}
+    for card in cards_of(out):
+        where = 0
+        for p in others:
+            if p != MONTE and voids[p] >> suit_of(card) & 1:
+                continue
+            where |= 1 << p
+        for s, mask in maybe_discarded.items():
+            if mask >> card & 1:
+                where &= (1 << s) | (1 << MONTE)
+        unseen[card] = where
+    sizes = (popcount(state.hands[0]), popcount(state.hands[1]), popcount(state.hands[2]), popcount(monte))
+    view = SeatView(seat, (placed[0], placed[1], placed[2], placed[MONTE]), unseen, sizes, voids)
+    if layout_count(view) == 0:
+        raise CalasolveError(f"seat {seat}'s knowledge admits no layout of the unseen cards (an inconsistent record)")
+    return view
+
+
+# -- exact uniform layouts ----------------------------------------------------------
+
+def _splits(n: int, allowed: int, places: tuple[int, ...]) -> Iterable[tuple[tuple[int, ...], int]]:
+    """Ways to put ``n`` cards of one group into ``places`` (only the ``allowed`` ones): (counts, multinomial)."""
+    usable = [p for p in places if allowed >> p & 1]
+    if not usable:
+        if n == 0:
+            yield tuple(0 for _ in places), 1
+        return
+
+    def rec(i: int, left: int) -> Iterable[tuple[int, ...]]:
+        if i == len(usable) - 1:
+            yield (left,)
+            return
+        for k in range(left + 1):
+            for rest in rec(i + 1, left - k):
+                yield (k, *rest)
+
+    for counts in rec(0, n):
+        by_place = dict(zip(usable, counts))
+        ways, left = 1, n
+        for c in counts:
+            ways *= comb(left, c)
+            left -= c
+        yield tuple(by_place.get(p, 0) for p in places), ways
+
+
+def _groups(view: SeatView) -> list[tuple[int, list[Card]]]:
+    groups: dict[int, list[Card]] = {}
+    for card, allowed in sorted(view.unseen.items()):
+        groups.setdefault(allowed, []).append(card)
+    return sorted(groups.items())
+
+
+def _needs(view: SeatView, places: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(view.sizes[p] - popcount(view.placed[p]) for p in places)
+
+
+def _tables(view: SeatView) -> tuple[tuple[int, ...], list[tuple[int, list[Card]]], list[dict[tuple[int, ...], int]]]:
+    places = tuple(p for p in PLACES if p != view.seat)
+    groups = _groups(view)
+    need = _needs(view, places)
+    ways: list[dict[tuple[int, ...], int]] = [{tuple(0 for _ in places): 1}]
+    for allowed, cards in groups:
+        nxt: dict[tuple[int, ...], int] = {}
+        for filled, w in ways[-1].items():
+            for counts, m in _splits(len(cards), allowed, places):
+                key = tuple(f + c for f, c in zip(filled, counts))
+                if all(k <= n for k, n in zip(key, need)):
+                    nxt[key] = nxt.get(key, 0) + w * m
+        ways.append(nxt)
+    return places, groups, ways
+
+
+def layout_count(view: SeatView) -> int:
+    """How many layouts of the unseen cards fit ``view`` (0: the view is inconsistent)."""
+    places, _, ways = _tables(view)
+    return ways[-1].get(_needs(view, places), 0)
+
+
+def _below(rng: np.random.Generator, n: int) -> int:
+    """A uniform integer in [0, n), exact for any size."""
+    k = n.bit_length()
+    nbytes = (k + 7) // 8
+    while True:
+        r = int.from_bytes(rng.bytes(nbytes), "little") >> (8 * nbytes - k)
+        if r < n:
+            return r
+
+
+def deal_layout(view: SeatView, rng: np.random.Generator) -> tuple[tuple[Mask, Mask, Mask], Mask]:
+    """One layout of the unseen cards, uniform among those that fit ``view``: the three hands and the monte."""
+    places, groups, ways = _tables(view)
+    state = _needs(view, places)
+    total = ways[-1].get(state, 0)
+    if total == 0:
+        raise CalasolveError(f"seat {view.seat}'s knowledge admits no layout of the unseen cards")
+    out = list(view.placed)
+    for i in range(len(groups) - 1, -1, -1):
+        allowed, cards = groups[i]
+        pick = _below(rng, ways[i + 1][state])
+        for counts, m in _splits(len(cards), allowed, places):
+            before = tuple(s - c for s, c in zip(state, counts))
+            w = ways[i].get(before, 0) * m
+            if pick < w:
+                break
+            pick -= w
+        order = np.array(cards, dtype=np.int64)
+        rng.shuffle(order)
+        start = 0
+        for p, c in zip(places, counts):
+            out[p] |= mask_of(int(x) for x in order[start:start + c])
+            start += c
+        state = before
+    return (out[0], out[1], out[2]), out[MONTE]

@@ -1,0 +1,8 @@
+"""The double-dummy table of a deal and its par: every seat as soloist in every contract after the
+best exchange (:mod:`~calasolve.table.ddtable`, ``calasolve table``, the analogue of DDS's CalcDDtable),
+and the auction's outcome when every player sees all cards (:mod:`~calasolve.table.par`).
+
+Imports :mod:`calasolve.exchange`, :mod:`calasolve.search`, :mod:`calasolve.scale`,
+:mod:`calasolve.records` and :mod:`calasolve.game`; independent of :mod:`calasolve.advice` and
+:mod:`calasolve.deals`.
+"""

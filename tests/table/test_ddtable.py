@@ -1,0 +1,155 @@
+"""The double-dummy table and par of a deal: each entry is what `calasolve solve` answers for it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import calasolve
+from calasolve.records.dealfile import Record, parse_deal_text
+from calasolve.table.ddtable import deal_record, table_entry, table_tasks
+from calasolve.game.state import CONTRACTS
+from calasolve.game.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Seat 0 holds the top three cards of every suit: as soloist it leads every trick and wins them all
+# (cappotto, x2) whatever the exchange; as a defender it takes everything from the other two.
+CERTAIN = """name: seat 0 holds the top three of every suit
+hands: 32A.32A.32A.32A RCF7.RCF7.65.65 654.654.RCF7.RC
+monte: -.-.4.F74
+contract: solissimo
+soloist: 0
+"""
+
+# A random deal (`calasolve deal --seed 101`).
+RANDOM = """hands: A6.34.3R5.3ARF7 RC75.2R65.26.C4 32F4.A7.CF74.65
+monte: -.CF.A.2
+contract: solissimo
+soloist: 2
+"""
+
+
+def record(text: str) -> Record:
+    return parse_deal_text(text)[0]
+
+
+def strict(line: str) -> Any:
+    def bad(name: str) -> None:
+        raise ValueError(f"not JSON: {name}")
+
+    return json.loads(line, parse_constant=bad)
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "calasolve", *args], input=stdin, capture_output=True, text=True,
+                          cwd=ROOT, timeout=600)
+
+
+def check_against_solve(rec: Record, soloist: int, contract: str) -> None:
+    """The entry equals `solve` of the deal with that soloist and contract, the exchange searched."""
+    entry = table_entry((rec, soloist, contract))  # type: ignore[arg-type]
+    deal = deal_record(rec, soloist, contract)  # type: ignore[arg-type]
+    solved = calasolve.solve(deal)
+    assert solved.soloist_thirds is not None
+    searched = solved.to_dict().get("exchange")  # the JSON of `calasolve solve --json`
+    if contract == "dividete":
+        assert searched is not None
+        assert [d["soloist_thirds"] for d in searched["draws"]] == [o.thirds for o in entry.outcomes]
+        assert [d["text"] for d in searched["draws"]] == [o.text for o in entry.outcomes]
+        assert searched["mean"] == pytest.approx(float(entry.thirds))
+    else:
+        assert solved.soloist_thirds == entry.outcomes[0].thirds
+        if searched is not None:
+            assert searched["best"]["text"] == entry.outcomes[0].text
+    for outcome in entry.outcomes:
+        paid = calasolve.solve(deal.with_(exchange=outcome.exchange), objective="payoff")
+        assert paid.multiplier == outcome.multiplier
+        sign = 1 if paid.payoff is not None and paid.payoff > 0 else -1
+        assert outcome.makes == (sign > 0)
+        assert outcome.payments[soloist] == paid.payoff  # zerosum: the objective is the soloist's game points
+
+
+def test_certain_solissimo_table_and_par() -> None:
+    table = calasolve.dd_table(record(CERTAIN))
+    for contract in CONTRACTS:
+        entry = table.entry(0, contract)
+        assert (entry.low, entry.high) == (35, 35)
+        assert all(o.makes and o.multiplier == 2 for o in entry.outcomes)
+        for seat in (1, 2):
+            assert table.entry(seat, contract).made == 0
+    assert (table.par.soloist, table.par.bid, table.par.contract) == (0, "solissimo", "scegliete")
+    assert table.par.calls == ((0, "solissimo"),)
+    assert table.par.payments == (64, -32, -32)
+
+
+def test_certain_deal_entries_equal_solve() -> None:
+    rec = record(CERTAIN)
+    for _, soloist, contract in table_tasks(rec):
+        check_against_solve(rec, soloist, contract)
+
+
+# the entries whose exchange search takes a second or two; the rest in the slow test below
+@pytest.mark.parametrize(("soloist", "contract"), [(0, "solo"), (1, "scegliete"), (2, "solissimo"), (2, "scegliete")])
+def test_random_deal_entry_equals_solve(soloist: int, contract: str) -> None:
+    check_against_solve(record(RANDOM), soloist, contract)
+
+
+@pytest.mark.slow
+def test_random_deals_every_entry_equals_solve() -> None:
+    text = run("deal", "-n", "3", "--seed", "9").stdout
+    for rec in parse_deal_text(text):
+        for _, soloist, contract in table_tasks(rec):
+            check_against_solve(rec, soloist, contract)
+
+
+def test_par_of_the_table_follows_the_rules_variants() -> None:
+    rec = record(CERTAIN)
+    bids = calasolve.dd_table(rec.with_(rules=Rules(aggravations="bids")))
+    # scegliete is a bid under aggravations=bids: seat 0 bids it at once
+    assert (bids.par.soloist, bids.par.bid, bids.par.contract) == (0, "scegliete", "scegliete")
+    plus = calasolve.dd_table(rec.with_(rules=Rules(payment="plus")))
+    assert plus.par.payments == (32, 0, 0)
+
+
+def test_table_command_text_and_json() -> None:
+    path = ROOT / "tests" / "data" / "certain.deal"
+    text = run("table", "--jobs", "2", str(path))
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("record 1 'seat 0 holds the top three of every suit'")
+    assert any(line.split()[:2] == ["seat", "0"] and "35* +64 x2" in line for line in lines)
+    assert lines[-1].strip() == "par: seat 0 plays scegliete (seat 0 solissimo, aggravated to scegliete); game points +64 -32 -32"
+    out = run("table", "--json", "--jobs", "1", str(path))
+    assert out.returncode == 0, out.stderr
+    rows = [strict(line) for line in out.stdout.splitlines()]
+    assert len(rows) == 1
+    assert len(rows[0]["entries"]) == 15
+    assert rows[0]["par"] == {"soloist": 0, "bid": "solissimo", "contract": "scegliete", "void": False,
+                              "calls": [[0, "solissimo"]], "game_points": [64.0, -32.0, -32.0]}
+    dividete = next(e for e in rows[0]["entries"] if e["soloist"] == 0 and e["contract"] == "dividete")
+    assert (dividete["low"], dividete["high"], dividete["made_draws"], len(dividete["draws"])) == (35, 35, 6, 6)
+
+
+def test_table_command_bad_input(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.deal"
+    bad.write_text(CERTAIN + "\n" + CERTAIN.replace("hands: 32A", "hands: 33A"))
+    out = run("table", str(ROOT / "tests" / "data" / "certain.deal"), str(bad))
+    assert out.returncode == 2
+    assert out.stdout == ""  # nothing half-written: every file is read before the first table
+    assert out.stderr.count("\n") == 1 and "bad.deal:" in out.stderr and "Traceback" not in out.stderr
+    for args in (["--jobs", "0"], ["--rule", "nosuch=1"], ["--tt-mb", "0"]):
+        out = run("table", *args, str(bad))
+        assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr, args
+    missing = run("table", str(tmp_path / "nowhere.deal"))
+    assert missing.returncode == 2 and "nowhere.deal" in missing.stderr
+
+
+def test_table_api_checks_its_argument() -> None:
+    with pytest.raises(calasolve.ParameterError):
+        calasolve.dd_table("hands: ...")  # type: ignore[arg-type]
