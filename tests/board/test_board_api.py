@@ -531,7 +531,7 @@ def test_a_board_without_a_file_takes_pasted_records() -> None:
 def test_table_entries_and_par_are_the_tables() -> None:
     from calasolve.table.ddtable import dd_table
 
-    certain = str(ROOT / "tests" / "data" / "certain.deal")
+    certain = str(ROOT / "examples" / "table.deal")
     table = dd_table(read_deal_file(certain)[0])
     with client_for(certain) as c:
         entries = []
@@ -546,7 +546,7 @@ def test_table_entries_and_par_are_the_tables() -> None:
         assert found["par"] == table.par.to_dict()
         assert found["text"] == table.par.text()
         # the par follows the deal's rules: a pasted record under aggravations=bids
-        text = (ROOT / "tests" / "data" / "certain.deal").read_text() + "rules: aggravations=bids\n"
+        text = (ROOT / "examples" / "table.deal").read_text() + "rules: aggravations=bids\n"
         bids = ok(c.post("/api/par", json={"deal": {"text": text}, "entries": entries}))
         assert (bids["par"]["bid"], bids["par"]["contract"]) == ("scegliete", "scegliete")
 

@@ -406,7 +406,7 @@ def test_a_server_error_is_shown_as_its_message(example_page: Page) -> None:
     assert all("status of 500" in e or "status of 400" in e for e in example_page.errors), example_page.errors
 
 
-CERTAIN = (ROOT / "tests" / "data" / "certain.deal").read_text()
+CERTAIN = (ROOT / "examples" / "table.deal").read_text()
 
 
 def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> None:
@@ -423,7 +423,7 @@ def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> No
         expect(p.locator("#par-line")).to_have_text(
             "par: seat 0 plays scegliete (seat 0 solissimo, aggravated to scegliete); game points +64 -32 -32",
             timeout=120_000)
-        [table] = json_lines("table", "--json", "--jobs", "1", "tests/data/certain.deal")
+        [table] = json_lines("table", "--json", "--jobs", "1", "examples/table.deal")
         for entry in table["entries"]:
             cell = p.locator(f"#dd-{entry['soloist']}-{entry['contract']}")
             thirds = entry["soloist_thirds"]
