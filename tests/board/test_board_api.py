@@ -524,3 +524,40 @@ def test_a_board_without_a_file_takes_pasted_records() -> None:
         assert "it has 0" in refused(c.post("/api/position", json={"deal": {"record": 1}}))
         view = ok(c.post("/api/position", json={"deal": {"text": BAD.replace("RC7\n", "RC76\n")}}))
         assert view["record"]["where"] == "<pasted>:1" and view["to_move"] == 0
+
+
+# -- the double-dummy table and par --------------------------------------------------
+
+def test_table_entries_and_par_are_the_tables() -> None:
+    from calasolve.table.ddtable import dd_table
+
+    certain = str(ROOT / "examples" / "table.deal")
+    table = dd_table(read_deal_file(certain)[0])
+    with client_for(certain) as c:
+        entries = []
+        for entry in table.entries:
+            got = ok(c.post("/api/table-entry", json={"deal": {"record": 1}, "soloist": entry.soloist,
+                                                       "contract": entry.contract}))
+            want = entry.to_dict()
+            assert {k: v for k, v in got.items() if k not in ("nodes", "seconds")} == \
+                {k: v for k, v in want.items() if k not in ("nodes", "seconds")}
+            entries.append(got)
+        found = ok(c.post("/api/par", json={"deal": {"record": 1}, "entries": entries}))
+        assert found["par"] == table.par.to_dict()
+        assert found["text"] == table.par.text()
+        # the par follows the deal's rules: a pasted record under aggravations=bids
+        text = (ROOT / "examples" / "table.deal").read_text() + "rules: aggravations=bids\n"
+        bids = ok(c.post("/api/par", json={"deal": {"text": text}, "entries": entries}))
+        assert (bids["par"]["bid"], bids["par"]["contract"]) == ("scegliete", "scegliete")
+
+
+def test_table_requests_are_checked(client: TestClient) -> None:
+    deal = {"record": 1}
+    assert "soloist" in refused(client.post("/api/table-entry", json={"deal": deal, "contract": "solo"}))
+    assert "out of range" in refused(client.post("/api/table-entry", json={"deal": deal, "soloist": 3, "contract": "solo"}))
+    assert "not a contract" in refused(client.post("/api/table-entry", json={"deal": deal, "soloist": 0, "contract": "misere"}))
+    assert "entries" in refused(client.post("/api/par", json={"deal": deal}))
+    bad = [{"soloist": 0, "contract": "solo", "game_points": [1, 2]}]
+    assert "three whole numbers" in refused(client.post("/api/par", json={"deal": deal, "entries": bad}))
+    few = [{"soloist": 0, "contract": "solo", "game_points": [4, -2, -2]}]
+    assert "no entry for seat" in refused(client.post("/api/par", json={"deal": deal, "entries": few}))

@@ -404,3 +404,50 @@ def test_a_server_error_is_shown_as_its_message(example_page: Page) -> None:
     expect(page.locator("#advice-error")).to_have_text(re.compile(r"11 cards, a hand has 12$"))
     assert "JSON" not in (page.locator("#status").text_content() or "")
     assert all("status of 500" in e or "status of 400" in e for e in example_page.errors), example_page.errors
+
+
+CERTAIN = (ROOT / "examples" / "table.deal").read_text()
+
+
+def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> None:
+    """The table fills in entry by entry, each as `calasolve table` says, then the par; switching
+    records while it is computed stops its search and leaves no entry of the old deal."""
+    url, server = played_board
+    page = Page(browser, url)
+    try:
+        p = page.page
+        p.fill("#paste", CERTAIN)
+        p.click("#open-paste")
+        expect(p.locator("#table-panel")).to_be_visible()
+        p.click("#table-go")
+        expect(p.locator("#par-line")).to_have_text(
+            "par: seat 0 plays scegliete (seat 0 solissimo, aggravated to scegliete); game points +64 -32 -32",
+            timeout=120_000)
+        [table] = json_lines("table", "--json", "--jobs", "1", "examples/table.deal")
+        for entry in table["entries"]:
+            cell = p.locator(f"#dd-{entry['soloist']}-{entry['contract']}")
+            thirds = entry["soloist_thirds"]
+            expect(cell).to_contain_text(str(thirds if isinstance(thirds, int) else round(thirds, 1)))
+        expect(p.locator("#dd-0-scegliete")).to_have_text("35* +64 x2")
+        expect(p.locator("#dd-0-dividete")).to_have_text("35 (35-35) 6/6 +32 x2")
+        page.shot("table")
+        # a slow table, left for record 1 while its first entry (a chiamo exchange search) runs
+        p.fill("#paste", CHIAMO_NO_EXCHANGE.replace("contract: chiamo", "contract: solissimo"))
+        p.click("#open-paste")
+        p.click("#table-go")
+        expect(p.locator("#table-progress")).to_contain_text("entry 1 of 15")
+        p.wait_for_timeout(1000)
+        busy = searchers(server)
+        assert busy, "no process computes the table's entry"
+        [first] = json_lines("solve", "--json", PLAYED)[:1]
+        page.open_record(1, first["name"])
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in busy) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in busy), "the abandoned table entry still runs"
+        expect(p.locator("#table-progress")).to_have_text("")
+        expect(p.locator("#dd-0-chiamo")).to_have_text("\u2026")
+        assert (p.locator("#par-line").text_content() or "") == ""
+        assert page.errors == []
+    finally:
+        p.close()

@@ -118,11 +118,11 @@ def test_par_of_the_table_follows_the_rules_variants() -> None:
 
 
 def test_table_command_text_and_json() -> None:
-    path = ROOT / "tests" / "data" / "certain.deal"
+    path = ROOT / "examples" / "table.deal"
     text = run("table", "--jobs", "2", str(path))
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
-    assert lines[0].startswith("record 1 'seat 0 holds the top three of every suit'")
+    assert lines[0].startswith("record 1 'the top three of every suit'")
     assert any(line.split()[:2] == ["seat", "0"] and "35* +64 x2" in line for line in lines)
     assert lines[-1].strip() == "par: seat 0 plays scegliete (seat 0 solissimo, aggravated to scegliete); game points +64 -32 -32"
     out = run("table", "--json", "--jobs", "1", str(path))
@@ -139,7 +139,7 @@ def test_table_command_text_and_json() -> None:
 def test_table_command_bad_input(tmp_path: Path) -> None:
     bad = tmp_path / "bad.deal"
     bad.write_text(CERTAIN + "\n" + CERTAIN.replace("hands: 32A", "hands: 33A"))
-    out = run("table", str(ROOT / "tests" / "data" / "certain.deal"), str(bad))
+    out = run("table", str(ROOT / "examples" / "table.deal"), str(bad))
     assert out.returncode == 2
     assert out.stdout == ""  # nothing half-written: every file is read before the first table
     assert out.stderr.count("\n") == 1 and "bad.deal:" in out.stderr and "Traceback" not in out.stderr

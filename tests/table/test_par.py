@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from calasolve.game.auction import run_auction
+from calasolve.game.errors import CalasolveError
 from calasolve.game.state import CONTRACTS, payments
 from calasolve.table.par import par
 from calasolve.game.rules import Rules
@@ -169,7 +170,7 @@ def test_missing_entry_is_a_clear_error() -> None:
     gp = failing()
     del gp[(2, "scegliete")]
     makes(gp, 2, "solissimo")
-    with pytest.raises(ValueError, match="no entry for seat 2 in scegliete"):
+    with pytest.raises(CalasolveError, match="no entry for seat 2 in scegliete"):
         par(gp)
 
 

@@ -1,4 +1,4 @@
-"""The board's slow questions (analyses, exchange searches) in a child process that
+"""The board's slow questions (analyses, exchange searches, the table's entries) in a child process that
 can be stopped: the page that asked goes away, and its search goes with it.
 
 The C search cannot be interrupted from outside, so a question nobody wants
@@ -33,8 +33,16 @@ def _exchange(solver: Any, record: Any, top: int) -> dict[str, Any]:
     return best_exchange(record, solver=solver, top=top).to_dict()
 
 
+def _table_entry(solver: Any, record: Any, soloist: int, contract: Any) -> dict[str, Any]:
+    from ..table.ddtable import table_entry
+
+    return table_entry((record, soloist, contract), solver).to_dict()
+
+
 #: What the child answers, by name (names, not functions, go through the pipe).
-QUESTIONS: dict[str, Callable[..., dict[str, Any]]] = {"analyse": _analyse, "exchange": _exchange}
+QUESTIONS: dict[str, Callable[..., dict[str, Any]]] = {
+    "analyse": _analyse, "exchange": _exchange, "table_entry": _table_entry,
+}
 
 
 def _serve(conn: Any, tt_mb: int) -> None:

@@ -33,7 +33,7 @@ from ..records.jsonout import dumps
 from ..search.position import Position
 from .advice import MAX_SAMPLES, AdviceRun
 from .jobs import Abandoned, SlowWorker
-from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, want, want_int
+from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, table_game_points, want, want_int
 
 T = TypeVar("T")
 
@@ -176,6 +176,30 @@ class Board:
         top = want_int(body, "top", 1, 50, 10)
         return JSONResponse(await self.slow.ask("exchange", (record, top), _gone(request)))
 
+    async def table_entry(self, request: Request) -> Response:
+        """One entry of the double-dummy table of the deal as dealt (``calasolve table``)."""
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        if "soloist" not in body:
+            raise BadRequest("soloist: the seat playing the contract is missing")
+        soloist = want_int(body, "soloist", 0, 2, 0)
+        contract = want(body, "contract", str)
+        if contract not in CONTRACTS:
+            raise BadRequest(f"contract: {contract!r} is not a contract (use {', '.join(CONTRACTS)})")
+        return JSONResponse(await self.slow.ask("table_entry", (record, soloist, contract), _gone(request)))
+
+    async def par(self, request: Request) -> Response:
+        """The par of a table whose 15 entries the page has (as /api/table-entry gave them)."""
+        from ..table.par import par
+
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        entries = want(body, "entries", list)
+        if entries is None:
+            raise BadRequest("entries: the table's entries are missing")
+        found = par(table_game_points(entries), record.rules)
+        return JSONResponse({"par": found.to_dict(), "text": found.text()})
+
     async def advise(self, request: Request) -> Response:
         from ..advice.advisor import parse_advice_hand
         from ..game.cards import hand_name
@@ -295,6 +319,8 @@ def create_app(
         Route("/api/undo", board.undo, methods=["POST"]),
         Route("/api/analyse", board.analyse, methods=["POST"]),
         Route("/api/exchange", board.exchange, methods=["POST"]),
+        Route("/api/table-entry", board.table_entry, methods=["POST"]),
+        Route("/api/par", board.par, methods=["POST"]),
         Route("/api/advise", board.advise, methods=["POST"]),
         Route("/api/advise", board.advice_status, methods=["GET"]),
         Route("/api/advise", board.advice_cancel, methods=["DELETE"]),

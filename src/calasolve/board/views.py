@@ -24,6 +24,8 @@ calasolve.board.views.BadRequest: deal.record: 2 is not a record of the file (it
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from typing import Any, Mapping, Sequence
 
 from ..game.cards import (
@@ -41,6 +43,7 @@ from ..game.cards import (
 from ..records.dealfile import Record, parse_deal_text
 from ..game.errors import CalasolveError, DealFileError, ExchangeError
 from ..game.exchange import Exchange
+from ..game.state import CONTRACTS
 from ..records.notation import exchange_text
 from ..search.position import Position
 
@@ -282,3 +285,32 @@ def graph_of(analysis: dict[str, Any]) -> dict[str, Any]:
         "make": MAKE_THIRDS,
     }
 
+
+def table_game_points(entries: list[Any]) -> dict[tuple[int, str], tuple[Fraction, Fraction, Fraction]]:
+    """The game points of every (soloist, contract) of a table, exactly, from its entries' JSON:
+    each draw's game points for dividete (their mean, as a fraction), the entry's otherwise.
+
+    >>> gp = table_game_points([{"soloist": 0, "contract": "dividete", "draws": [
+    ...     {"game_points": [16, -8, -8]}, {"game_points": [-16, 8, 8]}, {"game_points": [16, -8, -8]}]}])
+    >>> [str(x) for x in gp[(0, "dividete")]]
+    ['16/3', '-8/3', '-8/3']
+    """
+    out: dict[tuple[int, str], tuple[Fraction, Fraction, Fraction]] = {}
+    for i, entry in enumerate(entries):
+        where = f"entries[{i}]."
+        if not isinstance(entry, dict):
+            raise BadRequest(f"entries[{i}]: expected an object, got {type(entry).__name__}")
+        soloist = want_int(entry, "soloist", 0, 2, -1, where=where) if "soloist" in entry else None
+        contract = want(entry, "contract", str, where=where)
+        if soloist is None or contract not in CONTRACTS:
+            raise BadRequest(f"{where[:-1]}: needs a soloist (0-2) and a contract ({', '.join(CONTRACTS)})")
+        draws = want(entry, "draws", list, [entry], where=where)
+        rows = []
+        for d in draws:
+            points = d.get("game_points") if isinstance(d, dict) else None
+            if not (isinstance(points, list) and len(points) == 3 and all(type(p) is int for p in points)):
+                raise BadRequest(f"{where}game_points: expected three whole numbers")
+            rows.append(points)
+        a, b, c = (Fraction(sum(r[s] for r in rows), len(rows)) for s in range(3))
+        out[(soloist, contract)] = (a, b, c)
+    return out

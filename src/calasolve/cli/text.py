@@ -4,7 +4,6 @@ rules, bench and advise, in one card notation (:mod:`calasolve.records.notation`
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..game.cards import MAKE_THIRDS, Card, parse_hand, mask_thirds
@@ -12,7 +11,7 @@ from ..game.exchange import Exchange
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState
 from ..records.results import ExchangeResult
 from ..table.ddtable import SEATS, DDTable, TableEntry
-from ..table.par import Par
+from ..table.par import fraction_text, signed
 from ..records.notation import (
     TRICK_COLUMNS,
     as_notation,
@@ -412,37 +411,19 @@ def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
 
 # -- calasolve table ---------------------------------------------------------------
 
-def _fraction(x: Fraction) -> str:
-    return str(int(x)) if x.denominator == 1 else f"{float(x):.1f}"
-
-
-def _signed(x: Fraction) -> str:
-    return ("+" if x > 0 else "") + _fraction(x)
-
-
 def cell(entry: TableEntry) -> str:
     """``24* +4``: the soloist's thirds, ``*`` when made, the soloist's game points (and ``x2``/``x3``).
 
     Dividete: the mean thirds, the lowest and highest of the six draws, how many make, and the mean game points,
     e.g. ``10.7 (10-11) 0/6 -16``.
     """
-    gp = _signed(entry.game_points[entry.soloist])
+    gp = signed(entry.game_points[entry.soloist])
     ms = {o.multiplier for o in entry.outcomes}
     times = f" x{ms.pop()}" if len(ms) == 1 and 1 not in ms else ""
     if len(entry.outcomes) > 1:
-        return f"{_fraction(entry.thirds)} ({entry.low}-{entry.high}) {entry.made}/{len(entry.outcomes)} {gp}{times}"
+        return f"{fraction_text(entry.thirds)} ({entry.low}-{entry.high}) {entry.made}/{len(entry.outcomes)} {gp}{times}"
     only = entry.outcomes[0]
     return f"{only.thirds}{'*' if only.makes else ''} {gp}{times}"
-
-
-def par_text(found: Par) -> str:
-    """``par: seat 0 plays solo (seat 0 solo, seat 1 pass, seat 2 pass); game points +4 -2 -2``."""
-    calls = ", ".join(f"seat {seat} {call}" for seat, call in found.calls)
-    if found.void:
-        return f"par: all pass ({calls}); nothing is scored"
-    raised = f", aggravated to {found.contract}" if found.contract != found.bid else ""
-    points = " ".join(_signed(p) for p in found.payments)
-    return f"par: seat {found.soloist} plays {found.contract} ({calls}{raised}); game points {points}"
 
 
 def format_table(label: str, table: DDTable) -> list[str]:
@@ -458,5 +439,5 @@ def format_table(label: str, table: DDTable) -> list[str]:
         "  dividete: mean thirds (lowest-highest) of the 6 draws, draws made, mean game points",
     ]
     lines += ["  " + "   ".join(text.ljust(w) for text, w in zip(row, widths)).rstrip() for row in rows]
-    lines.append("  " + par_text(table.par))
+    lines.append("  " + table.par.text())
     return lines

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from ..game.auction import AGGRAVATIONS, Auction
+from ..game.errors import CalasolveError
 from ..game.rules import STANDARD, Rules
 
 #: Expected game points of seats 0, 1, 2.
@@ -58,6 +59,19 @@ class Par:
     def void(self) -> bool:
         return self.soloist is None
 
+    def text(self) -> str:
+        """The par in words.
+
+        >>> Par(1, "solo", "solo", ((0, "pass"), (1, "solo"), (2, "pass")), (Fraction(-2), Fraction(4), Fraction(-2))).text()
+        'par: seat 1 plays solo (seat 0 pass, seat 1 solo, seat 2 pass); game points -2 +4 -2'
+        """
+        calls = ", ".join(f"seat {seat} {call}" for seat, call in self.calls)
+        if self.void:
+            return f"par: all pass ({calls}); nothing is scored"
+        raised = f", aggravated to {self.contract}" if self.contract != self.bid else ""
+        points = " ".join(signed(p) for p in self.payments)
+        return f"par: seat {self.soloist} plays {self.contract} ({calls}{raised}); game points {points}"
+
     def to_dict(self) -> dict[str, object]:
         return {
             "soloist": self.soloist,
@@ -69,11 +83,21 @@ class Par:
         }
 
 
+def fraction_text(x: Fraction) -> str:
+    """A whole number as it is, another to one decimal: ``4``, ``5.3``."""
+    return str(int(x)) if x.denominator == 1 else f"{float(x):.1f}"
+
+
+def signed(x: Fraction) -> str:
+    """Game points with their sign: ``+4``, ``-2``, ``0``."""
+    return ("+" if x > 0 else "") + fraction_text(x)
+
+
 def _payments(game_points: GamePoints, soloist: int, contract: str) -> Payments:
     try:
         row = game_points[(soloist, contract)]
     except KeyError:
-        raise ValueError(f"par: the table has no entry for seat {soloist} in {contract}") from None
+        raise CalasolveError(f"par: the table has no entry for seat {soloist} in {contract}") from None
     a, b, c = (Fraction(x) for x in row)
     return a, b, c
 

@@ -242,6 +242,7 @@ async function openDeal(deal, summary) {
   $("exchange-panel").hidden = true;
   $("exchange-searching").hidden = true;
   $("graph-panel").hidden = true;
+  resetTable();
   status("");
   if (summary.needs_exchange) {
     // the table waits for the exchange: nothing of the deal before stays on it
@@ -313,6 +314,75 @@ async function pickExchange(exchange, item) {
   state.line = [];
   for (const li of $("exchange-list").children) li.classList.toggle("chosen", li === item);
   await goTo(0);
+}
+
+// -- the double-dummy table and par -------------------------------------------------
+
+const CONTRACTS = ["chiamo", "solo", "solissimo", "dividete", "scegliete"];
+
+function signedPoints(x) {
+  const text = Number.isInteger(x) ? String(x) : x.toFixed(1);
+  return x > 0 ? `+${text}` : text;
+}
+
+// As `calasolve table` writes a cell: thirds (* made), the soloist's game points, x2/x3 when every outcome has it.
+function tableCell(entry) {
+  const gp = signedPoints(entry.game_points[entry.soloist]);
+  const multipliers = new Set(entry.draws ? entry.draws.map((d) => d.multiplier) : [entry.multiplier]);
+  const [only] = multipliers;
+  const times = multipliers.size === 1 && only !== 1 ? ` x${only}` : "";
+  if (entry.draws) {
+    const thirds = Number.isInteger(entry.soloist_thirds) ? entry.soloist_thirds : entry.soloist_thirds.toFixed(1);
+    return `${thirds} (${entry.low}-${entry.high}) ${entry.made_draws}/${entry.draws.length} ${gp}${times}`;
+  }
+  return `${entry.soloist_thirds}${entry.makes ? "*" : ""} ${gp}${times}`;
+}
+
+function resetTable() {
+  const table = $("dd-table");
+  table.replaceChildren(el("tr", {}, el("th", {}, ""), ...CONTRACTS.map((c) => el("th", {}, c))));
+  for (const seat of [0, 1, 2]) {
+    table.append(el("tr", {}, el("th", {}, `seat ${seat}`),
+      ...CONTRACTS.map((c) => el("td", { id: `dd-${seat}-${c}`, class: "pending" }, "\u2026"))));
+  }
+  $("par-line").textContent = "";
+  $("table-progress").textContent = "";
+  $("table-go").disabled = false;
+  $("table-panel").hidden = state.deal === null;
+}
+
+// The 15 entries one after another (each a search on the server), drawn as they come; opening
+// another deal aborts the request under way, which stops its search.
+async function computeTable() {
+  const mine = state.opened;
+  const signal = state.abort.signal;
+  const deal = { ...state.deal };  // the deal as dealt: its exchange and play do not matter
+  $("table-go").disabled = true;
+  const entries = [];
+  try {
+    for (const contract of CONTRACTS) {
+      for (const soloist of [0, 1, 2]) {
+        $("table-progress").textContent = `entry ${entries.length + 1} of 15: seat ${soloist} in ${contract}\u2026`;
+        const entry = await api("POST", "/api/table-entry", { deal, soloist, contract }, signal);
+        if (mine !== state.opened) return;
+        entries.push(entry);
+        const cell = $(`dd-${soloist}-${contract}`);
+        cell.textContent = tableCell(entry);
+        cell.className = entry.makes ? "made" : "";
+        cell.title = entry.draws ? entry.draws.map((d) => `${d.exchange}: ${d.soloist_thirds}`).join("\n") : entry.exchange;
+      }
+    }
+    const found = await api("POST", "/api/par", { deal, entries }, signal);
+    if (mine !== state.opened) return;
+    $("par-line").textContent = found.text;
+    $("table-progress").textContent = "";
+  } catch (err) {
+    if (mine === state.opened && !dropped(err)) {
+      $("table-progress").textContent = "";
+      $("table-go").disabled = false;
+      status(err.message, true);
+    }
+  }
 }
 
 async function openRecord(index, summary) {
@@ -539,6 +609,7 @@ async function start() {
   $("go-forward").addEventListener("click", redo);
   $("go-end").addEventListener("click", () => goTo(state.line.length));
   $("open-paste").addEventListener("click", openPasted);
+  $("table-go").addEventListener("click", computeTable);
   $("advice-form").addEventListener("submit", startAdvice);
   $("advice-cancel").addEventListener("click", cancelAdvice);
   document.addEventListener("keydown", onKey);
