@@ -27,7 +27,7 @@ NOT_HERE = {
     "tcp://10.0.0.5:8786": "a cluster started by hand on two machines (tests/test_dask.py runs a real one)",
 }
 #: commands that take minutes: run with the slow checks (``pytest -m slow``)
-SLOW = {"calasolve table": "15 exchange searches per record, chiamo's among them"}
+SLOW = {"calasolve table examples/example.deal": "15 exchange searches per record, chiamo's among them"}
 #: options whose value only sets the size of the run, and the value a test uses
 SHRINK = {"-n": 3, "--count": 3, "--deals": 2, "--samples": 16}  # play's PIMC samples: 4
 

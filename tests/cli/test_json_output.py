@@ -38,7 +38,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     ["analyse", "--json", "--jobs", "1", "--no-exchange", PLAYED],
     ["bench", "--json", "--deals", "2"],
     # every contract's exchange searched for every seat: a deal whose searches are quick
-    ["table", "--json", "--jobs", "1", str(ROOT / "tests" / "data" / "certain.deal")],
+    ["table", "--json", "--jobs", "1", str(ROOT / "examples" / "table.deal")],
     ["play", "--json", "--jobs", "1", "--players", "heuristic", PLAYED],
     ["play", "--json", "--jobs", "1", "--samples", "4", EXAMPLE],
 ], ids=lambda a: " ".join(a[:3]))
