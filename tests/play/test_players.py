@@ -77,6 +77,28 @@ def test_pimc_means_are_the_mean_of_the_layouts() -> None:
     assert all(0 <= v <= 35 for v in many.values())
 
 
+def test_pimc_means_are_the_mean_of_each_layouts_values() -> None:
+    """The means against the plain sum of every drawn layout's double-dummy card values, early and late in a deal
+    (late, layouts are drawn again: each is solved once)."""
+    solver = default_solver()
+    record = EXAMPLES[0]
+    line = play_out(record, [make_player("dd")] * 3).record.played
+    repeated = 0
+    for n in (0, 7, 22, 30, 32):
+        rec = record.with_(played=line[:n])
+        state = rec.state()
+        player = PimcPlayer(samples=12, seed=n)
+        totals = {c: 0 for c in cards_of(state.legal())}
+        for hands, monte in player.layouts(rec, state):
+            layout = state.copy()
+            layout.hands, layout.monte = list(hands), monte
+            for card, value in final_card_values(solver, layout).items():
+                totals[card] += value
+        assert player.means(rec, state) == {c: t / 12 for c, t in totals.items()}
+        repeated += player.stats.layouts - player.stats.solved
+    assert repeated > 0
+
+
 def test_shared_layouts_give_the_same_means_and_play() -> None:
     """Workers sharing a decision's layouts: the same means as one process, so the same play, for any split."""
     from calasolve.scale.workers import worker_pool

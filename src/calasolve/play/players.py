@@ -96,10 +96,11 @@ class DoubleDummyPlayer:
 
 @dataclass
 class PimcStats:
-    """What a PIMC player did: decisions, layouts solved and the time spent."""
+    """What a PIMC player did: decisions, layouts drawn, distinct layouts solved and the time spent."""
 
     decisions: int = 0
     layouts: int = 0
+    solved: int = 0
     seconds: float = 0.0
 
 
@@ -136,10 +137,14 @@ class PimcPlayer:
         """Each legal card's mean value over the layouts of this decision."""
         start = time.perf_counter()
         layouts = self.layouts(record, state)
+        # late in a deal few layouts remain: a layout drawn again is solved once (the same values)
+        distinct = list(dict.fromkeys(layouts))
+        solved = dict(zip(distinct, self._solve(record, state, distinct)))
         totals: dict[Card, int] = {c: 0 for c in cards_of(state.legal())}
-        for values in self._solve(record, state, layouts):
-            for card, value in values.items():
+        for layout in layouts:
+            for card, value in solved[layout].items():
                 totals[card] += value
+        self.stats.solved += len(distinct)
         self.stats.decisions += 1
         self.stats.layouts += self.samples
         self.stats.seconds += time.perf_counter() - start
