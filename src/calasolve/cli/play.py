@@ -84,7 +84,8 @@ def _parse_players(text: str) -> tuple[str, str, str]:
               help="Layouts of the unseen cards a PIMC player solves per decision.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same play.")
 @rule_option
-@jobs_option()
+@jobs_option("Parallel worker processes (default: all cores): the records, or with fewer records than workers "
+             "each PIMC decision's layouts, are shared out among them; the play is the same for any number.")
 @tt_option
 @symbols_option
 @scheduler_options
@@ -97,10 +98,12 @@ def play_cmd(
     A PIMC player sees what its seat sees (its hand, the cards played, the
     voids shown, the exchange as it saw it), deals the unseen cards --samples
     times consistently with that, solves each layout double dummy and plays
-    the card with the best mean.  The play is then reviewed as `analyse`
-    does: every card's double-dummy cost, the mistakes and the result.  A
-    record without its exchange gets the double-dummy best first (dividete:
-    the takes drawn for the seed), as `deal --played` does.
+    the card with the best mean (with fewer records than --jobs, the workers
+    share each decision's layouts: the play is the same for any --jobs).  The
+    play is then reviewed as `analyse` does: every card's double-dummy cost,
+    the mistakes and the result.  A record without its exchange gets the
+    double-dummy best first (dividete: the takes drawn for the seed), as
+    `deal --played` does.
 
     \b
     Examples:
