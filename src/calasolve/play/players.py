@@ -10,7 +10,8 @@ record, whose exchange is complete, and its :class:`~calasolve.game.PlayState`).
   every layout double dummy with the core, and plays the card with the best
   mean over the layouts (Ginsberg's GIB; Long, Sturtevant, Buro and Furtak,
   AAAI 2010, for Skat).  The layouts are a function of the seed and the
-  position only, so a decision is reproducible.
+  position only, so a decision is reproducible; worker processes may share
+  them (``pool``) without changing the choice (docs/play.md).
 - :class:`HeuristicPlayer` sees its own hand and the trick: a baseline.
 
 Ties go to the lowest card (lowest rank, then suit order): a player
