@@ -23,8 +23,8 @@ indifferent between cards keeps its high ones.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from concurrent.futures import Executor
+from dataclasses import dataclass, field
 from typing import Literal, Mapping, Protocol, Sequence
 
 from ..game.cards import Card, Mask, card_thirds, cards_of, rank_of, suit_of
@@ -115,7 +115,8 @@ class PimcPlayer:
     objective: Objective = "thirds"
     name: str = "pimc"
     stats: PimcStats = field(default_factory=PimcStats)
-    #: Worker processes sharing each decision's layouts (``workers`` of them); the choice is the same without.
+    #: Worker processes sharing each decision's layouts (``workers`` of them, each with its own core solver, not
+    #: ``solver``); the choice is the same without.
     pool: Executor | None = field(default=None, repr=False, compare=False)
     workers: int = 1
     #: The workers' table size (MiB; None: the default).
