@@ -77,6 +77,42 @@ def test_pimc_means_are_the_mean_of_the_layouts() -> None:
     assert all(0 <= v <= 35 for v in many.values())
 
 
+def test_pimc_means_are_the_mean_of_each_layouts_values() -> None:
+    """The means against the plain sum of every drawn layout's double-dummy card values, early and late in a deal
+    (late, layouts are drawn again: each is solved once)."""
+    solver = default_solver()
+    record = EXAMPLES[0]
+    line = play_out(record, [make_player("dd")] * 3).record.played
+    repeated = 0
+    for n in (0, 7, 22, 30, 32):
+        rec = record.with_(played=line[:n])
+        state = rec.state()
+        player = PimcPlayer(samples=12, seed=n)
+        totals = {c: 0 for c in cards_of(state.legal())}
+        for hands, monte in player.layouts(rec, state):
+            layout = state.copy()
+            layout.hands, layout.monte = list(hands), monte
+            for card, value in final_card_values(solver, layout).items():
+                totals[card] += value
+        assert player.means(rec, state) == {c: t / 12 for c, t in totals.items()}
+        repeated += player.stats.layouts - player.stats.solved
+    assert repeated > 0
+
+
+def test_shared_layouts_give_the_same_means_and_play() -> None:
+    """Workers sharing a decision's layouts: the same means as one process, so the same play, for any split."""
+    from calasolve.scale.workers import worker_pool
+
+    record = EXAMPLES[1]
+    state = record.state()
+    alone = PimcPlayer(samples=5, seed=7).means(record, state)
+    with worker_pool(2) as pool:
+        for workers in (2, 3):
+            assert PimcPlayer(samples=5, seed=7, pool=pool, workers=workers).means(record, state) == alone
+        shared = play_out(record, [PimcPlayer(samples=3, seed=1, pool=pool, workers=2) for _ in range(3)])
+    assert shared.record.played == play_out(record, [PimcPlayer(samples=3, seed=1) for _ in range(3)]).record.played
+
+
 def test_heuristic_and_mixed_players_finish_legally() -> None:
     for i, record in enumerate(EXAMPLES):
         for players in (["heuristic"] * 3, ["pimc", "heuristic", "dd"])[: 2 if i < 2 else 1]:
@@ -121,6 +157,13 @@ def test_play_command(tmp_path: Path) -> None:
     rows = [json.loads(line, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
             for line in one.stdout.splitlines()]
     assert [json.loads(line)["played"] for line in two.stdout.splitlines()] == [r["played"] for r in rows]
+    # one record, two jobs: the workers share each decision's layouts, and play the same cards
+    single = tmp_path / "one.deal"
+    single.write_text("hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76\nmonte: R4.-.3F.-\n"
+                      "contract: solissimo\nsoloist: 0\nplayed: 3S 6S 7S 2S\n")
+    shared = [run("--json", "--samples", "3", "--seed", "3", "--jobs", j, str(single)) for j in ("1", "2")]
+    assert all(r.returncode == 0 for r in shared), shared[1].stderr
+    assert json.loads(shared[0].stdout)["played"] == json.loads(shared[1].stdout)["played"]
     assert all(r["players"] == ["pimc", "dd", "heuristic"] and len(r["played"]) == 36 for r in rows)
     text = run("--players", "dd", example)
     assert text.returncode == 0 and "played by seat 0 dd, seat 1 dd, seat 2 dd" in text.stdout

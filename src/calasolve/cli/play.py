@@ -3,7 +3,8 @@ heuristic), then review the play as ``analyse`` does."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import os
+from typing import Any, Iterator, Sequence
 
 import click
 
@@ -17,7 +18,7 @@ from .bulk import bulk_map, check_scheduler, failure, load_records, print_result
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
 
 
-def _play_one(job: tuple[Any, dict[str, Any]]) -> Any:
+def _play_one(job: tuple[Any, dict[str, Any]], pool: Any = None, workers: int = 1) -> Any:
     from ..deals.analysis import analyse
     from ..deals.dealer import with_exchange
     from ..game.sampling import rng_for
@@ -29,11 +30,20 @@ def _play_one(job: tuple[Any, dict[str, Any]]) -> Any:
         searched = record.needs_exchange
         if searched:  # as `deal --played`: the double-dummy best exchange, dividete's takes drawn for the seed
             record = with_exchange(record, rng_for(opts["seed"], record.index), solver)
-        players = [make_player(name, samples=opts["samples"], seed=opts["seed"], solver=solver) for name in opts["players"]]
+        players = [make_player(name, samples=opts["samples"], seed=opts["seed"], solver=solver, pool=pool,
+                               workers=workers, tt_mb=opts["tt_mb"]) for name in opts["players"]]
         played = play_out(record, players)
         return PlayedResult(played, analyse(played.record, solver=solver, exchange=False), searched)
     except CalasolveError as exc:
         return failure(record, exc)
+
+
+def _shared_layouts(records: Sequence[Any], opts: dict[str, Any], workers: int) -> Iterator[Any]:
+    from ..scale.workers import worker_pool
+
+    with worker_pool(workers) as pool:
+        for record in records:
+            yield _play_one((record, opts), pool, workers)
 
 
 class PlayedResult:
@@ -74,7 +84,8 @@ def _parse_players(text: str) -> tuple[str, str, str]:
               help="Layouts of the unseen cards a PIMC player solves per decision.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same play.")
 @rule_option
-@jobs_option()
+@jobs_option("Parallel worker processes (default: all cores): the records, or with fewer records than workers "
+             "each PIMC decision's layouts, are shared out among them; the play is the same for any number.")
 @tt_option
 @symbols_option
 @scheduler_options
@@ -87,10 +98,12 @@ def play_cmd(
     A PIMC player sees what its seat sees (its hand, the cards played, the
     voids shown, the exchange as it saw it), deals the unseen cards --samples
     times consistently with that, solves each layout double dummy and plays
-    the card with the best mean.  The play is then reviewed as `analyse`
-    does: every card's double-dummy cost, the mistakes and the result.  A
-    record without its exchange gets the double-dummy best first (dividete:
-    the takes drawn for the seed), as `deal --played` does.
+    the card with the best mean (with fewer records than --jobs, the workers
+    share each decision's layouts: the play is the same for any --jobs).  The
+    play is then reviewed as `analyse` does: every card's double-dummy cost,
+    the mistakes and the result.  A record without its exchange gets the
+    double-dummy best first (dividete: the takes drawn for the seed), as
+    `deal --played` does.
 
     \b
     Examples:
@@ -105,7 +118,12 @@ def play_cmd(
     records = load_records(files, rule_items)
     check_scheduler(scheduler, jobs)
     opts = {"tt_mb": tt_mb, "players": seats, "samples": samples, "seed": seed}
-    results = bulk_map(_play_one, [(r, opts) for r in records], jobs, scheduler, scheduler_timeout)
+    jobs_wanted = (os.cpu_count() or 1) if jobs is None else jobs
+    if scheduler is None and "pimc" in seats and samples > 1 and len(records) < jobs_wanted:
+        # fewer records than workers: the workers share each decision's layouts instead (the same play)
+        results = _shared_layouts(records, opts, min(jobs_wanted, samples))
+    else:
+        results = bulk_map(_play_one, [(r, opts) for r in records], jobs, scheduler, scheduler_timeout)
 
     def text(record: Any, result: PlayedResult) -> list[str]:
         who = ", ".join(f"seat {s} {name}" for s, name in enumerate(result.played.players))

@@ -10,7 +10,8 @@ record, whose exchange is complete, and its :class:`~calasolve.game.PlayState`).
   every layout double dummy with the core, and plays the card with the best
   mean over the layouts (Ginsberg's GIB; Long, Sturtevant, Buro and Furtak,
   AAAI 2010, for Skat).  The layouts are a function of the seed and the
-  position only, so a decision is reproducible.
+  position only, so a decision is reproducible; worker processes may share
+  them (``pool``) without changing the choice (docs/play.md).
 - :class:`HeuristicPlayer` sees its own hand and the trick: a baseline.
 
 Ties go to the lowest card (lowest rank, then suit order): a player
@@ -22,6 +23,7 @@ indifferent between cards keeps its high ones.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Literal, Mapping, Protocol, Sequence
 
@@ -31,12 +33,15 @@ from ..game.limits import check_int
 from ..game.sampling import rng_for
 from ..game.state import PlayState, legal_cards, trick_winner
 from ..records.dealfile import Record, check_record
+from ..search import engines
 from ..search.engines import CoreSolver
 from ..search.payoff import payoff_card_values
 from ..search.solving import default_solver, final_card_values
 from .knowledge import deal_layout, view_of
 
 Objective = Literal["thirds", "payoff"]
+#: A layout of the unseen cards: the three hands and the monte.
+Layout = tuple[tuple[Mask, Mask, Mask], Mask]
 PLAYERS = ("dd", "pimc", "heuristic")
 #: Layouts per PIMC decision when none is asked for.
 DEFAULT_PIMC_SAMPLES = 20
@@ -92,10 +97,11 @@ class DoubleDummyPlayer:
 
 @dataclass
 class PimcStats:
-    """What a PIMC player did: decisions, layouts solved and the time spent."""
+    """What a PIMC player did: decisions, layouts drawn, distinct layouts solved and the time spent."""
 
     decisions: int = 0
     layouts: int = 0
+    solved: int = 0
     seconds: float = 0.0
 
 
@@ -109,36 +115,67 @@ class PimcPlayer:
     objective: Objective = "thirds"
     name: str = "pimc"
     stats: PimcStats = field(default_factory=PimcStats)
+    #: Worker processes sharing each decision's layouts (``workers`` of them, each with its own core solver, not
+    #: ``solver``); the choice is the same without.
+    pool: Executor | None = field(default=None, repr=False, compare=False)
+    workers: int = 1
+    #: The workers' table size (MiB; None: the default).
+    tt_mb: int | None = None
 
     def __post_init__(self) -> None:
         check_int("samples", self.samples, 1, MAX_PIMC_SAMPLES)
         check_int("seed", self.seed, 0, 2**63 - 1)
+        check_int("workers", self.workers, 1, 1024)
         if self.objective not in ("thirds", "payoff"):
             raise ParameterError("objective", self.objective, "unknown objective (use thirds or payoff)")
+
+    def layouts(self, record: Record, state: PlayState) -> list[Layout]:
+        """The layouts of the unseen cards this decision solves (a function of the seed and the position)."""
+        view = view_of(record, state, state.to_move)
+        rng = rng_for(self.seed, len(state.history))
+        return [deal_layout(view, rng) for _ in range(self.samples)]
 
     def means(self, record: Record, state: PlayState) -> dict[Card, float]:
         """Each legal card's mean value over the layouts of this decision."""
         start = time.perf_counter()
-        seat = state.to_move
-        solver = self.solver or default_solver()
-        view = view_of(record, state, seat)
-        rng = rng_for(self.seed, len(state.history))
+        layouts = self.layouts(record, state)
+        # late in a deal few layouts remain: a layout drawn again is solved once (the same values)
+        distinct = list(dict.fromkeys(layouts))
+        solved = dict(zip(distinct, self._solve(record, state, distinct)))
         totals: dict[Card, int] = {c: 0 for c in cards_of(state.legal())}
-        for _ in range(self.samples):
-            hands, monte = deal_layout(view, rng)
-            layout = _with_layout(state, hands, monte)
-            for card, value in _values(layout, record, solver, self.objective).items():
+        for layout in layouts:
+            for card, value in solved[layout].items():
                 totals[card] += value
+        self.stats.solved += len(distinct)
         self.stats.decisions += 1
         self.stats.layouts += self.samples
         self.stats.seconds += time.perf_counter() - start
         return {c: t / self.samples for c, t in totals.items()}
+
+    def _solve(self, record: Record, state: PlayState, layouts: Sequence[Layout]) -> list[dict[Card, int]]:
+        if self.pool is None or self.workers < 2 or len(layouts) < 2:
+            solver = self.solver or default_solver()
+            return [_values(_with_layout(state, h, m), record, solver, self.objective) for h, m in layouts]
+        # interleaved shares keep the workers' loads alike; integer sums make the result the same for any split
+        k = min(self.workers, len(layouts))
+        tasks = [(record, state, layouts[i::k], self.objective, self.tt_mb) for i in range(k)]
+        out: list[dict[Card, int]] = [{} for _ in layouts]
+        for i, share in enumerate(self.pool.map(layout_values, tasks)):
+            out[i::k] = share
+        return out
 
     def choose(self, record: Record, state: PlayState) -> Card:
         legal = list(cards_of(state.legal()))
         if len(legal) == 1:
             return legal[0]
         return pick(self.means(record, state), state.to_move == state.soloist)
+
+
+def layout_values(task: tuple[Record, PlayState, Sequence[Layout], Objective, int | None]) -> list[dict[Card, int]]:
+    """Each layout's card values with this process's solver: a worker's share of a PIMC decision."""
+    record, state, layouts, objective, tt_mb = task
+    solver = engines.solver(tt_mb)
+    return [_values(_with_layout(state, h, m), record, solver, objective) for h, m in layouts]
 
 
 def _with_layout(state: PlayState, hands: Sequence[Mask], monte: Mask) -> PlayState:
@@ -193,12 +230,14 @@ def _side(seat: int, soloist: int) -> int:
 
 
 def make_player(name: str, *, samples: int = DEFAULT_PIMC_SAMPLES, seed: int = 0, solver: CoreSolver | None = None,
-                objective: Objective = "thirds") -> Player:
-    """A player by name: ``dd``, ``pimc`` or ``heuristic``."""
+                objective: Objective = "thirds", pool: Executor | None = None, workers: int = 1,
+                tt_mb: int | None = None) -> Player:
+    """A player by name: ``dd``, ``pimc`` or ``heuristic``; a PIMC player shares its layouts with ``pool``'s
+    ``workers`` processes when given one."""
     if name == "dd":
         return DoubleDummyPlayer(solver, objective)
     if name == "pimc":
-        return PimcPlayer(samples, seed, solver, objective)
+        return PimcPlayer(samples, seed, solver, objective, pool=pool, workers=workers, tt_mb=tt_mb)
     if name == "heuristic":
         return HeuristicPlayer()
     raise ParameterError("player", name, f"unknown player (use {', '.join(PLAYERS)})")
@@ -231,5 +270,5 @@ def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
 
 __all__ = [
     "DEFAULT_PIMC_SAMPLES", "DoubleDummyPlayer", "HeuristicPlayer", "PLAYERS", "PimcPlayer", "PimcStats", "PlayedDeal",
-    "Player", "make_player", "pick", "play_out",
+    "Player", "layout_values", "make_player", "pick", "play_out",
 ]
