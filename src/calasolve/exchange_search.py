@@ -53,6 +53,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from . import _core
 from .cards import LAST_TRICK_THIRDS, MAKE_THIRDS, Mask, card_name, display_order, hand_name, mask_thirds
 from .dealfile import Record, check_record
 from .errors import CalasolveError, ExchangeError, ParameterError
@@ -71,9 +72,10 @@ from .exchange_candidates import (
     defence_candidates,
     dividete_draws,
 )
+from .exchange_parallel import ListResult, Totals, list_search
 from .game import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, check_deal, defender_seats
-from .limits import MAX_THIRDS, MAX_TOP, check_int, check_optional_int
-from .solving import CoreSolver, SolveResult, check_solver, default_solver, solve, total_nodes
+from .limits import MAX_JOBS, MAX_THIRDS, MAX_TOP, check_int, check_optional_int, check_optional_seconds
+from .solving import CoreSolver, SolveResult, check_solver, default_solver, solve
 
 __all__ = [
     "Draw",
@@ -102,10 +104,15 @@ class Draw:
     exchange: Exchange
     #: the soloist's final thirds with that exchange, double dummy
     value: int
+    #: False when a time limit cut the search: better discards for the defenders may exist
+    proven: bool = True
+    #: proven: no discards of the defenders hold the soloist below this (``value`` when proven)
+    bound: int | None = None
 
     def __repr__(self) -> str:
         takes = {str(s): hand_name(m) for s, m in enumerate(self.takes) if m}
-        return f"Draw(takes={takes!r}, exchange={self.exchange!r}, value={self.value})"
+        cut = "" if self.proven else f", not proven, bound={self.bound}"
+        return f"Draw(takes={takes!r}, exchange={self.exchange!r}, value={self.value}{cut})"
 
 
 @dataclass(frozen=True)
@@ -133,6 +140,12 @@ class ExchangeResult:
     given: Exchange = Exchange()
     #: whether anything was searched (False when the record gave the whole exchange)
     searched: bool = True
+    #: False when a time limit cut the search: ``exchange`` is the best found so far
+    proven: bool = True
+    #: the proven limit on the best value (``value`` itself when proven): no exchange of
+    #: the soloist (solo, chiamo) gives more, no exchange of the defenders (dividete:
+    #: in the worst draw; scegliete) holds the soloist below it
+    bound: int | None = None
     #: distinct candidate exchanges (classes of equivalent ones) considered
     candidates: int = 0
     #: solver calls made (null-window tests and exact solves)
@@ -144,6 +157,8 @@ class ExchangeResult:
 
     def __repr__(self) -> str:
         more = f", mean of the draws {self.mean:.2f}" if self.draws else f", {len(self.alternatives)} alternatives"
+        if not self.proven:
+            more += f", not proven (bound {self.bound})"
         return f"<ExchangeResult {self.contract} for seat {self.soloist}: {self.text()} -> {self.value} thirds{more}>"
 
     @property
@@ -165,7 +180,8 @@ class ExchangeResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: ``best`` and ``alternatives`` as ``{text, soloist_thirds, soloist_points,
-        makes, exchange}``; dividete adds ``draws`` (the same, plus ``takes``) and ``mean``."""
+        makes, exchange}``; dividete adds ``draws`` (the same, plus ``takes``, ``proven``
+        and ``bound``) and ``mean``; ``proven`` and ``bound`` as the fields."""
         out: dict[str, Any] = {
             "contract": self.contract,
             "soloist": self.soloist,
@@ -179,10 +195,14 @@ class ExchangeResult:
                 {
                     "takes": {str(s): _tokens(d.takes[s]) for s in defender_seats(self.soloist)},
                     **self._choice_dict(d.exchange, d.value),
+                    "proven": d.proven,
+                    "bound": d.value if d.bound is None else d.bound,
                 }
                 for d in self.draws
             ]
             out["mean"] = self.mean
+        out["proven"] = self.proven
+        out["bound"] = self.value if self.bound is None else self.bound
         out["candidates"] = self.candidates
         out["searches"] = self.searches
         out["nodes"] = self.nodes
@@ -233,8 +253,8 @@ def exchange_text(exchange: Exchange, contract: str, soloist: int, hands: Sequen
 
 
 @dataclass
-class _Stats:
-    searches: int = 0
+class _Stats(Totals):
+    pass
 
 
 def _best_of(
@@ -245,21 +265,41 @@ def _best_of(
     *,
     maximise: bool,
     top: int,
-    stats: _Stats,
+    stats: Totals,
     first: Hands | None = None,
+    jobs: int = 1,
+    deadline: float | None = None,
 ) -> list[tuple[int, int, _Candidate]]:
     """The ``top`` best candidates for the side choosing, as ``(value, index, candidate)``,
     best first (ties: the first met in the order of the estimate; a candidate with
     the hands ``first``, if any, is met first of all), by the solver's list search
     (``solver.best_of``: the C core's ``cs_best_of``, or
-    :func:`calasolve.reference.best_of` for the reference solver)."""
+    :func:`calasolve.reference.best_of` for the reference solver), or with ``jobs``
+    > 1 the most promising here and the rest in worker processes
+    (:mod:`calasolve.exchange_parallel`)."""
     batch = cands if isinstance(cands, _Batch) else _Batch.of(cands)
-    order = _grouped(batch, _order(batch, maximise, first))
-    kept, values, searches = solver.best_of(
-        batch.hands[order].tolist(), batch.bonus[order].tolist(), leader, soloist, maximise, top
-    )
-    stats.searches += searches
-    return [(v, int(order[k]), batch.candidate(int(order[k]))) for k, v in zip(kept, values)]
+    return [(v, i, batch.candidate(i)) for v, i in _list_searches(
+        solver, [batch], leader, soloist, maximise=maximise, top=top, stats=stats, first=first, jobs=jobs,
+        deadline=deadline)[0].kept]
+
+
+def _list_searches(
+    solver: CoreSolver,
+    batches: Sequence[_Batch],
+    leader: int,
+    soloist: int,
+    *,
+    maximise: bool,
+    top: int,
+    stats: Totals,
+    first: Hands | None,
+    jobs: int,
+    deadline: float | None,
+) -> list[ListResult]:
+    """:func:`_best_of` of several batches at once (their chunks share the worker pool)."""
+    lists = [(b.hands, b.bonus, _grouped(b, _order(b, maximise, first))) for b in batches]
+    return list_search(solver, lists, leader, soloist, maximise=maximise, top=top, jobs=jobs, deadline=deadline,
+                       totals=stats)
 
 
 def search_exchange(
@@ -273,6 +313,8 @@ def search_exchange(
     solver: CoreSolver | None = None,
     top: int = 10,
     first: Hands | None = None,
+    jobs: int = 1,
+    time_limit: float | None = None,
 ) -> ExchangeResult:
     """The best completion of ``given`` for a deal as dealt: ``hands`` (three equal
     hands), ``monte`` (4 cards), ``leader`` of the first trick.
@@ -280,57 +322,71 @@ def search_exchange(
     This is :func:`best_exchange` without a record, so it also takes short hands
     (any equal size), which is how it is tested against brute force.  ``given``
     is trusted (a record has already checked it).  ``first``: the hands after an
-    exchange to try before all others (see :func:`best_exchange`)."""
+    exchange to try before all others; ``jobs`` and ``time_limit``: see
+    :func:`best_exchange`.
+
+    One call answers "the best exchange value of this deal for soloist s in
+    contract c": with ``top=1`` and ``jobs=1`` it uses this process's ``solver``
+    only, so a caller needing many (a table of soloists x contracts) runs them
+    side by side in its own worker processes."""
     if top < 1:
         raise CalasolveError(f"top {top}: must be at least 1")
     solver = solver or default_solver()
     start = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     h: Hands = (hands[0], hands[1], hands[2])
-    stats = _Stats()
-    nodes_before = total_nodes(solver)
+    totals = _Stats()
     common: dict[str, Any] = {"contract": contract, "soloist": soloist, "given": given, "hands": h, "monte": monte}
 
-    def run(layouts: Sequence[_Layout], maximise: bool, n: int) -> tuple[list[tuple[int, int, _Candidate]], int]:
-        batch = _enumerate(layouts, soloist)
-        return _best_of(solver, batch, leader, soloist, maximise=maximise, top=n, stats=stats, first=first), len(batch)
+    def run(
+        layout_lists: Sequence[Sequence[_Layout]], maximise: bool, n: int
+    ) -> list[tuple[list[tuple[int, _Candidate]], int, ListResult]]:
+        """The ``n`` best ``(value, candidate)`` of each list of layouts, its size, its search."""
+        batches = [_enumerate(layouts, soloist) for layouts in layout_lists]
+        found = _list_searches(solver, batches, leader, soloist, maximise=maximise, top=n, stats=totals,
+                               first=first, jobs=jobs, deadline=deadline)
+        return [([(v, b.candidate(i)) for v, i in r.kept], len(b), r) for b, r in zip(batches, found)]
 
     if contract in SOLOIST_EXCHANGE:
-        kept, count = run(_soloist_layouts(h, monte, contract, soloist, given), True, top)
-        alternatives = tuple((c.exchange(), v) for v, _, c in kept)
+        [(kept, count, found)] = run([_soloist_layouts(h, monte, contract, soloist, given)], True, top)
+        alternatives = tuple((c.exchange(), v) for v, c in kept)
         best, value = alternatives[0]
         return ExchangeResult(
             exchange=best,
             value=value,
             alternatives=alternatives,
+            proven=found.complete,
+            bound=found.bound,
             candidates=count,
-            searches=stats.searches,
-            nodes=total_nodes(solver) - nodes_before,
+            searches=totals.searches,
+            nodes=totals.nodes,
             seconds=time.perf_counter() - start,
             **common,
         )
     if contract in DEFENDER_EXCHANGE:
         if given.takes is not None or contract == "scegliete":
             splits = [given.takes] if given.takes is not None else _scegliete_splits(monte, soloist)
-            kept, count = run(_defender_layouts(h, monte, soloist, splits), False, 1)
-            value, _, c = kept[0]
+            [(kept, count, found)] = run([_defender_layouts(h, monte, soloist, splits)], False, 1)
+            value, c = kept[0]
             ex = c.exchange()
             return ExchangeResult(
                 exchange=ex,
                 value=value,
                 alternatives=((ex, value),),
+                proven=found.complete,
+                bound=found.bound,
                 candidates=count,
-                searches=stats.searches,
-                nodes=total_nodes(solver) - nodes_before,
+                searches=totals.searches,
+                nodes=totals.nodes,
                 seconds=time.perf_counter() - start,
                 **common,
             )
-        draws = []
-        total = 0
-        for takes in dividete_draws(monte, soloist):
-            kept, count = run(_defender_layouts(h, monte, soloist, [takes]), False, 1)
-            value, _, c = kept[0]
-            draws.append(Draw(takes, c.exchange(), value))
-            total += count
+        all_takes = dividete_draws(monte, soloist)
+        searched = run([_defender_layouts(h, monte, soloist, [takes]) for takes in all_takes], False, 1)
+        draws = [
+            Draw(takes, kept[0][1].exchange(), kept[0][0], found.complete, found.bound)
+            for takes, (kept, _, found) in zip(all_takes, searched)
+        ]
         worst = min(range(len(draws)), key=lambda i: (draws[i].value, i))
         return ExchangeResult(
             exchange=draws[worst].exchange,
@@ -338,9 +394,11 @@ def search_exchange(
             alternatives=((draws[worst].exchange, draws[worst].value),),
             draws=tuple(draws),
             mean=sum(d.value for d in draws) / len(draws),
-            candidates=total,
-            searches=stats.searches,
-            nodes=total_nodes(solver) - nodes_before,
+            proven=all(d.proven for d in draws),
+            bound=min(d.value if d.bound is None else d.bound for d in draws),
+            candidates=sum(count for _, count, _ in searched),
+            searches=totals.searches,
+            nodes=totals.nodes,
             seconds=time.perf_counter() - start,
             **common,
         )
@@ -350,6 +408,7 @@ def search_exchange(
         exchange=Exchange(),
         value=value,
         alternatives=((Exchange(), value),),
+        bound=value,
         searched=False,
         candidates=1,
         searches=1,
@@ -360,7 +419,13 @@ def search_exchange(
 
 
 def best_exchange(
-    record: Record, *, solver: CoreSolver | None = None, top: int = 10, first: Hands | None = None
+    record: Record,
+    *,
+    solver: CoreSolver | None = None,
+    top: int = 10,
+    first: Hands | None = None,
+    jobs: int = 1,
+    time_limit: float | None = None,
 ) -> ExchangeResult:
     """The double-dummy-best exchange of a deal ``record`` (see the module doc).
 
@@ -376,8 +441,18 @@ def best_exchange(
     scegliete search, where the same hands are one of the candidates).  The
     value found is the same with or without it; among exchanges of equal value,
     the one reported may differ.
+
+    ``jobs``: worker processes for the search (the most promising candidates are
+    searched here, the rest split among the workers; :mod:`calasolve.exchange_parallel`).
+    The values are the same with any number; among exchanges of equal value, the
+    one reported may differ from the one-process search.
+
+    ``time_limit``: seconds after which no new candidate is tested (the C solver
+    only).  When the limit cuts the search, ``proven`` is False, the exchange is
+    the best found so far (its value exact) and ``bound`` the proven limit on the
+    best; without it the search is exact (``proven`` True, ``bound`` the value).
     """
-    _check_search_arguments(record, solver, top)
+    _check_search_arguments(record, solver, top, jobs, time_limit)
     if first is not None:
         check_deal(first, 0, record.soloist, record.first_leader)
     solver = solver or default_solver()
@@ -412,13 +487,20 @@ def best_exchange(
         solver=solver,
         top=top,
         first=first,
+        jobs=jobs,
+        time_limit=time_limit,
     )
 
 
-def _check_search_arguments(record: Any, solver: Any, top: Any) -> None:
+def _check_search_arguments(record: Any, solver: Any, top: Any, jobs: Any, time_limit: Any) -> None:
     check_record("record", record)
     check_solver("solver", solver, list_search=True)
     check_int("top", top, 1, MAX_TOP)
+    check_int("jobs", jobs, 1, MAX_JOBS)
+    if check_optional_seconds("time_limit", time_limit) is not None and not isinstance(
+        solver or default_solver(), _core.Solver
+    ):
+        raise ParameterError("time_limit", time_limit, "needs the C solver")
 
 
 def solve_with_exchange(
@@ -428,19 +510,22 @@ def solve_with_exchange(
     top: int = 10,
     target: int | None = None,
     objective: str = "thirds",
+    jobs: int = 1,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """:func:`best_exchange`, then :func:`~calasolve.solving.solve` of the record with
     that exchange filled in.  The result describes the play with the best exchange
     (for dividete without ``takes``: the draw worst for the soloist, see
     :class:`ExchangeResult`); ``exchange`` is ``ExchangeResult.to_dict()``.
     ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
-    is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play."""
-    _check_search_arguments(record, solver, top)
+    is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play.
+    ``jobs`` and ``time_limit`` are the exchange search's (:func:`best_exchange`)."""
+    _check_search_arguments(record, solver, top, jobs, time_limit)
     check_optional_int("target", target, 0, MAX_THIRDS)
     if objective not in ("thirds", "payoff"):
         raise ParameterError("objective", objective, "unknown objective (use thirds or payoff)")
     solver = solver or default_solver()
-    found = best_exchange(record, solver=solver, top=top)
+    found = best_exchange(record, solver=solver, top=top, jobs=jobs, time_limit=time_limit)
     try:
         completed = record.with_(exchange=found.exchange)
     except CalasolveError as err:  # cannot happen: the search builds legal exchanges only

@@ -24,7 +24,7 @@ from .cards import MAKE_THIRDS, Card, Mask, card_name, cards_of, hand_name, pars
 from .engines import make_solver
 from .errors import CalasolveError, ParameterError
 from .game import CONTRACTS, PlayState, Trick, core_position
-from .limits import MAX_THIRDS, check_bool, check_instance, check_optional_int
+from .limits import MAX_JOBS, MAX_THIRDS, check_bool, check_instance, check_int, check_optional_int, check_optional_seconds
 from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line, payoff_value
 from .rules import STANDARD, Rules
 
@@ -342,13 +342,16 @@ def solve(
     contract: str | None = None,
     rules: Any = None,
     top: int = 10,
+    jobs: int = 1,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """Solve a record (at its ``played`` point), a :class:`~calasolve.position.Position`
     or a :class:`PlayState` double-dummy.
 
     A record whose exchange is missing or partial gets the double-dummy-best
     exchange first, as ``calasolve solve`` does (:func:`~calasolve.exchange_search.solve_with_exchange`:
-    ``exchange`` describes it, with the ``top`` best alternatives).
+    ``exchange`` describes it, with the ``top`` best alternatives; ``jobs`` worker
+    processes search it, within ``time_limit`` seconds if given).
 
     ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
     ``all_cards=False`` skips the per-card values; ``line=False`` skips the line.
@@ -364,11 +367,14 @@ def solve(
     check_bool("line", line)
     check_solver("solver", solver)
     check_contract_rules(contract, rules)
+    check_int("jobs", jobs, 1, MAX_JOBS)
+    check_optional_seconds("time_limit", time_limit)
     if getattr(position, "needs_exchange", False):
         # as `calasolve solve`: the missing exchange is searched, then the deal played with the best
         from .exchange_search import solve_with_exchange
 
-        return solve_with_exchange(position, solver=solver, top=top, target=target, objective=objective)
+        return solve_with_exchange(position, solver=solver, top=top, target=target, objective=objective, jobs=jobs,
+                                   time_limit=time_limit)
     state, labels = _state_of(position)
     state.check()
     solver = solver or getattr(position, "solver", None) or default_solver()

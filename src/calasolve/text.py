@@ -434,7 +434,7 @@ def format_exchange_search(record: Any, ex: Mapping[str, Any], symbols: Notation
                        f"{plural(draw['soloist_thirds'], 'third')}")
         best = _exchange_words(record, _exchange_from_dict(ex["best"]["exchange"]), n)
         out.append(f"  worst draw for the soloist, played below: {best}")
-        return out
+        return out + _unproven(record, ex)
     chooser = "the defenders' best" if record.contract in DEFENDER_EXCHANGE else "best"
     alts = [(_exchange_from_dict(a["exchange"]), a["soloist_thirds"]) for a in ex.get("alternatives", [])]
     folded = _fold_returns(record, alts, n) or [
@@ -445,7 +445,18 @@ def format_exchange_search(record: Any, ex: Mapping[str, Any], symbols: Notation
     if len(folded) < len(alts):
         out.append(f"    (of the {len(alts)} best exchanges, those that differ only in the card given back, "
                    f"for the same value, share a line)")
-    return out
+    return out + _unproven(record, ex)
+
+
+def _unproven(record: Any, ex: Mapping[str, Any]) -> list[str]:
+    """The line that says a time limit cut the search, and what is proven."""
+    if ex.get("proven", True):
+        return []
+    if record.contract in DEFENDER_EXCHANGE:
+        proven = f"no exchange of the defenders holds the soloist below {plural(ex['bound'], 'third')}"
+    else:
+        proven = f"no exchange gives the soloist more than {plural(ex['bound'], 'third')}"
+    return [f"  not proven: the time limit cut the search; this is the best found so far, and {proven}"]
 
 
 def _rests_on_last(record: Any, result: Any, n: Notation) -> list[str]:
