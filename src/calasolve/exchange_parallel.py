@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import itertools
 import mmap
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
@@ -98,10 +99,19 @@ class ListResult:
 class Totals:
     searches: int = 0
     nodes: int = 0
+    #: CPU seconds of the searches here, and of each worker's chunk (for the benchmarks: with
+    #: idle cores the wall time is about the prefix's plus the chunks' schedule on the workers)
+    cpu_here: float = 0.0
+    cpu_chunks: list[float] = field(default_factory=list)
 
 
-def _chunk_job(job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, int, int]:
+#: The totals of the last list search in this process (the benchmarks read its CPU times).
+last_totals = Totals()
+
+
+def _chunk_job(job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, int, int, float]:
     """A worker's share: the candidates of one chunk strictly better than the floor."""
+    cpu = time.process_time()
     hands, bonus, leader, soloist, maximise, top, floor, deadline, config, search_id, li = job
     switches = {k: v for k, v in config.items() if k != "tt_mb"}
     solver: Any = engines.solver(config["tt_mb"]) if all(switches.values()) else engines.make_solver(**config)
@@ -109,7 +119,7 @@ def _chunk_job(job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, i
     kept, values, searches, complete, bound = _core.best_of_limited(
         solver, hands, bonus, leader, soloist, maximise, top, floor, deadline, _counts(search_id, li)
     )
-    return kept, values, searches, complete, bound, total_nodes(solver) - before
+    return kept, values, searches, complete, bound, total_nodes(solver) - before, time.process_time() - cpu
 
 
 def _better_key(maximise: bool) -> Any:
@@ -138,6 +148,8 @@ def list_search(
     :func:`calasolve.exchange_candidates._grouped` gives it), with the prefix searched
     by ``solver`` here and the rest by ``jobs`` worker processes (``jobs`` 1, or a
     short list: all by ``solver``, as one list search each)."""
+    global last_totals
+    last_totals = totals
     config = dict(getattr(solver, "config", {"tt_mb": engines.DEFAULT_TT_MB}))
     heads: list[tuple[list[tuple[int, int]], bool, int]] = []
     rests: list[np.ndarray] = []
@@ -165,7 +177,8 @@ def list_search(
                            maximise, top, floors[li], deadline, config, search_id, li)
                     futures.append((li, part, pool.submit(_chunk_job, job)))
             for li, part, fut in futures:
-                kept, values, searches, complete, bound, nodes = fut.result()
+                kept, values, searches, complete, bound, nodes, cpu = fut.result()
+                totals.cpu_chunks.append(cpu)
                 totals.searches += searches
                 totals.nodes += nodes
                 merged[li].extend((v, int(part[k])) for k, v in zip(kept, values))
@@ -199,6 +212,7 @@ def _search(
 ) -> tuple[list[int], list[int], bool, int]:
     """One list search by ``solver`` here: ``(kept, values, complete, bound)``."""
     before = total_nodes(solver)
+    cpu = time.process_time()
     if deadline is None:
         arrays = isinstance(solver, _core.Solver)  # the reference solver takes lists
         kept, values, searches = solver.best_of(hands if arrays else hands.tolist(),
@@ -210,4 +224,5 @@ def _search(
         )
     totals.searches += searches
     totals.nodes += total_nodes(solver) - before
+    totals.cpu_here += time.process_time() - cpu
     return kept, values, complete, bound
