@@ -248,6 +248,8 @@ def test_analyse(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "--rule", "stramazo=off", EXAMPLE], "unknown rule 'stramazo'"),
         (["solve", "--rule", "stramazzo=maybe", EXAMPLE], "stramazzo"),
         (["solve", "--tt-mb", "0", EXAMPLE], "--tt-mb"),
+        (["solve", "--time-limit", "0", EXAMPLE], "--time-limit"),
+        (["solve", "--time-limit", "-2", EXAMPLE], "--time-limit"),
         (["solve", "--bogus", EXAMPLE], "--bogus"),
         (["solve", "/nonexistent/x.deal"], "/nonexistent/x.deal"),
         (["frobnicate"], "frobnicate"),
