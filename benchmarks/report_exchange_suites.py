@@ -6,9 +6,9 @@ under test with no exchange, and :func:`calasolve.best_exchange` finds the best
 one with ``--jobs`` processes (one warm solver in this process, as ``calasolve
 solve`` has).  Per search it records the wall time, the CPU time of this
 process and of the workers, and the *idle estimate*: the CPU of the prefix
-searched here plus the chunks' CPU times scheduled on ``--jobs`` idle cores in
-the order they were submitted, which is what the wall time would be on an
-idle machine (the machine this is run on is often shared: the wall time is
+searched here plus the workers' chunks scheduled on ``--jobs - 1`` idle cores
+in the order they were submitted, or this process's CPU if longer (it searches
+chunks too), which is what the wall time would be on an idle machine (the machine this is run on is often shared: the wall time is
 then the load's, not the search's).  Prints median, 90th percentile and
 slowest per contract of each measure.
 
@@ -43,12 +43,13 @@ def _cpu() -> tuple[float, float]:
     return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
 
 
-def idle_estimate(here: float, chunks: list[float], jobs: int) -> float:
-    """The prefix here, then the chunks in order, each on the first free worker."""
-    free = [0.0] * jobs
+def idle_estimate(here: float, prefix: float, chunks: list[float], jobs: int) -> float:
+    """This process's CPU (the prefix, then its chunks), or the prefix and then the workers'
+    chunks in order, each on the first free one of the ``jobs - 1`` workers, if longer."""
+    free = [0.0] * max(1, jobs - 1)
     for c in chunks:
         heapq.heappush(free, heapq.heappop(free) + c)
-    return here + max(free)
+    return max(here, prefix + max(free))
 
 
 def run(suite: str, contract: str, deals: int, top: int, jobs: int, tt_mb: int, verbose: bool) -> list[dict[str, object]]:
@@ -65,7 +66,7 @@ def run(suite: str, contract: str, deals: int, top: int, jobs: int, tt_mb: int, 
         cpu = me1 - me0 + kids1 - kids0
         row = {
             "deal": i, "wall": round(wall, 4), "cpu": round(cpu, 4), "cpu_here": round(me1 - me0, 4),
-            "idle": round(idle_estimate(me1 - me0, t.cpu_chunks, jobs) if jobs > 1 else me1 - me0, 4),
+            "idle": round(idle_estimate(me1 - me0, t.cpu_prefix, t.cpu_chunks, jobs) if jobs > 1 else me1 - me0, 4),
             "value": res.value, "mean": res.mean, "candidates": res.candidates, "searches": res.searches,
             "nodes": res.nodes, "best": res.text(),
         }

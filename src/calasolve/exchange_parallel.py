@@ -48,7 +48,7 @@ from .workers import worker_pool
 __all__ = ["ListResult", "list_search"]
 
 #: Lists shorter than this are searched in one piece: the pool would cost more than it saves.
-PARALLEL_MIN = 200
+PARALLEL_MIN = 2_000
 #: Chunks per worker: more balance the dear chunks, fewer keep more killers and table entries.
 CHUNKS_PER_JOB = 4
 
@@ -99,8 +99,10 @@ class ListResult:
 class Totals:
     searches: int = 0
     nodes: int = 0
-    #: CPU seconds of the searches here, and of each worker's chunk (for the benchmarks: with
-    #: idle cores the wall time is about the prefix's plus the chunks' schedule on the workers)
+    #: CPU seconds of the searches here (the prefix, then chunks), and of each worker's chunk
+    #: (for the benchmarks: with idle cores the wall time is about the larger of the time
+    #: here and the prefix's plus the workers' chunks scheduled on them)
+    cpu_prefix: float = 0.0
     cpu_here: float = 0.0
     cpu_chunks: list[float] = field(default_factory=list)
 
@@ -112,14 +114,19 @@ last_totals = Totals()
 def _chunk_job(job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, int, int, float]:
     """A worker's share: the candidates of one chunk strictly better than the floor."""
     cpu = time.process_time()
-    hands, bonus, leader, soloist, maximise, top, floor, deadline, config, search_id, li = job
+    config = job[8]
     switches = {k: v for k, v in config.items() if k != "tt_mb"}
     solver: Any = engines.solver(config["tt_mb"]) if all(switches.values()) else engines.make_solver(**config)
+    return (*_run_chunk(solver, job), time.process_time() - cpu)
+
+
+def _run_chunk(solver: Any, job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, int, int]:
+    hands, bonus, leader, soloist, maximise, top, floor, deadline, _, search_id, li = job
     before = total_nodes(solver)
     kept, values, searches, complete, bound = _core.best_of_limited(
         solver, hands, bonus, leader, soloist, maximise, top, floor, deadline, _counts(search_id, li)
     )
-    return kept, values, searches, complete, bound, total_nodes(solver) - before, time.process_time() - cpu
+    return kept, values, searches, complete, bound, total_nodes(solver) - before
 
 
 def _better_key(maximise: bool) -> Any:
@@ -163,25 +170,36 @@ def list_search(
         heads.append(([(v, int(head[k])) for k, v in zip(kept, values)], complete, bound))
         rests.append(order[cut:])
         floors.append(values[top - 1] if len(values) >= top else (-1 if maximise else _core.MAX_VALUE + 1))
+    totals.cpu_prefix = totals.cpu_here
     merged = [list(h[0]) for h in heads]
     complete_all = [h[1] for h in heads]
     bounds = [h[2] for h in heads]
     if any(len(rest) for rest in rests):
         search_id = share_values([[v for v, _ in rows] for rows in merged])
-        with worker_pool(jobs) as pool:
+        # this process is one of the `jobs`: it takes chunks from the back of the queue
+        # (its table is warm from the prefix), the workers from the front
+        with worker_pool(jobs - 1) as pool:
             futures = []
             for li, ((hands, bonus, _), rest) in enumerate(zip(lists, rests)):
                 for a, b in _chunks(len(rest), CHUNKS_PER_JOB * jobs):
                     part = rest[a:b]
                     job = (np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader, soloist,
                            maximise, top, floors[li], deadline, config, search_id, li)
-                    futures.append((li, part, pool.submit(_chunk_job, job)))
-            for li, part, fut in futures:
-                kept, values, searches, complete, bound, nodes, cpu = fut.result()
-                totals.cpu_chunks.append(cpu)
+                    futures.append((li, part, job, pool.submit(_chunk_job, job)))
+            results: list[Any] = [None] * len(futures)
+            for k in range(len(futures) - 1, -1, -1):
+                if not futures[k][3].cancel():
+                    break
+                cpu = time.process_time()
+                results[k] = (*_run_chunk(solver, futures[k][2]), None)
+                totals.cpu_here += time.process_time() - cpu
+            for k, (li, part, _, fut) in enumerate(futures):
+                kept, values, searches, complete, bound, nodes, cpu = results[k] or fut.result()
+                if cpu is not None:
+                    totals.cpu_chunks.append(cpu)
                 totals.searches += searches
                 totals.nodes += nodes
-                merged[li].extend((v, int(part[k])) for k, v in zip(kept, values))
+                merged[li].extend((v, int(part[j])) for j, v in zip(kept, values))
                 complete_all[li] = complete_all[li] and complete
                 bounds[li] = max(bounds[li], bound) if maximise else min(bounds[li], bound)
     out = []
