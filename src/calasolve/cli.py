@@ -338,7 +338,8 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
 @files_argument
 @json_option()
 @rule_option
-@jobs_option()
+@jobs_option("Parallel worker processes: the records' (default: all cores when there are several records), "
+             "or one record's exchange search (default: all cores).")
 @tt_option
 @click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None,
               help="Only decide whether the soloist reaches T thirds (18 = makes).")

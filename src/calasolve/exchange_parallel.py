@@ -49,8 +49,10 @@ __all__ = ["ListResult", "list_search"]
 
 #: Lists shorter than this are searched in one piece: the pool would cost more than it saves.
 PARALLEL_MIN = 2_000
+#: The prefix searched here before the chunks start: max(BEST_OF_PREFIX, n // HEAD_DIVISOR).
+HEAD_DIVISOR = _core.BEST_OF_PREFIX
 #: Chunks per worker: more balance the dear chunks, fewer keep more killers and table entries.
-CHUNKS_PER_JOB = 4
+CHUNKS_PER_JOB = 16
 
 
 #: The values found so far by the search running, per list (see ``cs_best_of_limits``): an
@@ -163,7 +165,7 @@ def list_search(
     floors: list[int] = []
     for hands, bonus, order in lists:
         n = len(order)
-        cut = max(_core.BEST_OF_PREFIX, n // _core.BEST_OF_PREFIX) if jobs > 1 and n >= PARALLEL_MIN else n
+        cut = max(_core.BEST_OF_PREFIX, n // HEAD_DIVISOR) if jobs > 1 and n >= PARALLEL_MIN else n
         head = order[:cut]
         kept, values, complete, bound = _search(solver, hands[head], bonus[head], leader, soloist, maximise, top,
                                                 deadline, totals)
