@@ -252,9 +252,7 @@ def exchange_text(exchange: Exchange, contract: str, soloist: int, hands: Sequen
 # -- the search ------------------------------------------------------------------------
 
 
-@dataclass
-class _Stats(Totals):
-    pass
+_Stats = Totals
 
 
 def _best_of(
@@ -332,6 +330,7 @@ def search_exchange(
     if top < 1:
         raise CalasolveError(f"top {top}: must be at least 1")
     solver = solver or default_solver()
+    _check_jobs_and_limit(solver, jobs, time_limit)
     start = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     h: Hands = (hands[0], hands[1], hands[2])
@@ -496,10 +495,12 @@ def _check_search_arguments(record: Any, solver: Any, top: Any, jobs: Any, time_
     check_record("record", record)
     check_solver("solver", solver, list_search=True)
     check_int("top", top, 1, MAX_TOP)
+    _check_jobs_and_limit(solver or default_solver(), jobs, time_limit)
+
+
+def _check_jobs_and_limit(solver: Any, jobs: Any, time_limit: Any) -> None:
     check_int("jobs", jobs, 1, MAX_JOBS)
-    if check_optional_seconds("time_limit", time_limit) is not None and not isinstance(
-        solver or default_solver(), _core.Solver
-    ):
+    if check_optional_seconds("time_limit", time_limit) is not None and not isinstance(solver, _core.Solver):
         raise ParameterError("time_limit", time_limit, "needs the C solver")
 
 
