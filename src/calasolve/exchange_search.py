@@ -42,6 +42,11 @@ record whose exchange is incomplete).
    killer leads from one candidate to the next, the candidates of one
    call/return (or takes) coming together after the most promising prefix.
 
+5. *Several processes, a time limit* (``jobs``, ``time_limit``):
+   :mod:`calasolve.exchange_parallel` searches the prefix here and the rest
+   in chunks on worker processes that share the values found; a time limit
+   stops the tests and reports what is proven (docs/exchange-search.md).
+
 The answer is exact: every class is either solved or proven no better than
 the ``top``-th best.  Ties keep the candidate met first.
 """
