@@ -125,8 +125,12 @@ def _chunk_job(job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, i
 def _run_chunk(solver: Any, job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, int, int]:
     hands, bonus, leader, soloist, maximise, top, floor, deadline, _, search_id, li = job
     before = total_nodes(solver)
+    shared = _counts(search_id, li)
+    if deadline is not None and time.monotonic() >= deadline:
+        # too late for any test: a floor nothing beats leaves only the cheap bounds, for the bound
+        floor, shared = (_core.MAX_VALUE + 1, None) if maximise else (-1, None)
     kept, values, searches, complete, bound = _core.best_of_limited(
-        solver, hands, bonus, leader, soloist, maximise, top, floor, deadline, _counts(search_id, li)
+        solver, hands, bonus, leader, soloist, maximise, top, floor, deadline, shared
     )
     return kept, values, searches, complete, bound, total_nodes(solver) - before
 
