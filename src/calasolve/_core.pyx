@@ -44,7 +44,7 @@ from calasolve._ccore cimport (
     cs_get_stats, cs_last_nodes, cs_total_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
     cs_solver_free, cs_solver_new, cs_stats, cs_value,
     CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_total_nodes, cs_goal_state,
-    cs_best_of, cs_best_of_limited, cs_best_of_limits, cs_reaches_batch, CS_BEST_OF_PREFIX, CS_BEST_OF_PASSES, cs_best_of_depths,
+    cs_best_of_limited, cs_best_of_limits, cs_reaches_batch, CS_BEST_OF_PREFIX, CS_BEST_OF_PASSES, cs_best_of_depths,
 )
 
 cdef uint64_t _DECK = (<uint64_t>1 << 40) - 1
@@ -487,7 +487,7 @@ cdef tuple _seats(object leader, object soloist):
 def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top):
     """The ``top`` best of a batch of trick-boundary positions for the side
     choosing (the soloist if ``maximise``, else the defenders), in one C call
-    (``cs_best_of``): ``hands[i]`` the 3 hands of candidate ``i`` (equal sizes,
+    (``cs_best_of``, as ``cs_best_of_limited`` without limits): ``hands[i]`` the 3 hands of candidate ``i`` (equal sizes,
     first lead by ``leader``), ``last_bonus[i]`` its bonus.  The candidates are
     tried in the order given, the most promising first; ties keep the first.
 
@@ -498,42 +498,8 @@ def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint max
     >>> best_of(s, [(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2)[:2]
     ([0, 1], [7, 0])
     """
-    cdef Py_ssize_t n = len(hands), i
-    cdef cs_position *pos
-    cdef int8_t *lo
-    cdef int8_t *hi
-    cdef int32_t *kept
-    cdef uint64_t searches = 0
-    cdef int r, ctop
-    leader, soloist = _seats(leader, soloist)
-    top = _int(top, "top")
-    if top < 1:
-        raise ValueError("top must be at least 1")
-    pos = _load_batch(hands, last_bonus, leader, soloist)
-    if n == 0:
-        free(pos)
-        return [], [], 0
-    ctop = top if top < n else n
-    lo = <int8_t *>malloc(n)
-    hi = <int8_t *>malloc(n)
-    kept = <int32_t *>malloc(ctop * sizeof(int32_t))
-    try:
-        if not lo or not hi or not kept:
-            raise MemoryError()
-        solver._enter()
-        try:
-            with nogil:
-                r = cs_best_of(solver._s, pos, <int>n, maximise, ctop, lo, hi, kept, &searches)
-        finally:
-            solver._busy = False
-        if r < 0:
-            raise ValueError("invalid candidates")
-        return [kept[i] for i in range(r)], [lo[kept[i]] for i in range(r)], searches
-    finally:
-        free(pos)
-        free(lo)
-        free(hi)
-        free(kept)
+    kept, values, searches, _, _ = best_of_limited(solver, hands, last_bonus, leader, soloist, maximise, top)
+    return kept, values, searches
 
 
 def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top, floor=None,
@@ -603,7 +569,12 @@ def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, 
             solver._busy = False
         if r < 0:
             raise ValueError("invalid candidates")
-        bound = max(hi[i] for i in range(n)) if maximise else min(lo[i] for i in range(n))
+        bound = hi[0] if maximise else lo[0]
+        for i in range(1, n):
+            if maximise and hi[i] > bound:
+                bound = hi[i]
+            elif not maximise and lo[i] < bound:
+                bound = lo[i]
         return [kept[i] for i in range(r)], [lo[kept[i]] for i in range(r)], searches, bool(complete), bound
     finally:
         free(pos)
