@@ -487,8 +487,9 @@ cdef tuple _seats(object leader, object soloist):
 def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top):
     """The ``top`` best of a batch of trick-boundary positions for the side
     choosing (the soloist if ``maximise``, else the defenders), in one C call
-    (``cs_best_of``, as ``cs_best_of_limited`` without limits): ``hands[i]`` the 3 hands of candidate ``i`` (equal sizes,
-    first lead by ``leader``), ``last_bonus[i]`` its bonus.  The candidates are
+    (``cs_best_of``: :func:`best_of_limited` without limits): ``hands[i]`` the
+    3 hands of candidate ``i`` (equal sizes, first lead by ``leader``),
+    ``last_bonus[i]`` its bonus.  The candidates are
     tried in the order given, the most promising first; ties keep the first.
 
     Returns ``(kept, values, searches)``: the indices of the best, best first,
