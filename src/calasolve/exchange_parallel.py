@@ -51,6 +51,8 @@ __all__ = ["ListResult", "list_search"]
 PARALLEL_MIN = 2_000
 #: The prefix searched here before the chunks start: max(BEST_OF_PREFIX, n // HEAD_DIVISOR).
 HEAD_DIVISOR = _core.BEST_OF_PREFIX
+#: Several lists (dividete's draws): each one whole in one process, side by side.
+WHOLE_LISTS = True
 #: Chunks per worker: more balance the dear chunks, fewer keep more killers and table entries.
 CHUNKS_PER_JOB = 16
 
@@ -167,15 +169,22 @@ def list_search(
     heads: list[tuple[list[tuple[int, int]], bool, int]] = []
     rests: list[np.ndarray] = []
     floors: list[int] = []
+    nothing = -1 if maximise else _core.MAX_VALUE + 1
+    whole = jobs > 1 and len(lists) > 1 and WHOLE_LISTS
     for hands, bonus, order in lists:
         n = len(order)
+        if whole:
+            heads.append(([], True, nothing))
+            rests.append(order)
+            floors.append(nothing)
+            continue
         cut = max(_core.BEST_OF_PREFIX, n // HEAD_DIVISOR) if jobs > 1 and n >= PARALLEL_MIN else n
         head = order[:cut]
         kept, values, complete, bound = _search(solver, hands[head], bonus[head], leader, soloist, maximise, top,
                                                 deadline, totals)
         heads.append(([(v, int(head[k])) for k, v in zip(kept, values)], complete, bound))
         rests.append(order[cut:])
-        floors.append(values[top - 1] if len(values) >= top else (-1 if maximise else _core.MAX_VALUE + 1))
+        floors.append(values[top - 1] if len(values) >= top else nothing)
     totals.cpu_prefix = totals.cpu_here
     merged = [list(h[0]) for h in heads]
     complete_all = [h[1] for h in heads]
@@ -187,7 +196,7 @@ def list_search(
         with worker_pool(jobs - 1) as pool:
             futures = []
             for li, ((hands, bonus, _), rest) in enumerate(zip(lists, rests)):
-                for a, b in _chunks(len(rest), CHUNKS_PER_JOB * jobs):
+                for a, b in [(0, len(rest))] if whole else _chunks(len(rest), CHUNKS_PER_JOB * jobs):
                     part = rest[a:b]
                     job = (np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader, soloist,
                            maximise, top, floors[li], deadline, config, search_id, li)
