@@ -553,9 +553,17 @@ def _deal_size_search(contract: str, seed: int, size: int, top: int, solver: Cor
     return search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=top, **options), leader
 
 
-@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
-def test_two_workers_give_the_one_process_values(contract: str, solver: CoreSolver, split_small_lists: None) -> None:
+@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete", "dividete split"])
+def test_two_workers_give_the_one_process_values(
+    contract: str, solver: CoreSolver, split_small_lists: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # 7-card hands: lists of hundreds to thousands of candidates, split in 6 chunks
+    # (dividete: the 6 draws whole, side by side; "dividete split": each draw in chunks)
+    from calasolve import exchange_parallel
+
+    if contract == "dividete split":
+        contract = "dividete"
+        monkeypatch.setattr(exchange_parallel, "WHOLE_LISTS", False)
     for seed in range(4):
         for top in (1, 10):
             one, leader = _deal_size_search(contract, 100 * seed + top, 7, top, solver)

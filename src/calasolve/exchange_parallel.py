@@ -125,11 +125,12 @@ def _chunk_job(job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, i
 
 
 def _run_chunk(solver: Any, job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, int, int]:
-    hands, bonus, leader, soloist, maximise, top, floor, deadline, _, search_id, li = job
+    hands, bonus, leader, soloist, maximise, top, floor, deadline, _, search_id, li, answered = job
     before = total_nodes(solver)
     shared = _counts(search_id, li)
-    if deadline is not None and time.monotonic() >= deadline:
-        # too late for any test: a floor nothing beats leaves only the cheap bounds, for the bound
+    if answered and deadline is not None and time.monotonic() >= deadline:
+        # too late for any test (the list has an answer from its prefix): a floor nothing
+        # beats leaves only the cheap bounds, for the bound
         floor, shared = (_core.MAX_VALUE + 1, None) if maximise else (-1, None)
     kept, values, searches, complete, bound = _core.best_of_limited(
         solver, hands, bonus, leader, soloist, maximise, top, floor, deadline, shared
@@ -199,7 +200,7 @@ def list_search(
                 for a, b in [(0, len(rest))] if whole else _chunks(len(rest), CHUNKS_PER_JOB * jobs):
                     part = rest[a:b]
                     job = (np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader, soloist,
-                           maximise, top, floors[li], deadline, config, search_id, li)
+                           maximise, top, floors[li], deadline, config, search_id, li, not whole)
                     futures.append((li, part, job, pool.submit(_chunk_job, job)))
             results: list[Any] = [None] * len(futures)
             for k in range(len(futures) - 1, -1, -1):
