@@ -624,9 +624,14 @@ def test_a_bad_time_limit_is_a_parameter_error(bad: Any) -> None:
         solve(record, time_limit=bad)
 
 
-def test_cli_solve_with_a_time_limit_marks_the_exchange_not_proven(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_cli_solve_with_a_time_limit_marks_the_exchange_not_proven(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # a chiamo of the strong suite, cut long before its search ends: the text says so, the
-    # JSON has proven false and the bound; without the option (or with room) it is exact
+    # JSON has proven false and the bound.  Run as a user runs it, in its own process: run
+    # in this one (main(...)), its worker pool left a later test's child deaf to SIGINT
+    # (tests/test_faults.py), a cause not yet found.
+    import subprocess
+    import sys
+
     from calasolve.dealfile import Record, format_record
     from calasolve.suites import strong_suite
 
@@ -634,14 +639,16 @@ def test_cli_solve_with_a_time_limit_marks_the_exchange_not_proven(tmp_path, cap
     path = tmp_path / "c.deal"
     path.write_text(format_record(Record(hands=deal.hands, monte=deal.monte, contract="chiamo", soloist=deal.soloist)),
                     encoding="utf-8")
-    with pytest.raises(SystemExit) as info:
-        main(["solve", "--time-limit", "0.000001", "--top", "1", str(path)])
-    out = capsys.readouterr().out
-    assert info.value.code == 0
+
+    def run(*argv: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "calasolve", "solve", *argv, str(path)], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    out = run("--time-limit", "0.000001", "--top", "1")
     assert "not proven: the time limit cut the search" in out and "no exchange gives the soloist more than" in out
-    with pytest.raises(SystemExit):
-        main(["solve", "--json", "--time-limit", "0.000001", "--top", "1", "--jobs", "2", str(path)])
-    obj = json.loads(capsys.readouterr().out)
+    obj = json.loads(run("--json", "--time-limit", "0.000001", "--top", "1", "--jobs", "2"))
     ex = obj["exchange"]
     assert ex["proven"] is False and ex["best"]["soloist_thirds"] <= 30 <= ex["bound"]  # 30: the exact best
     assert obj["soloist_thirds"] == ex["best"]["soloist_thirds"]
