@@ -182,6 +182,32 @@ uint64_t cs_goal_total_nodes(const cs_goal *g);
 int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,
                int32_t *kept, uint64_t *searches);
 
+/* The limits of cs_best_of_limited.  `floor`: only candidates strictly
+ * better than it for the side choosing are looked for (a value known from
+ * elsewhere; -1 when maximising and CS_MAX_VALUE + 1 when minimising leave
+ * every candidate in).  `deadline`: CLOCK_MONOTONIC seconds after which no
+ * new candidate is tested (<= 0: none); the first candidate is always
+ * looked at.  `shared` (NULL: none): CS_MAX_VALUE + 1 counts shared by the
+ * searches of the parts of one list running side by side (threads, or
+ * processes mapping the same memory): shared[v] candidates of value v are
+ * known (every candidate entering a list adds itself, atomically), and
+ * between candidates each search raises its floor to the `top`-th best
+ * value they imply.  Start them at the values of any kept candidates. */
+typedef struct {
+    int floor;
+    double deadline;
+    int *shared;
+} cs_best_of_limits;
+
+/* cs_best_of within `lim` (cs_best_of is this without limits).  Only the
+ * candidates better than the floor are kept, so fewer than min(top, n) may
+ * be returned.  *complete (if not NULL) is 0 when the deadline cut the
+ * search: the kept values are still exact, but the list may miss better
+ * candidates, of which lo/hi still bound every value. */
+int cs_best_of_limited(cs_solver *s, const cs_position *cands, int n, int maximise, int top,
+                       const cs_best_of_limits *lim, int8_t *lo, int8_t *hi, int32_t *kept, uint64_t *searches,
+                       int *complete);
+
 /* The passes of cs_best_of: the first max(CS_BEST_OF_PREFIX, n / CS_BEST_OF_PREFIX)
  * candidates are only tested against the best; then pass d looks for the
  * runners-up down to cs_best_of_depths[d] thirds below the best (the last:

@@ -9,7 +9,9 @@
  * skip the candidate without searching.  One search state serves the whole
  * batch: the table is shared and the killer leads carry over from one
  * candidate to the next (their refutations are alike). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <string.h>
+#include <time.h>
 
 #include "calasolve.h"
 #include "search.h"
@@ -28,6 +30,10 @@ typedef struct {
     int32_t *kept; /* best first: better value, then lower index */
     int nk;
     int best_v;
+    int floor;       /* only candidates strictly better than this are kept */
+    int *shared;     /* values found by the searches of other parts, or NULL */
+    double deadline; /* CLOCK_MONOTONIC seconds; <= 0: none */
+    int cut;         /* the deadline stopped the search */
 } driver_t;
 
 static inline int better(const driver_t *D, int a, int b) { return D->maximise ? a > b : a < b; }
@@ -96,6 +102,8 @@ static void keep(driver_t *D, int i) {
     D->kept[k] = i;
     if (D->nk < D->top) D->nk++;
     D->best_v = D->lo[D->kept[0]];
+    /* each candidate enters the list once (one evicted never beats the list again) */
+    if (D->shared) __atomic_fetch_add(&D->shared[v], 1, __ATOMIC_RELAXED);
 }
 
 /* Values candidate i if it beats `theta`, and keeps it if it makes the list. */
@@ -107,23 +115,62 @@ static void consider(driver_t *D, int i, int theta) {
 
 static int last_value(const driver_t *D) { return D->lo[D->kept[D->nk - 1]]; }
 
+/* The threshold is never below the floor: nothing at or under it is kept. */
+static int floored(const driver_t *D, int theta) { return better(D, theta, D->floor) ? theta : D->floor; }
+
 static int threshold(const driver_t *D, int depth) {
     int step = D->maximise ? 1 : -1;
+    if (!D->nk) return D->floor;
     int theta = D->best_v - step * (depth + 1);
     if (D->nk >= D->top && !better(D, theta, last_value(D))) theta = last_value(D);
-    return theta;
+    return floored(D, theta);
+}
+
+/* Takes up the floor the searches of the other parts have raised: once
+ * `top` candidates at least as good as f are known, nothing no better than
+ * f is needed. */
+static void take_floor(driver_t *D) {
+    if (!D->shared) return;
+    int count = 0;
+    for (int k = 0; k <= CS_MAX_VALUE; k++) {
+        int f = D->maximise ? CS_MAX_VALUE - k : k;
+        count += __atomic_load_n(&D->shared[f], __ATOMIC_RELAXED);
+        if (count >= D->top) {
+            if (better(D, f, D->floor)) D->floor = f;
+            return;
+        }
+    }
+}
+
+/* Checked between candidates (one test is milliseconds at most). */
+static int out_of_time(driver_t *D) {
+    take_floor(D);
+    if (D->deadline <= 0 || D->cut) return D->cut;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if ((double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec >= D->deadline) D->cut = 1;
+    return D->cut;
 }
 
 int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,
                int32_t *kept, uint64_t *searches) {
-    if (!s || n < 0 || top < 1 || (n > 0 && (!cands || !lo || !hi || !kept))) return CS_EINVAL;
+    cs_best_of_limits lim = {maximise ? -1 : CS_MAX_VALUE + 1, 0.0, NULL};
+    return cs_best_of_limited(s, cands, n, maximise, top, &lim, lo, hi, kept, searches, NULL);
+}
+
+int cs_best_of_limited(cs_solver *s, const cs_position *cands, int n, int maximise, int top,
+                       const cs_best_of_limits *lim, int8_t *lo, int8_t *hi, int32_t *kept, uint64_t *searches,
+                       int *complete) {
+    if (!s || !lim || n < 0 || top < 1 || (n > 0 && (!cands || !lo || !hi || !kept))) return CS_EINVAL;
     for (int i = 0; i < n; i++)
         if (!solver_valid_position(&cands[i])) return CS_EINVAL;
     if (searches) *searches = 0;
+    if (complete) *complete = 1;
     if (n == 0) return 0;
     search_t S;
     solver_begin(s, &S, &cands[0]);
-    driver_t D = {&S, cands, n, maximise != 0, top, 0, lo, hi, kept, 0, 0};
+    int floor = lim->floor < -1 ? -1 : (lim->floor > CS_MAX_VALUE + 1 ? CS_MAX_VALUE + 1 : lim->floor);
+    driver_t D = {&S, cands, n, maximise != 0, top, 0, lo, hi, kept, 0, 0, floor, lim->shared, lim->deadline, 0};
     for (int i = 0; i < n; i++) {
         int a, b;
         pos_load(&S.pos, &cands[i]);
@@ -132,24 +179,34 @@ int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int 
         hi[i] = (int8_t)b;
     }
     D.loaded = -1;
-    int step = maximise ? 1 : -1;
+    take_floor(&D);
 
-    exact(&D, 0);
-    keep(&D, 0);
+    /* The first candidate is always looked at, so a cut search still has an answer. */
+    consider(&D, 0, D.floor);
     /* A good best first: the most promising candidates, tested against the best only. */
     int prefix = n / CS_BEST_OF_PREFIX > CS_BEST_OF_PREFIX ? n / CS_BEST_OF_PREFIX : CS_BEST_OF_PREFIX;
-    for (int i = 1; i < prefix && i < n; i++) consider(&D, i, D.best_v);
+    for (int i = 1; i < prefix && i < n; i++) {
+        if (out_of_time(&D)) break;
+        consider(&D, i, D.nk ? D.best_v : D.floor);
+    }
     /* The runners-up, looking deeper below the best until the list is full. */
     for (int d = 0; d < CS_BEST_OF_PASSES; d++) {
-        for (int i = 0; i < n; i++)
-            if (!in_kept(&D, i)) consider(&D, i, threshold(&D, cs_best_of_depths[d]));
+        for (int i = 0; i < n; i++) {
+            if (in_kept(&D, i)) continue;
+            if (out_of_time(&D)) break;
+            consider(&D, i, threshold(&D, cs_best_of_depths[d]));
+        }
         if (D.nk >= top) break;
     }
-    /* Every candidate left out must be no better than the list's last. */
-    for (int i = 0; i < n; i++)
-        if (!in_kept(&D, i)) consider(&D, i, D.nk >= top ? last_value(&D) : D.best_v - step * 99);
+    /* Every candidate left out must be no better than the list's last (or the floor). */
+    for (int i = 0; i < n; i++) {
+        if (in_kept(&D, i)) continue;
+        if (out_of_time(&D)) break;
+        consider(&D, i, D.nk >= top ? floored(&D, last_value(&D)) : D.floor);
+    }
     solver_end(s, &S);
     if (searches) *searches = S.searches;
+    if (complete) *complete = !D.cut;
     return D.nk;
 }
 

@@ -484,6 +484,69 @@ static void test_best_of(int count) {
     cs_solver_free(s);
 }
 
+/* cs_best_of_limited: with a floor, the list is exactly the candidates
+ * strictly better than it among the `top` best (the same values as
+ * without); a deadline already passed looks at the first candidate only,
+ * says so, and every interval still holds the value. */
+static void test_best_of_limited(int count) {
+    cs_solver *s = make_solver(1, 1, 1, 1, 1);
+    enum { MAXN = 24 };
+    cs_position cands[MAXN];
+    int val[MAXN];
+    int8_t lo[MAXN], hi[MAXN];
+    int32_t kept[MAXN], full[MAXN];
+    for (int round = 0; round < count; round++) {
+        int n = random_batch(MAXN, cands, val);
+        for (int maximise = 0; maximise < 2; maximise++) {
+            int top = 3 < n ? 3 : n;
+            int complete = -1;
+            int r0 = cs_best_of(s, cands, n, maximise, top, lo, hi, full, NULL);
+            int floor = val[full[r0 / 2]] + (maximise ? -1 : 1) * (round % 3 - 1);
+            int shared[CS_MAX_VALUE + 1] = {0};
+            cs_best_of_limits lim = {floor, 0.0, round % 2 ? shared : NULL};
+            int r = cs_best_of_limited(s, cands, n, maximise, top, &lim, lo, hi, kept, NULL, &complete);
+            CHECK(complete == 1, "best_of_limited: no deadline, yet cut");
+            int want = 0;
+            for (int j = 0; j < r0; j++)
+                if (maximise ? val[full[j]] > floor : val[full[j]] < floor) want++;
+            CHECK(r == want, "best_of_limited: floor %d kept %d, want %d", floor, r, want);
+            for (int j = 0; j < r && j < want; j++)
+                CHECK(val[kept[j]] == val[full[j]], "best_of_limited: value %d, want %d", val[kept[j]], val[full[j]]);
+            for (int i = 0; i < n; i++)
+                CHECK(lo[i] <= val[i] && val[i] <= hi[i], "best_of_limited: interval [%d, %d] misses %d", lo[i],
+                      hi[i], val[i]);
+            if (round % 2) {
+                int counted = 0;
+                for (int v = 0; v <= CS_MAX_VALUE; v++) counted += shared[v];
+                CHECK(counted >= r && (r == 0 || shared[val[kept[0]]] > 0), "best_of_limited: %d counted, %d kept",
+                      counted, r);
+            }
+            /* values found by another search: the list is the part of the full one better than its floor */
+            memset(shared, 0, sizeof shared);
+            if (floor < 0 || floor > CS_MAX_VALUE) continue;
+            shared[floor] = top;
+            cs_best_of_limits raised = {maximise ? -1 : CS_MAX_VALUE + 1, 0.0, shared};
+            r = cs_best_of_limited(s, cands, n, maximise, top, &raised, lo, hi, kept, NULL, &complete);
+            CHECK(r == want, "best_of_limited raised: floor %d kept %d, want %d", floor, r, want);
+            for (int j = 0; j < r && j < want; j++)
+                CHECK(val[kept[j]] == val[full[j]], "best_of_limited raised: value %d, want %d", val[kept[j]],
+                      val[full[j]]);
+            for (int i = 0; i < n; i++)
+                CHECK(lo[i] <= val[i] && val[i] <= hi[i], "best_of_limited raised: interval [%d, %d] misses %d",
+                      lo[i], hi[i], val[i]);
+            cs_best_of_limits late = {maximise ? -1 : CS_MAX_VALUE + 1, 1e-9, NULL};
+            r = cs_best_of_limited(s, cands, n, maximise, top, &late, lo, hi, kept, NULL, &complete);
+            CHECK(r == 1 && kept[0] == 0 && lo[0] == val[0] && hi[0] == val[0], "best_of_limited: cut, first not valued");
+            CHECK(complete == (n == 1), "best_of_limited: cut not reported (n %d, complete %d)", n, complete);
+            for (int i = 0; i < n; i++)
+                CHECK(lo[i] <= val[i] && val[i] <= hi[i], "best_of_limited cut: interval [%d, %d] misses %d", lo[i],
+                      hi[i], val[i]);
+        }
+    }
+    CHECK(cs_best_of_limited(s, cands, 1, 1, 1, NULL, lo, hi, kept, NULL, NULL) == CS_EINVAL, "best_of_limited NULL");
+    cs_solver_free(s);
+}
+
 /* cs_reaches_batch: batches of random endings against the plain minimax,
  * every target, with and without an early stop; bad arguments. */
 static void test_reaches_batch(int count) {
@@ -532,6 +595,7 @@ int main(int argc, char **argv) {
     test_full_deals(deals);
     test_goal_thresholds(endings / 2);
     test_best_of(endings / 5);
+    test_best_of_limited(endings / 5);
     test_reaches_batch(endings / 2);
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;

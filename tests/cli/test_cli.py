@@ -248,6 +248,8 @@ def test_analyse(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "--rule", "stramazo=off", EXAMPLE], "unknown rule 'stramazo'"),
         (["solve", "--rule", "stramazzo=maybe", EXAMPLE], "stramazzo"),
         (["solve", "--tt-mb", "0", EXAMPLE], "--tt-mb"),
+        (["solve", "--time-limit", "0", EXAMPLE], "--time-limit"),
+        (["solve", "--time-limit", "-2", EXAMPLE], "--time-limit"),
         (["solve", "--bogus", EXAMPLE], "--bogus"),
         (["solve", "/nonexistent/x.deal"], "/nonexistent/x.deal"),
         (["frobnicate"], "frobnicate"),
@@ -325,7 +327,7 @@ def test_solve_objective_payoff_counts_the_exchange_search(tmp_path: Path, capsy
 
 @pytest.mark.parametrize("index", range(12))
 def test_check_rejects_each_malformation_with_file_line(index: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from test_dealfile import MALFORMED
+    from deal_cases import MALFORMED
 
     text, line, fragment = MALFORMED[index]
     path = write(tmp_path, text)
@@ -342,7 +344,7 @@ def test_check_accepts_every_example(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_check_reports_every_error_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from test_dealfile import GOOD, edit
+    from deal_cases import GOOD, edit
 
     first = write(tmp_path, "\n\n".join([edit(GOOD, 5, "Contract: solo"), GOOD, edit(GOOD, 6, "soloist: 3")]), "a.deal")
     second = write(tmp_path, edit(GOOD, 8, "played: 7B"), "b.deal")

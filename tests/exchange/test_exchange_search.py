@@ -25,6 +25,7 @@ from calasolve.exchange.search import best_exchange, dividete_draws, exchange_te
 from calasolve.game.state import defender_seats
 from calasolve.search.reference import ReferenceSolver, clear_cache
 from calasolve.search.solving import CoreSolver, make_solver, solve
+from calasolve.game.errors import ParameterError
 
 H = parse_hand
 C = parse_card
@@ -112,8 +113,8 @@ def random_small_deal(rng: random.Random, n: int) -> tuple[tuple[int, int, int],
     return (mask_of(cards[:n]), mask_of(cards[n : 2 * n]), mask_of(cards[2 * n : 3 * n])), mask_of(cards[3 * n :])
 
 
-def check_against_brute_force(value_fn, solver, hands, monte, contract, soloist, leader, top):  # type: ignore[no-untyped-def]
-    res = search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=top)
+def check_against_brute_force(value_fn, solver, hands, monte, contract, soloist, leader, top, **options):  # type: ignore[no-untyped-def]
+    res = search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=top, **options)
     everything = list(all_exchanges(hands, monte, contract, soloist))
     values = {
         i: exchange_value(value_fn, hands, monte, contract, soloist, leader, ex) for i, ex in enumerate(everything)
@@ -509,3 +510,145 @@ def test_scegliete_is_at_most_the_worst_dividete_draw() -> None:
     div = best_exchange(_strong_record(4, "dividete"), solver=solver)
     sce = best_exchange(_strong_record(4, "scegliete"), solver=solver)
     assert sce.value <= min(d.value for d in div.draws) == div.value
+
+
+# -- on several cores, and within a time limit -------------------------------------------
+
+
+@pytest.fixture
+def split_small_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every list goes to the workers, in many chunks, however short
+    from calasolve.exchange import parallel as exchange_parallel
+
+    monkeypatch.setattr(exchange_parallel, "PARALLEL_MIN", 0)
+    monkeypatch.setattr(exchange_parallel, "CHUNKS_PER_JOB", 3)
+
+
+@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
+def test_small_deals_on_two_workers_match_brute_force(
+    contract: str, solver: CoreSolver, split_small_lists: None
+) -> None:
+    rng = random.Random(sum(map(ord, contract)) + 23)
+    for _ in range(2):
+        n = 4 if contract in ("solo", "dividete") else 3
+        hands, monte = random_small_deal(rng, n)
+        soloist, leader = rng.randrange(3), rng.randrange(3)
+        for top in (1, 4):
+            check_against_brute_force(solver.value, solver, hands, monte, contract, soloist, leader, top=top, jobs=2)
+
+
+def _same_search(one: Any, two: Any, solver: CoreSolver, leader: int) -> None:
+    """The two-worker result has the one-process values, and its exchanges have them."""
+    assert [v for _, v in two.alternatives] == [v for _, v in one.alternatives]
+    assert [d.value for d in two.draws] == [d.value for d in one.draws] and two.mean == one.mean
+    assert two.proven and two.bound == two.value == one.value
+    for ex, v in two.alternatives + tuple((d.exchange, d.value) for d in two.draws):
+        assert exchange_value(solver.value, one.hands, one.monte, one.contract, one.soloist, leader, ex) == v
+
+
+def _deal_size_search(contract: str, seed: int, size: int, top: int, solver: CoreSolver, **options: Any) -> Any:
+    rng = random.Random(seed)
+    hands, monte = random_small_deal(rng, size)
+    soloist, leader = rng.randrange(3), rng.randrange(3)
+    return search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=top, **options), leader
+
+
+@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete", "dividete split"])
+def test_two_workers_give_the_one_process_values(
+    contract: str, solver: CoreSolver, split_small_lists: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 7-card hands: lists of hundreds to thousands of candidates, split in 6 chunks
+    # (dividete: the 6 draws whole, side by side; "dividete split": each draw in chunks)
+    from calasolve.exchange import parallel as exchange_parallel
+
+    if contract == "dividete split":
+        contract = "dividete"
+        monkeypatch.setattr(exchange_parallel, "WHOLE_LISTS", False)
+    for seed in range(4):
+        for top in (1, 10):
+            one, leader = _deal_size_search(contract, 100 * seed + top, 7, top, solver)
+            two, _ = _deal_size_search(contract, 100 * seed + top, 7, top, solver, jobs=2)
+            _same_search(one, two, solver, leader)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suite", ["strong", "random"])
+@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
+def test_two_workers_give_the_one_process_values_on_full_deals(contract: str, suite: str) -> None:
+    # the first 10 deals of each benchmark suite, as `calasolve solve` searches them (top 10)
+    from calasolve.records.dealfile import Record
+    from calasolve.exchange.search import best_exchange
+    from calasolve.search.suites import random_suite, strong_suite
+
+    solver = make_solver(32)
+    for deal in (strong_suite if suite == "strong" else random_suite)(10):
+        record = Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist)
+        one = best_exchange(record, solver=solver)
+        two = best_exchange(record, solver=solver, jobs=2)
+        _same_search(one, two, solver, record.first_leader)
+
+
+@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_time_limit_gives_a_legal_exchange_within_its_proven_bound(
+    contract: str, jobs: int, solver: CoreSolver, split_small_lists: None
+) -> None:
+    # a limit long past: only the first candidate(s) valued, marked not proven; the exact
+    # best lies between the value found and the bound; a large limit: the exact search
+    for seed in range(3):
+        exact, leader = _deal_size_search(contract, seed, 7, 3, solver)
+        cut, _ = _deal_size_search(contract, seed, 7, 3, solver, jobs=jobs, time_limit=1e-9)
+        assert not cut.proven
+        for ex, v in cut.alternatives + tuple((d.exchange, d.value) for d in cut.draws):
+            assert exchange_value(solver.value, exact.hands, exact.monte, contract, exact.soloist, leader, ex) == v
+        if contract in ("solo", "chiamo"):
+            assert cut.value <= exact.value <= cut.bound
+        else:
+            assert cut.bound <= exact.value <= cut.value
+        for d, e in zip(cut.draws, exact.draws):
+            assert d.bound <= e.value <= d.value
+        full, _ = _deal_size_search(contract, seed, 7, 3, solver, jobs=jobs, time_limit=3600)
+        _same_search(exact, full, solver, leader)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 0.0, float("nan"), float("inf"), True, "1"])
+def test_a_bad_time_limit_is_a_parameter_error(bad: Any) -> None:
+    from calasolve.records.dealfile import Record
+    from calasolve.search.suites import strong_suite
+
+    deal = strong_suite(1)[0]
+    record = Record(hands=deal.hands, monte=deal.monte, contract="chiamo", soloist=deal.soloist)
+    with pytest.raises(ParameterError, match="time_limit"):
+        best_exchange(record, time_limit=bad)
+    with pytest.raises(ParameterError, match="time_limit"):
+        calasolve.solve(record, time_limit=bad)
+
+
+def test_cli_solve_with_a_time_limit_marks_the_exchange_not_proven(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # a chiamo of the strong suite, cut long before its search ends: the text says so, the
+    # JSON has proven false and the bound.  Run as a user runs it, in its own process: run
+    # in this one (main(...)), its worker pool left a later test's child deaf to SIGINT
+    # (tests/test_faults.py), a cause not yet found.
+    import subprocess
+    import sys
+
+    from calasolve.records.dealfile import Record, format_record
+    from calasolve.search.suites import strong_suite
+
+    deal = strong_suite(1)[0]
+    path = tmp_path / "c.deal"
+    path.write_text(format_record(Record(hands=deal.hands, monte=deal.monte, contract="chiamo", soloist=deal.soloist)),
+                    encoding="utf-8")
+
+    def run(*argv: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "calasolve", "solve", *argv, str(path)], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    out = run("--time-limit", "0.000001", "--top", "1")
+    assert "not proven: the time limit cut the search" in out and "no exchange gives the soloist more than" in out
+    obj = json.loads(run("--json", "--time-limit", "0.000001", "--top", "1", "--jobs", "2"))
+    ex = obj["exchange"]
+    assert ex["proven"] is False and ex["best"]["soloist_thirds"] <= 30 <= ex["bound"]  # 30: the exact best
+    assert obj["soloist_thirds"] == ex["best"]["soloist_thirds"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Sequence
 
 import click
@@ -28,7 +29,8 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
         goal_search(opts["goal_mb"])  # a memo too large is the option's error, not the record's
     try:
         # solve searches a missing exchange itself (the API's code path)
-        return solve(record, target=opts["target"], solver=solver, objective=objective, top=opts["top"])
+        return solve(record, target=opts["target"], solver=solver, objective=objective, top=opts["top"],
+                     jobs=opts.get("exchange_jobs", 1), time_limit=opts.get("time_limit"))
     except CalasolveError as exc:
         return failure(record, exc)
 
@@ -37,7 +39,8 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
 @files_argument
 @json_option()
 @rule_option
-@jobs_option()
+@jobs_option("Parallel worker processes: the records' (default: all cores when there are several records), "
+             "or one record's exchange search (default: all cores).")
 @tt_option
 @click.option("--target", type=click.IntRange(0, MAX_THIRDS), default=None,
               help="Only decide whether the soloist reaches T thirds (18 = makes).")
@@ -47,6 +50,9 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
               help="thirds: maximise the soloist's card points; payoff: the game points (cappotto, stramazzo).")
 @click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=DEFAULT_GOAL_MB, show_default=True,
               help="With --objective payoff: the goal search's memo per worker, in MiB.")
+@click.option("--time-limit", type=click.FloatRange(0, None, min_open=True), default=None, metavar="S",
+              help="Stop the exchange search after S seconds: the best exchange found so far, marked not proven, "
+                   "with a proven bound on the best.")
 @scheduler_options
 @click.option("--flat", is_flag=True, help="JSON with scalar values only, one object a line (loads into pandas as columns; see README).")
 @symbols_option
@@ -63,6 +69,7 @@ def solve_cmd(
     top: int,
     objective: str,
     goal_mb: int,
+    time_limit: float | None,
     symbols: bool | None,
 ) -> None:
     """Solve deal records double-dummy: the value, every card's value, the best line.
@@ -82,7 +89,10 @@ def solve_cmd(
     if objective == "payoff" and target is not None:
         raise CalasolveError("--target asks about thirds; it does not go with --objective payoff")
     check_scheduler(scheduler, jobs)
-    opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective, "goal_mb": goal_mb}
+    # one record: its exchange search uses the cores; several: the records do
+    exchange_jobs = (jobs or os.cpu_count() or 1) if len(records) == 1 and scheduler is None else 1
+    opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective, "goal_mb": goal_mb,
+            "exchange_jobs": exchange_jobs, "time_limit": time_limit}
     results = bulk_map(_solve_one, [(r, opts) for r in records], jobs, scheduler, scheduler_timeout)
     n = notation(symbols)
     print_results(records, results, as_json, lambda record, result: format_solve(record, result, n), flat=flat)

@@ -114,7 +114,7 @@ def format_exchange_search(record: Any, ex: ExchangeResult, symbols: Notation | 
             out.append(f"    {_exchange_words(record, draw.exchange, n)}: {plural(draw.value, 'third')}")
         best = _exchange_words(record, ex.exchange, n)
         out.append(f"  worst draw for the soloist, played below: {best}")
-        return out
+        return out + _unproven(record, ex)
     chooser = "the defenders' best" if record.contract in DEFENDER_EXCHANGE else "best"
     alts = list(ex.alternatives)
     folded = _fold_returns(record, alts, n) or [(_exchange_words(record, ex.exchange, n), ex.value)]
@@ -124,7 +124,19 @@ def format_exchange_search(record: Any, ex: ExchangeResult, symbols: Notation | 
     if len(folded) < len(alts):
         out.append(f"    (of the {len(alts)} best exchanges, those that differ only in the card given back, "
                    f"for the same value, share a line)")
-    return out
+    return out + _unproven(record, ex)
+
+
+def _unproven(record: Any, ex: ExchangeResult) -> list[str]:
+    """The line that says a time limit cut the search, and what is proven."""
+    if ex.proven:
+        return []
+    bound = ex.value if ex.bound is None else ex.bound
+    if record.contract in DEFENDER_EXCHANGE:
+        proven = f"no exchange of the defenders holds the soloist below {plural(bound, 'third')}"
+    else:
+        proven = f"no exchange gives the soloist more than {plural(bound, 'third')}"
+    return [f"  not proven: the time limit cut the search; this is the best found so far, and {proven}"]
 
 
 def _rests_on_last(record: Any, result: Any, n: Notation) -> list[str]:

@@ -42,6 +42,11 @@ record whose exchange is incomplete).
    killer leads from one candidate to the next, the candidates of one
    call/return (or takes) coming together after the most promising prefix.
 
+5. *Several processes, a time limit* (``jobs``, ``time_limit``):
+   :mod:`calasolve.exchange.parallel` searches the prefix here and the rest
+   in chunks on worker processes that share the values found; a time limit
+   stops the tests and reports what is proven (docs/exchange-search.md).
+
 The answer is exact: every class is either solved or proven no better than
 the ``top``-th best.  Ties keep the candidate met first.
 """
@@ -50,10 +55,10 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..game.cards import Mask, last_trick_bonus
+from ..search import _core
 from ..records.dealfile import Record, check_record
 from ..records.notation import exchange_text
 from ..records.results import Draw, ExchangeResult
@@ -74,8 +79,9 @@ from .candidates import (
     dividete_draws,
 )
 from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, check_deal
-from ..game.limits import MAX_THIRDS, MAX_TOP, check_int, check_optional_int
-from ..search.solving import CoreSolver, SolveResult, check_solver, default_solver, solve, total_nodes
+from ..game.limits import MAX_JOBS, MAX_THIRDS, MAX_TOP, check_int, check_optional_int, check_optional_seconds
+from ..search.solving import CoreSolver, SolveResult, check_solver, default_solver, solve
+from .parallel import ListResult, Totals, list_search
 
 __all__ = [
     "Draw",
@@ -91,9 +97,7 @@ __all__ = [
 # -- the search ------------------------------------------------------------------------
 
 
-@dataclass
-class SearchStats:
-    searches: int = 0
+SearchStats = Totals
 
 
 def best_candidates(
@@ -104,21 +108,41 @@ def best_candidates(
     *,
     maximise: bool,
     top: int,
-    stats: SearchStats,
+    stats: Totals,
     first: Hands | None = None,
+    jobs: int = 1,
+    deadline: float | None = None,
 ) -> list[tuple[int, int, Candidate]]:
     """The ``top`` best candidates for the side choosing, as ``(value, index, candidate)``,
     best first (ties: the first met in the order of the estimate; a candidate with
     the hands ``first``, if any, is met first of all), by the solver's list search
     (``solver.best_of``: the C core's ``cs_best_of``, or
-    :func:`calasolve.search.reference.best_of` for the reference solver)."""
+    :func:`calasolve.search.reference.best_of` for the reference solver), or with ``jobs``
+    > 1 the most promising here and the rest in worker processes
+    (:mod:`calasolve.exchange.parallel`)."""
     batch = cands if isinstance(cands, Batch) else Batch.of(cands)
-    order = grouped_candidates(batch, order_candidates(batch, maximise, first))
-    kept, values, searches = solver.best_of(
-        batch.hands[order].tolist(), batch.bonus[order].tolist(), leader, soloist, maximise, top
-    )
-    stats.searches += searches
-    return [(v, int(order[k]), batch.candidate(int(order[k]))) for k, v in zip(kept, values)]
+    return [(v, i, batch.candidate(i)) for v, i in list_searches(
+        solver, [batch], leader, soloist, maximise=maximise, top=top, stats=stats, first=first, jobs=jobs,
+        deadline=deadline)[0].kept]
+
+
+def list_searches(
+    solver: CoreSolver,
+    batches: Sequence[Batch],
+    leader: int,
+    soloist: int,
+    *,
+    maximise: bool,
+    top: int,
+    stats: Totals,
+    first: Hands | None,
+    jobs: int,
+    deadline: float | None,
+) -> list[ListResult]:
+    """:func:`best_candidates` of several batches at once (their chunks share the worker pool)."""
+    lists = [(b.hands, b.bonus, grouped_candidates(b, order_candidates(b, maximise, first))) for b in batches]
+    return list_search(solver, lists, leader, soloist, maximise=maximise, top=top, jobs=jobs, deadline=deadline,
+                       totals=stats)
 
 
 def search_exchange(
@@ -132,6 +156,8 @@ def search_exchange(
     solver: CoreSolver | None = None,
     top: int = 10,
     first: Hands | None = None,
+    jobs: int = 1,
+    time_limit: float | None = None,
 ) -> ExchangeResult:
     """The best completion of ``given`` for a deal as dealt: ``hands`` (three equal
     hands), ``monte`` (4 cards), ``leader`` of the first trick.
@@ -139,57 +165,72 @@ def search_exchange(
     This is :func:`best_exchange` without a record, so it also takes short hands
     (any equal size), which is how it is tested against brute force.  ``given``
     is trusted (a record has already checked it).  ``first``: the hands after an
-    exchange to try before all others (see :func:`best_exchange`)."""
+    exchange to try before all others; ``jobs`` and ``time_limit``: see
+    :func:`best_exchange`.
+
+    One call answers "the best exchange value of this deal for soloist s in
+    contract c": with ``top=1`` and ``jobs=1`` it uses this process's ``solver``
+    only, so a caller needing many (a table of soloists x contracts) runs them
+    side by side in its own worker processes."""
     if top < 1:
         raise CalasolveError(f"top {top}: must be at least 1")
     solver = solver or default_solver()
+    check_jobs_and_limit(solver, jobs, time_limit)
     start = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     h: Hands = (hands[0], hands[1], hands[2])
-    stats = SearchStats()
-    nodes_before = total_nodes(solver)
+    totals = SearchStats()
     common: dict[str, Any] = {"contract": contract, "soloist": soloist, "given": given, "hands": h, "monte": monte}
 
-    def run(layouts: Sequence[Layout], maximise: bool, n: int) -> tuple[list[tuple[int, int, Candidate]], int]:
-        batch = enumerate_candidates(layouts, soloist)
-        return best_candidates(solver, batch, leader, soloist, maximise=maximise, top=n, stats=stats, first=first), len(batch)
+    def run(
+        layout_lists: Sequence[Sequence[Layout]], maximise: bool, n: int
+    ) -> list[tuple[list[tuple[int, Candidate]], int, ListResult]]:
+        """The ``n`` best ``(value, candidate)`` of each list of layouts, its size, its search."""
+        batches = [enumerate_candidates(layouts, soloist) for layouts in layout_lists]
+        found = list_searches(solver, batches, leader, soloist, maximise=maximise, top=n, stats=totals,
+                              first=first, jobs=jobs, deadline=deadline)
+        return [([(v, b.candidate(i)) for v, i in r.kept], len(b), r) for b, r in zip(batches, found)]
 
     if contract in SOLOIST_EXCHANGE:
-        kept, count = run(soloist_layouts(h, monte, contract, soloist, given), True, top)
-        alternatives = tuple((c.exchange(), v) for v, _, c in kept)
+        [(kept, count, found)] = run([soloist_layouts(h, monte, contract, soloist, given)], True, top)
+        alternatives = tuple((c.exchange(), v) for v, c in kept)
         best, value = alternatives[0]
         return ExchangeResult(
             exchange=best,
             value=value,
             alternatives=alternatives,
+            proven=found.complete,
+            bound=found.bound,
             candidates=count,
-            searches=stats.searches,
-            nodes=total_nodes(solver) - nodes_before,
+            searches=totals.searches,
+            nodes=totals.nodes,
             seconds=time.perf_counter() - start,
             **common,
         )
     if contract in DEFENDER_EXCHANGE:
         if given.takes is not None or contract == "scegliete":
             splits = [given.takes] if given.takes is not None else scegliete_splits(monte, soloist)
-            kept, count = run(defender_layouts(h, monte, soloist, splits), False, 1)
-            value, _, c = kept[0]
+            [(kept, count, found)] = run([defender_layouts(h, monte, soloist, splits)], False, 1)
+            value, c = kept[0]
             ex = c.exchange()
             return ExchangeResult(
                 exchange=ex,
                 value=value,
                 alternatives=((ex, value),),
+                proven=found.complete,
+                bound=found.bound,
                 candidates=count,
-                searches=stats.searches,
-                nodes=total_nodes(solver) - nodes_before,
+                searches=totals.searches,
+                nodes=totals.nodes,
                 seconds=time.perf_counter() - start,
                 **common,
             )
-        draws = []
-        total = 0
-        for takes in dividete_draws(monte, soloist):
-            kept, count = run(defender_layouts(h, monte, soloist, [takes]), False, 1)
-            value, _, c = kept[0]
-            draws.append(Draw(takes, c.exchange(), value))
-            total += count
+        all_takes = dividete_draws(monte, soloist)
+        searched = run([defender_layouts(h, monte, soloist, [takes]) for takes in all_takes], False, 1)
+        draws = [
+            Draw(takes, kept[0][1].exchange(), kept[0][0], found.complete, found.bound)
+            for takes, (kept, _, found) in zip(all_takes, searched)
+        ]
         worst = min(range(len(draws)), key=lambda i: (draws[i].value, i))
         return ExchangeResult(
             exchange=draws[worst].exchange,
@@ -197,9 +238,11 @@ def search_exchange(
             alternatives=((draws[worst].exchange, draws[worst].value),),
             draws=tuple(draws),
             mean=sum(d.value for d in draws) / len(draws),
-            candidates=total,
-            searches=stats.searches,
-            nodes=total_nodes(solver) - nodes_before,
+            proven=all(d.proven for d in draws),
+            bound=min(d.value if d.bound is None else d.bound for d in draws),
+            candidates=sum(count for _, count, _ in searched),
+            searches=totals.searches,
+            nodes=totals.nodes,
             seconds=time.perf_counter() - start,
             **common,
         )
@@ -209,6 +252,7 @@ def search_exchange(
         exchange=Exchange(),
         value=value,
         alternatives=((Exchange(), value),),
+        bound=value,
         searched=False,
         candidates=1,
         searches=1,
@@ -219,7 +263,13 @@ def search_exchange(
 
 
 def best_exchange(
-    record: Record, *, solver: CoreSolver | None = None, top: int = 10, first: Hands | None = None
+    record: Record,
+    *,
+    solver: CoreSolver | None = None,
+    top: int = 10,
+    first: Hands | None = None,
+    jobs: int = 1,
+    time_limit: float | None = None,
 ) -> ExchangeResult:
     """The double-dummy-best exchange of a deal ``record`` (see the module doc).
 
@@ -235,8 +285,18 @@ def best_exchange(
     scegliete search, where the same hands are one of the candidates).  The
     value found is the same with or without it; among exchanges of equal value,
     the one reported may differ.
+
+    ``jobs``: worker processes for the search (the most promising candidates are
+    searched here, the rest split among the workers; :mod:`calasolve.exchange.parallel`).
+    The values are the same with any number; among exchanges of equal value, the
+    one reported may differ from the one-process search.
+
+    ``time_limit``: seconds after which no new candidate is tested (the C solver
+    only).  When the limit cuts the search, ``proven`` is False, the exchange is
+    the best found so far (its value exact) and ``bound`` the proven limit on the
+    best; without it the search is exact (``proven`` True, ``bound`` the value).
     """
-    _check_search_arguments(record, solver, top)
+    check_search_arguments(record, solver, top, jobs, time_limit)
     if first is not None:
         check_deal(first, 0, record.soloist, record.first_leader)
     solver = solver or default_solver()
@@ -271,13 +331,24 @@ def best_exchange(
         solver=solver,
         top=top,
         first=first,
+        jobs=jobs,
+        time_limit=time_limit,
     )
 
 
-def _check_search_arguments(record: Any, solver: Any, top: Any) -> None:
+def check_search_arguments(record: Any, solver: Any, top: Any, jobs: Any = 1, time_limit: Any = None) -> None:
+    """The arguments of :func:`best_exchange` and :func:`solve_with_exchange`, checked."""
     check_record("record", record)
     check_solver("solver", solver, list_search=True)
     check_int("top", top, 1, MAX_TOP)
+    check_jobs_and_limit(solver or default_solver(), jobs, time_limit)
+
+
+def check_jobs_and_limit(solver: Any, jobs: Any, time_limit: Any) -> None:
+    """``jobs`` within the limits; a ``time_limit`` positive and for the C solver (the one with deadlines)."""
+    check_int("jobs", jobs, 1, MAX_JOBS)
+    if check_optional_seconds("time_limit", time_limit) is not None and not isinstance(solver, _core.Solver):
+        raise ParameterError("time_limit", time_limit, "needs the C solver")
 
 
 def solve_with_exchange(
@@ -287,19 +358,22 @@ def solve_with_exchange(
     top: int = 10,
     target: int | None = None,
     objective: str = "thirds",
+    jobs: int = 1,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """:func:`best_exchange`, then :func:`~calasolve.search.solving.solve` of the record with
     that exchange filled in.  The result describes the play with the best exchange
     (for dividete without ``takes``: the draw worst for the soloist, see
     :class:`ExchangeResult`); ``exchange`` is that :class:`ExchangeResult`.
     ``nodes`` and ``seconds`` count the exchange search and the play.  The exchange
-    is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play."""
-    _check_search_arguments(record, solver, top)
+    is chosen for thirds (docs/rules.md §9) whatever the ``objective`` of the play.
+    ``jobs`` and ``time_limit`` are the exchange search's (:func:`best_exchange`)."""
+    check_search_arguments(record, solver, top, jobs, time_limit)
     check_optional_int("target", target, 0, MAX_THIRDS)
     if objective not in ("thirds", "payoff"):
         raise ParameterError("objective", objective, "unknown objective (use thirds or payoff)")
     solver = solver or default_solver()
-    found = best_exchange(record, solver=solver, top=top)
+    found = best_exchange(record, solver=solver, top=top, jobs=jobs, time_limit=time_limit)
     try:
         completed = record.with_(exchange=found.exchange)
     except CalasolveError as err:  # cannot happen: the search builds legal exchanges only

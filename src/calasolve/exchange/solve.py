@@ -24,8 +24,8 @@ from typing import Any
 
 from ..game.state import Contract
 from ..search import solving
-from ..search.solving import CoreSolver, SolveResult, check_solve_arguments
-from .search import solve_with_exchange
+from ..search.solving import CoreSolver, SolveResult, check_solve_arguments, default_solver
+from .search import check_jobs_and_limit, solve_with_exchange
 
 __all__ = ["solve"]
 
@@ -41,13 +41,16 @@ def solve(
     contract: Contract | None = None,
     rules: Any = None,
     top: int = 10,
+    jobs: int = 1,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """Solve a record (at its ``played`` point), a :class:`~calasolve.search.position.Position`
     or a :class:`~calasolve.game.state.PlayState` double-dummy.
 
     A record whose exchange is missing or partial gets the double-dummy-best
     exchange first, as ``calasolve solve`` does (:func:`~calasolve.exchange.search.solve_with_exchange`:
-    ``exchange`` describes it, with the ``top`` best alternatives).
+    ``exchange`` describes it, with the ``top`` best alternatives; ``jobs`` worker
+    processes search it, within ``time_limit`` seconds if given).
 
     ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
     ``all_cards=False`` skips the per-card values; ``line=False`` skips the line.
@@ -56,7 +59,9 @@ def solve(
     bare :class:`~calasolve.game.state.PlayState` (a record brings its own).
     """
     check_solve_arguments(objective, target, all_cards, line, solver, contract, rules)
+    check_jobs_and_limit(solver or default_solver(), jobs, time_limit)
     if getattr(position, "needs_exchange", False):
-        return solve_with_exchange(position, solver=solver, top=top, target=target, objective=objective)
+        return solve_with_exchange(position, solver=solver, top=top, target=target, objective=objective, jobs=jobs,
+                                   time_limit=time_limit)
     return solving.solve(position, target=target, all_cards=all_cards, solver=solver, line=line,
                          objective=objective, contract=contract, rules=rules)

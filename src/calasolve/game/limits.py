@@ -57,6 +57,21 @@ def check_optional_int(parameter: str, value: Any, lo: int, hi: int) -> int | No
     return None if value is None else check_int(parameter, value, lo, hi)
 
 
+def check_optional_seconds(parameter: str, value: Any) -> float | None:
+    """None, or a positive finite number of seconds (not a bool) as a float.
+
+    >>> check_optional_seconds("time_limit", 0)
+    Traceback (most recent call last):
+    ...
+    calasolve.errors.ParameterError: time_limit 0: must be a positive number of seconds
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+        raise ParameterError(parameter, value, "must be a positive number of seconds")
+    return float(value)
+
+
 def check_choice(parameter: str, value: Any, choices: Collection[str]) -> str:
     """``value`` if it is one of ``choices`` (strings)."""
     if not isinstance(value, str) or value not in choices:

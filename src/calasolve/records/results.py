@@ -32,10 +32,15 @@ class Draw:
     exchange: Exchange
     #: the soloist's final thirds with that exchange, double dummy
     value: int
+    #: False when a time limit cut the search: better discards for the defenders may exist
+    proven: bool = True
+    #: proven: no discards of the defenders hold the soloist below this (``value`` when proven)
+    bound: int | None = None
 
     def __repr__(self) -> str:
         takes = {str(s): hand_name(m) for s, m in enumerate(self.takes) if m}
-        return f"Draw(takes={takes!r}, exchange={self.exchange!r}, value={self.value})"
+        cut = "" if self.proven else f", not proven, bound={self.bound}"
+        return f"Draw(takes={takes!r}, exchange={self.exchange!r}, value={self.value}{cut})"
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,12 @@ class ExchangeResult:
     given: Exchange = Exchange()
     #: whether anything was searched (False when the record gave the whole exchange)
     searched: bool = True
+    #: False when a time limit cut the search: ``exchange`` is the best found so far
+    proven: bool = True
+    #: the proven limit on the best value (``value`` itself when proven): no exchange of
+    #: the soloist (solo, chiamo) gives more, no exchange of the defenders (dividete:
+    #: in the worst draw; scegliete) holds the soloist below it
+    bound: int | None = None
     #: distinct candidate exchanges (classes of equivalent ones) considered
     candidates: int = 0
     #: solver calls made (null-window tests and exact solves)
@@ -74,6 +85,8 @@ class ExchangeResult:
 
     def __repr__(self) -> str:
         more = f", mean of the draws {self.mean:.2f}" if self.draws else f", {len(self.alternatives)} alternatives"
+        if not self.proven:
+            more += f", not proven (bound {self.bound})"
         return f"<ExchangeResult {self.contract} for seat {self.soloist}: {self.text()} -> {self.value} thirds{more}>"
 
     @property
@@ -95,7 +108,8 @@ class ExchangeResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: ``best`` and ``alternatives`` as ``{text, soloist_thirds, soloist_points,
-        makes, exchange}``; dividete adds ``draws`` (the same, plus ``takes``) and ``mean``."""
+        makes, exchange}``; dividete adds ``draws`` (the same, plus ``takes``, ``proven``
+        and ``bound``) and ``mean``; ``proven`` and ``bound`` as the fields."""
         out: dict[str, Any] = {
             "contract": self.contract,
             "soloist": self.soloist,
@@ -109,10 +123,14 @@ class ExchangeResult:
                 {
                     "takes": {str(s): _tokens(d.takes[s]) for s in defender_seats(self.soloist)},
                     **self._choice_dict(d.exchange, d.value),
+                    "proven": d.proven,
+                    "bound": d.value if d.bound is None else d.bound,
                 }
                 for d in self.draws
             ]
             out["mean"] = self.mean
+        out["proven"] = self.proven
+        out["bound"] = self.value if self.bound is None else self.bound
         out["candidates"] = self.candidates
         out["searches"] = self.searches
         out["nodes"] = self.nodes

@@ -95,6 +95,13 @@ cdef extern from "calasolve.h" nogil:
     # exchange search (exchange.c): the best of a batch of positions
     int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,
                    int32_t *kept, uint64_t *searches)
+    ctypedef struct cs_best_of_limits:
+        int floor
+        double deadline
+        int *shared
+    int cs_best_of_limited(cs_solver *s, const cs_position *cands, int n, int maximise, int top,
+                           const cs_best_of_limits *lim, int8_t *lo, int8_t *hi, int32_t *kept, uint64_t *searches,
+                           int *complete)
     enum:
         CS_BEST_OF_PREFIX
         CS_BEST_OF_PASSES

@@ -44,7 +44,7 @@ from calasolve.search._ccore cimport (
     cs_get_stats, cs_last_nodes, cs_total_nodes, cs_line, cs_position, cs_reaches, cs_solver, cs_solver_clear,
     cs_solver_free, cs_solver_new, cs_stats, cs_value,
     CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_total_nodes, cs_goal_state,
-    cs_best_of, cs_reaches_batch, CS_BEST_OF_PREFIX, CS_BEST_OF_PASSES, cs_best_of_depths,
+    cs_best_of_limited, cs_best_of_limits, cs_reaches_batch, CS_BEST_OF_PREFIX, CS_BEST_OF_PASSES, cs_best_of_depths,
 )
 
 cdef uint64_t _DECK = (<uint64_t>1 << 40) - 1
@@ -487,8 +487,9 @@ cdef tuple _seats(object leader, object soloist):
 def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top):
     """The ``top`` best of a batch of trick-boundary positions for the side
     choosing (the soloist if ``maximise``, else the defenders), in one C call
-    (``cs_best_of``): ``hands[i]`` the 3 hands of candidate ``i`` (equal sizes,
-    first lead by ``leader``), ``last_bonus[i]`` its bonus.  The candidates are
+    (``cs_best_of``: :func:`best_of_limited` without limits): ``hands[i]`` the
+    3 hands of candidate ``i`` (equal sizes, first lead by ``leader``),
+    ``last_bonus[i]`` its bonus.  The candidates are
     tried in the order given, the most promising first; ties keep the first.
 
     Returns ``(kept, values, searches)``: the indices of the best, best first,
@@ -498,21 +499,61 @@ def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint max
     >>> best_of(s, [(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2)[:2]
     ([0, 1], [7, 0])
     """
+    kept, values, searches, _, _ = best_of_limited(solver, hands, last_bonus, leader, soloist, maximise, top)
+    return kept, values, searches
+
+
+def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top, floor=None,
+                    deadline=None, shared=None):
+    """:func:`best_of` within limits (``cs_best_of_limited``): only candidates
+    strictly better than ``floor`` for the side choosing are kept (``None``:
+    all), and no candidate is tested after ``deadline`` (a
+    :func:`time.monotonic` time; ``None``: none; the first candidate is always
+    valued).  ``shared``: a writable buffer of ``MAX_VALUE + 1`` C ints shared
+    with the searches of other parts of the same list running meanwhile (in
+    processes that map the same memory): the count of candidates known per
+    value, to which each candidate entering the list adds itself, and from
+    which the floor is raised between candidates.
+
+    Returns ``(kept, values, searches, complete, bound)``: ``complete`` is
+    False when the deadline cut the search (the values kept are exact, but
+    better candidates may be missing); ``bound`` is proven of every
+    candidate: none is better than it for the side choosing (the best value
+    itself, or the floor, when complete).
+
+    >>> s = Solver(tt_mb=1)
+    >>> best_of_limited(s, [(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2, floor=5)
+    ([0], [7], 1, True, 7)
+    """
     cdef Py_ssize_t n = len(hands), i
     cdef cs_position *pos
     cdef int8_t *lo
     cdef int8_t *hi
     cdef int32_t *kept
     cdef uint64_t searches = 0
-    cdef int r, ctop
+    cdef int r, ctop, complete = 1
+    cdef cs_best_of_limits lim
+    cdef int[::1] shared_view
     leader, soloist = _seats(leader, soloist)
     top = _int(top, "top")
     if top < 1:
         raise ValueError("top must be at least 1")
+    if floor is None:
+        lim.floor = -1 if maximise else CS_MAX_VALUE + 1
+    else:
+        f = _int(floor, "floor")
+        lim.floor = -1 if f < -1 else (CS_MAX_VALUE + 1 if f > CS_MAX_VALUE + 1 else f)
+    lim.deadline = 0.0 if deadline is None else max(float(deadline), 1e-9)
+    lim.shared = NULL
+    if shared is not None:
+        shared_view = memoryview(shared).cast("B").cast("i")
+        if shared_view.shape[0] < CS_MAX_VALUE + 1:
+            raise ValueError(f"shared: room for {CS_MAX_VALUE + 1} ints needed")
+        lim.shared = &shared_view[0]
     pos = _load_batch(hands, last_bonus, leader, soloist)
     if n == 0:
         free(pos)
-        return [], [], 0
+        return [], [], 0, True, lim.floor
     ctop = top if top < n else n
     lo = <int8_t *>malloc(n)
     hi = <int8_t *>malloc(n)
@@ -523,12 +564,19 @@ def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint max
         solver._enter()
         try:
             with nogil:
-                r = cs_best_of(solver._s, pos, <int>n, maximise, ctop, lo, hi, kept, &searches)
+                r = cs_best_of_limited(solver._s, pos, <int>n, maximise, ctop, &lim, lo, hi, kept, &searches,
+                                       &complete)
         finally:
             solver._busy = False
         if r < 0:
             raise ValueError("invalid candidates")
-        return [kept[i] for i in range(r)], [lo[kept[i]] for i in range(r)], searches
+        bound = hi[0] if maximise else lo[0]
+        for i in range(1, n):
+            if maximise and hi[i] > bound:
+                bound = hi[i]
+            elif not maximise and lo[i] < bound:
+                bound = lo[i]
+        return [kept[i] for i in range(r)], [lo[kept[i]] for i in range(r)], searches, bool(complete), bound
     finally:
         free(pos)
         free(lo)
