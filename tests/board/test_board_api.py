@@ -561,3 +561,14 @@ def test_table_requests_are_checked(client: TestClient) -> None:
     assert "three whole numbers" in refused(client.post("/api/par", json={"deal": deal, "entries": bad}))
     few = [{"soloist": 0, "contract": "solo", "game_points": [4, -2, -2]}]
     assert "no entry for seat" in refused(client.post("/api/par", json={"deal": deal, "entries": few}))
+
+
+def test_exchange_with_a_time_limit_is_the_best_so_far(client: TestClient) -> None:
+    text = SOLO_NO_EXCHANGE
+    exact = ok(client.post("/api/exchange", json={"deal": {"text": text}}))
+    assert exact["proven"] is True and exact["bound"] == exact["best"]["soloist_thirds"]
+    quick = ok(client.post("/api/exchange", json={"deal": {"text": text}, "time_limit": 0.001}))
+    assert quick["best"]["soloist_thirds"] <= exact["best"]["soloist_thirds"] <= quick["bound"]
+    for bad in (0, -1, 601, "1"):
+        message = refused(client.post("/api/exchange", json={"deal": {"text": text}, "time_limit": bad}))
+        assert "time_limit" in message

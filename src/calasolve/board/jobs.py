@@ -27,10 +27,10 @@ def _analyse(solver: Any, record: Any, judge: bool) -> dict[str, Any]:
     return analyse(record, solver=solver, exchange=judge).to_dict()
 
 
-def _exchange(solver: Any, record: Any, top: int) -> dict[str, Any]:
+def _exchange(solver: Any, record: Any, top: int, time_limit: float | None = None) -> dict[str, Any]:
     from ..exchange.search import best_exchange
 
-    return best_exchange(record, solver=solver, top=top).to_dict()
+    return best_exchange(record, solver=solver, top=top, time_limit=time_limit).to_dict()
 
 
 def _table_entry(solver: Any, record: Any, soloist: int, contract: Any) -> dict[str, Any]:

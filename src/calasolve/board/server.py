@@ -42,6 +42,8 @@ VALUE_KEYS = ("played", "to_move", "over", "value", "makes", "values", "best", "
 
 #: The largest request body accepted, in bytes (a pasted record is well under 1 KiB).
 MAX_BODY = 65_536
+#: The longest time limit a page may set on an exchange search, in seconds.
+MAX_TIME_LIMIT = 600
 #: No page but our own may use the API or load anything from elsewhere.
 CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
 
@@ -174,7 +176,10 @@ class Board:
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
         top = want_int(body, "top", 1, 50, 10)
-        return JSONResponse(await self.slow.ask("exchange", (record, top), _gone(request)))
+        limit = want(body, "time_limit", (int, float))
+        if limit is not None and not 0 < limit <= MAX_TIME_LIMIT:
+            raise BadRequest(f"time_limit: {limit} is out of range (0, {MAX_TIME_LIMIT}] seconds")
+        return JSONResponse(await self.slow.ask("exchange", (record, top, limit), _gone(request)))
 
     async def table_entry(self, request: Request) -> Response:
         """One entry of the double-dummy table of the deal as dealt (``calasolve table``)."""

@@ -4,6 +4,7 @@
 const SUITS = ["B", "S", "C", "D"];
 const SYMBOL = { B: "\u2663", S: "\u2660", C: "\u2665", D: "\u2666" };
 const SVG = "http://www.w3.org/2000/svg";
+const FIRST_LOOK = 1;  // seconds of the first, provisional exchange search
 
 const state = {
   deal: null,        // {record: N} or {text: "..."}
@@ -280,8 +281,18 @@ async function searchExchange(mine, contract) {
   status("searching the best exchange\u2026");
   searching(contract, mine);
   let found;
+  $("exchange-so-far").hidden = true;
   try {
-    found = await api("POST", "/api/exchange", { deal: dealSpec(), top: 10 }, state.abort.signal);
+    // first the best found within a second (most searches end in it), shown while the exact search runs
+    found = await api("POST", "/api/exchange", { deal: dealSpec(), top: 10, time_limit: FIRST_LOOK }, state.abort.signal);
+    if (mine !== state.opened) return false;
+    if (!found.proven) {
+      const so = $("exchange-so-far");
+      so.textContent = `Best found in the first second: ${found.best.text} \u2192 ${found.best.soloist_thirds} thirds `
+        + "(not proven yet: the exact search goes on).";
+      so.hidden = false;
+      found = await api("POST", "/api/exchange", { deal: dealSpec(), top: 10 }, state.abort.signal);
+    }
   } catch (err) {
     if (mine === state.opened && !dropped(err)) {
       $("exchange-searching").hidden = true;
