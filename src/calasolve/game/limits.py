@@ -63,7 +63,7 @@ def check_optional_seconds(parameter: str, value: Any) -> float | None:
     >>> check_optional_seconds("time_limit", 0)
     Traceback (most recent call last):
     ...
-    calasolve.errors.ParameterError: time_limit 0: must be a positive number of seconds
+    calasolve.game.errors.ParameterError: time_limit 0: must be a positive number of seconds
     """
     if value is None:
         return None
