@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from ..game.auction import AGGRAVATIONS, Auction
+from ..game.auction import AGGRAVATIONS, Auction, AuctionResult
 from ..game.errors import CalasolveError
 from ..game.rules import STANDARD, Rules
 
@@ -42,27 +42,41 @@ _NOBODY: Payments = (Fraction(0), Fraction(0), Fraction(0))
 
 @dataclass(frozen=True)
 class Par:
-    """The par outcome: who becomes soloist in which contract, and the game points.
+    """The par outcome: the par auction (who becomes soloist in which contract) and the game points.
 
     ``bid`` is the winning bid and ``contract`` what is played (a solissimo's
     aggravation under ``aggravations=declared``); all three are ``None`` when
     every seat passes.  ``calls`` is the par auction, as (seat, call) pairs.
     """
 
-    soloist: int | None
-    bid: str | None
-    contract: str | None
-    calls: tuple[tuple[int, str], ...]
+    auction: AuctionResult
     payments: Payments
 
     @property
+    def soloist(self) -> int | None:
+        return self.auction.soloist
+
+    @property
+    def bid(self) -> str | None:
+        return self.auction.bid
+
+    @property
+    def contract(self) -> str | None:
+        return self.auction.contract
+
+    @property
+    def calls(self) -> tuple[tuple[int, str], ...]:
+        return self.auction.calls
+
+    @property
     def void(self) -> bool:
-        return self.soloist is None
+        return self.auction.void
 
     def text(self) -> str:
         """The par in words.
 
-        >>> Par(1, "solo", "solo", ((0, "pass"), (1, "solo"), (2, "pass")), (Fraction(-2), Fraction(4), Fraction(-2))).text()
+        >>> from calasolve.game.auction import run_auction
+        >>> Par(run_auction("pass solo pass"), (Fraction(-2), Fraction(4), Fraction(-2))).text()
         'par: seat 1 plays solo (seat 0 pass, seat 1 solo, seat 2 pass); game points -2 +4 -2'
         """
         calls = ", ".join(f"seat {seat} {call}" for seat, call in self.calls)
@@ -73,14 +87,8 @@ class Par:
         return f"par: seat {self.soloist} plays {self.contract} ({calls}{raised}); game points {points}"
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "soloist": self.soloist,
-            "bid": self.bid,
-            "contract": self.contract,
-            "void": self.void,
-            "calls": [[seat, call] for seat, call in self.calls],
-            "game_points": [float(p) for p in self.payments],
-        }
+        """The auction's JSON (:meth:`~calasolve.game.auction.AuctionResult.to_dict`) and the ``game_points``."""
+        return {**self.auction.to_dict(), "game_points": [float(p) for p in self.payments]}
 
 
 def fraction_text(x: Fraction) -> str:
@@ -146,7 +154,7 @@ def par(game_points: GamePoints, rules: Rules = STANDARD) -> Par:
 
     calls, payments, contract = rest(Auction(rules))
     final = _replay_all(rules, calls)
-    return Par(final.high_seat, final.high, contract, calls, payments)
+    return Par(final.result(contract if contract != final.high else None), payments)
 
 
 def _replay(auction: Auction, call: str) -> Auction:
