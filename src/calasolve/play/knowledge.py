@@ -60,16 +60,6 @@ MONTE = 3
 PLACES = (0, 1, 2, MONTE)
 
 
-def suit_mask(suit: int) -> Mask:
-    """The ten cards of ``suit``.
-
-    >>> from calasolve.game.cards import hand_name
-    >>> hand_name(suit_mask(2))
-    '-.-.32ARCF7654.-'
-    """
-    return ((1 << 10) - 1) << (10 * suit)
-
-
 @dataclass(frozen=True)
 class SeatView:
     """What ``seat`` knows: the cards it can place, the unseen cards and where each may be.
