@@ -88,6 +88,12 @@ def test_certain_solissimo_table_and_par() -> None:
     assert table.par.payments == (64, -32, -32)
 
 
+def test_table_tasks_are_every_entry_once_dearest_contracts_first() -> None:
+    tasks = table_tasks(record(CERTAIN))
+    assert sorted((s, c) for _, s, c in tasks) == sorted((s, c) for s in range(3) for c in CONTRACTS)
+    assert [c for _, _, c in tasks[:6]] == ["chiamo"] * 3 + ["dividete"] * 3
+
+
 def test_certain_deal_entries_equal_solve() -> None:
     rec = record(CERTAIN)
     for _, soloist, contract in table_tasks(rec):

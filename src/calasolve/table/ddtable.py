@@ -35,6 +35,8 @@ from ..search.solving import default_solver, total_nodes
 from .par import Par, par
 
 SEATS = (0, 1, 2)
+#: The contracts by their usual cost, dearest first: on a pool, a dear entry started last would end alone.
+DEAREST_FIRST: tuple[Contract, ...] = ("chiamo", "dividete", "solo", "scegliete", "solissimo")
 
 
 @dataclass(frozen=True)
@@ -166,8 +168,7 @@ def deal_record(record: Record, soloist: int, contract: Contract) -> Record:
 def table_tasks(record: Record) -> list[tuple[Record, int, Contract]]:
     """The 15 entries of a record's table as (record, soloist, contract), the slowest contracts first."""
     check_record("record", record)
-    order = sorted(CONTRACTS, key=lambda c: c == "solissimo")  # solissimo has no exchange: cheapest last
-    return [(record, seat, contract) for contract in order for seat in SEATS]
+    return [(record, seat, contract) for contract in DEAREST_FIRST for seat in SEATS]
 
 
 def table_entry(task: tuple[Record, int, Contract], solver: CoreSolver | None = None) -> TableEntry:
