@@ -411,6 +411,57 @@ def test_a_search_nobody_waits_for_is_stopped() -> None:
     asyncio.run(scenario())
 
 
+def test_the_tables_pool_answers_questions_side_by_side() -> None:
+    """Two questions asked together go to two processes; one whose asker leaves is stopped
+    there and the pool answers the next; a question waiting for a free process is dropped
+    when its asker leaves."""
+    import asyncio
+
+    from calasolve.board.jobs import Abandoned, SlowPool
+    from calasolve.table.ddtable import table_entry
+
+    from calasolve.records.dealfile import Record
+    from calasolve.search.suites import random_suite
+
+    deal = random_suite(2)[1]  # seat 0's chiamo: minutes of search
+    chiamo = Record(hands=deal.hands, monte=deal.monte, contract="chiamo", soloist=0)
+    certain = read_deal_file(str(ROOT / "examples" / "table.deal"))[0]
+    timeless = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes")}  # noqa: E731
+
+    async def stays() -> None:
+        await asyncio.Event().wait()
+
+    async def leaves_soon() -> None:
+        await asyncio.sleep(1.0)
+
+    async def leaves_sooner() -> None:
+        await asyncio.sleep(0.3)
+
+    async def scenario() -> None:
+        pool = SlowPool(16, 2)
+        try:
+            asked = [(0, "solo"), (2, "scegliete")]
+            answers = await asyncio.gather(*(pool.ask("table_entry", (certain, s, c), stays) for s, c in asked))
+            assert len(pool.pids) == 2  # the second question did not wait for the first one's process
+            for (s, c), got in zip(asked, answers):
+                assert timeless(got) == timeless(table_entry((certain, s, c)).to_dict())
+            # both processes busy with slow searches: a third asker waits, then leaves
+            slow = [asyncio.ensure_future(pool.ask("exchange", (chiamo, 10), leaves_soon)) for _ in range(2)]
+            await asyncio.sleep(0.2)  # they take both processes
+            with pytest.raises(Abandoned):
+                await pool.ask("table_entry", (certain, 0, "solo"), leaves_sooner)
+            for task in slow:
+                with pytest.raises(Abandoned):
+                    await task
+            assert pool.pids == [] and pool.abandoned == 2
+            again = await pool.ask("table_entry", (certain, 1, "chiamo"), stays)
+            assert timeless(again) == timeless(table_entry((certain, 1, "chiamo")).to_dict())
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
 @pytest.mark.parametrize("body, expected", [
     ({}, "hand: the 12-card hand is missing"),
     ({"hand": "32AR.32A.3A.2A"}, "has 11 cards, a hand has 12"),
@@ -520,7 +571,7 @@ def test_random_requests_never_get_a_500(client: TestClient) -> None:
 
 def test_a_board_without_a_file_takes_pasted_records() -> None:
     with TestClient(create_app([], allowed_hosts=["testserver"])) as c:
-        assert ok(c.get("/api/records")) == {"file": None, "records": []}
+        assert ok(c.get("/api/records")) == {"file": None, "records": [], "table_workers": os.cpu_count() or 1}
         assert "it has 0" in refused(c.post("/api/position", json={"deal": {"record": 1}}))
         view = ok(c.post("/api/position", json={"deal": {"text": BAD.replace("RC7\n", "RC76\n")}}))
         assert view["record"]["where"] == "<pasted>:1" and view["to_move"] == 0

@@ -1,5 +1,6 @@
 """The board's slow questions (analyses, exchange searches, the table's entries) in a child process that
-can be stopped: the page that asked goes away, and its search goes with it.
+can be stopped: the page that asked goes away, and its search goes with it.  The table's entries go to a
+:class:`SlowPool` of such processes, one per core, so that a table uses every core.
 
 The C search cannot be interrupted from outside, so a question nobody wants
 any more is stopped by ending the process that answers it; the next question
@@ -152,3 +153,54 @@ class SlowWorker:
         error = CalasolveError(reply[1])
         error.status = reply[2]  # type: ignore[attr-defined]
         raise error
+
+
+class SlowPool:
+    """Several :class:`SlowWorker` processes: each question goes to the first one free (the table's
+    entries side by side), and is stopped as there when its asker leaves."""
+
+    def __init__(self, tt_mb: int, size: int) -> None:
+        self.workers = [SlowWorker(tt_mb) for _ in range(max(1, size))]
+        self._free: asyncio.Queue[SlowWorker] | None = None  # made on the server's loop, at the first question
+
+    @property
+    def pids(self) -> list[int]:
+        """The children's process ids, of those running."""
+        return [pid for pid in (w.pid for w in self.workers) if pid is not None]
+
+    @property
+    def abandoned(self) -> int:
+        return sum(w.abandoned for w in self.workers)
+
+    def close(self) -> None:
+        for w in self.workers:
+            w.close()
+
+    async def ask(self, name: str, args: tuple[Any, ...], gone: Callable[[], Awaitable[None]]) -> dict[str, Any]:
+        """:meth:`SlowWorker.ask` of the first worker free (waiting for one if all are busy)."""
+        if self._free is None:
+            self._free = asyncio.Queue()
+            for w in self.workers:
+                self._free.put_nowait(w)
+        left = asyncio.ensure_future(gone())  # one watcher of the request: it may be read by one reader only
+
+        async def still_gone() -> None:
+            await asyncio.shield(left)
+
+        taken = asyncio.ensure_future(self._free.get())
+        try:
+            done, _ = await asyncio.wait({taken, left}, return_when=asyncio.FIRST_COMPLETED)
+            if taken not in done:
+                taken.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await taken
+                if not taken.cancelled():
+                    self._free.put_nowait(taken.result())  # taken just as the asker left: give it back
+                raise Abandoned()
+            worker = taken.result()
+            try:
+                return await worker.ask(name, args, still_gone)
+            finally:
+                self._free.put_nowait(worker)
+        finally:
+            left.cancel()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Awaitable, Callable, Sequence, TypeVar
@@ -32,7 +33,7 @@ from ..game.state import CONTRACTS
 from ..records.jsonout import dumps
 from ..search.position import Position
 from .advice import MAX_SAMPLES, AdviceRun
-from .jobs import Abandoned, SlowWorker
+from .jobs import Abandoned, SlowPool, SlowWorker
 from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, table_game_points, want, want_int
 
 T = TypeVar("T")
@@ -103,6 +104,7 @@ class Board:
         # slow questions in a child process, stopped when the page stops waiting for them
         self.quick = ThreadPoolExecutor(1, thread_name_prefix="board-values")
         self.slow = SlowWorker(tt_mb)
+        self.table_workers = SlowPool(tt_mb, os.cpu_count() or 1)
         # made here, so that a table the machine cannot allocate fails at start, not at the first click
         self._solvers = {"quick": make_solver(tt_mb)}
         self.advice: AdviceRun | None = None
@@ -120,10 +122,12 @@ class Board:
             self.advice.cancel()
         self.quick.shutdown(wait=True, cancel_futures=True)
         self.slow.close()
+        self.table_workers.close()
 
     # -- handlers ----------------------------------------------------------------
     async def list_records(self, request: Request) -> Response:
-        return JSONResponse({"file": self.path, "records": [record_summary(r) for r in self.records]})
+        return JSONResponse({"file": self.path, "records": [record_summary(r) for r in self.records],
+                             "table_workers": len(self.table_workers.workers)})
 
     async def check(self, request: Request) -> Response:
         body = await read_json(request)
@@ -191,7 +195,7 @@ class Board:
         contract = want(body, "contract", str)
         if contract not in CONTRACTS:
             raise BadRequest(f"contract: {contract!r} is not a contract (use {', '.join(CONTRACTS)})")
-        return JSONResponse(await self.slow.ask("table_entry", (record, soloist, contract), _gone(request)))
+        return JSONResponse(await self.table_workers.ask("table_entry", (record, soloist, contract), _gone(request)))
 
     async def par(self, request: Request) -> Response:
         """The par of a table whose 15 entries the page has (as /api/table-entry gave them)."""

@@ -17,6 +17,7 @@ const state = {
   seq: 0,            // answers to older requests are dropped
   opened: 0,         // the deal's number: answers about a deal no longer open are dropped
   abort: null,       // stops the open deal's requests (and so their work on the server)
+  tableWorkers: 1,   // the server's processes for the table's entries
 };
 
 const $ = (id) => document.getElementById(id);
@@ -362,32 +363,51 @@ function resetTable() {
   $("table-panel").hidden = state.deal === null;
 }
 
-// The 15 entries one after another (each a search on the server), drawn as they come; opening
-// another deal aborts the request under way, which stops its search.
+// The entries by their usual cost, dearest first (as `calasolve table` runs them).
+const DEAREST_FIRST = ["chiamo", "dividete", "solo", "scegliete", "solissimo"];
+
+// The 15 entries, each a search on the server, `state.tableWorkers` at a time (one per core there):
+// one runner takes the dearest left, the others the cheapest, so cheap entries show at once and the
+// dear ones start early.  Drawn as they come; opening another deal aborts the requests under way,
+// which stops their searches.
 async function computeTable() {
   const mine = state.opened;
   const signal = state.abort.signal;
   const deal = { ...state.deal };  // the deal as dealt: its exchange and play do not matter
   $("table-go").disabled = true;
+  const queue = DEAREST_FIRST.flatMap((contract) => [0, 1, 2].map((soloist) => ({ soloist, contract })));
   const entries = [];
-  try {
-    for (const contract of CONTRACTS) {
-      for (const soloist of [0, 1, 2]) {
-        $("table-progress").textContent = `entry ${entries.length + 1} of 15: seat ${soloist} in ${contract}\u2026`;
-        const entry = await api("POST", "/api/table-entry", { deal, soloist, contract }, signal);
-        if (mine !== state.opened) return;
-        entries.push(entry);
-        const cell = $(`dd-${soloist}-${contract}`);
-        cell.textContent = tableCell(entry);
-        cell.className = entry.makes ? "made" : "";
-        cell.title = entry.draws ? entry.draws.map((d) => `${d.exchange}: ${d.soloist_thirds}`).join("\n") : entry.exchange;
-      }
+  const running = new Map();
+  const progress = () => {
+    const now = [...running.values()].map((t) => `seat ${t.soloist} in ${t.contract}`).join(", ");
+    $("table-progress").textContent = `${entries.length} of 15 entries; searching ${now}\u2026`;
+  };
+  const runner = async (id, dearFirst) => {
+    while (queue.length && mine === state.opened) {
+      const task = dearFirst ? queue.shift() : queue.pop();
+      running.set(id, task);
+      progress();
+      const entry = await api("POST", "/api/table-entry", { deal, ...task }, signal);
+      running.delete(id);
+      if (mine !== state.opened) return;
+      entries.push(entry);
+      const cell = $(`dd-${task.soloist}-${task.contract}`);
+      cell.textContent = tableCell(entry);
+      cell.className = entry.makes ? "made" : "";
+      cell.title = entry.draws ? entry.draws.map((d) => `${d.exchange}: ${d.soloist_thirds}`).join("\n") : entry.exchange;
     }
+  };
+  try {
+    const workers = Math.max(1, state.tableWorkers);
+    await Promise.all(Array.from({ length: workers }, (_, i) => runner(i, i === 0)));
+    if (mine !== state.opened) return;
+    $("table-progress").textContent = "the par\u2026";
     const found = await api("POST", "/api/par", { deal, entries }, signal);
     if (mine !== state.opened) return;
     $("par-line").textContent = found.text;
     $("table-progress").textContent = "";
   } catch (err) {
+    queue.length = 0;  // the other runners stop after their entry under way
     if (mine === state.opened && !dropped(err)) {
       $("table-progress").textContent = "";
       $("table-go").disabled = false;
@@ -624,7 +644,8 @@ async function start() {
   $("advice-form").addEventListener("submit", startAdvice);
   $("advice-cancel").addEventListener("click", cancelAdvice);
   document.addEventListener("keydown", onKey);
-  const { file, records } = await api("GET", "/api/records");
+  const { file, records, table_workers: tableWorkers } = await api("GET", "/api/records");
+  state.tableWorkers = tableWorkers || 1;
   $("file-name").textContent = file ? `${file}: ${records.length} records` : "no file: paste a record below";
   const list = $("record-list");
   records.forEach((r) => list.append(el("option", { value: r.index }, `${r.index}. ${r.name || r.contract} (${r.contract})`)));
