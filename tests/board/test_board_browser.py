@@ -509,6 +509,7 @@ def test_continue_with_pimc_and_moving_on_drops_the_run(browser: Any, played_boa
         [dd] = json_lines("solve", "--json", "-", input=record)
         expect(p.locator("#pimc-dd")).to_contain_text(f"Double dummy after 13 cards: the soloist ends with {dd['soloist_thirds']} thirds")
         assert (p.locator("#pimc-dd-line").text_content() or "").startswith("Double-dummy line from there: 5. ")
+        expect(p.locator("#graph polyline.pimc-eval")).to_have_count(1)
         # the board's line is the PIMC line: step through it, its card at the position marked
         expect(p.locator(".pimc-card.next")).to_have_attribute("data-card", played["played"][13])
         p.keyboard.press("ArrowRight")

@@ -474,6 +474,13 @@ function drawGraph() {
     svg.append(el("svg:line", { x1: x(state.cursor), x2: x(state.cursor), y1: top, y2: H - bottom, class: "cursor" }));
   }
   svg.append(el("svg:polyline", { points: points.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "eval" }));
+  if (pimc.result && pimc.cards.length) {
+    // the PIMC line from where it started, to compare with the record's own play
+    const from = pimc.cards[0];
+    const line = [[from.index, from.before], ...pimc.cards.map((c) => [c.index + 1, c.after])];
+    svg.append(el("svg:polyline", { points: line.map(([i, v]) => `${x(i)},${y(v)}`).join(" "), class: "pimc-eval" },
+      el("svg:title", {}, `the PIMC line ${fromText(pimc.from)}: ${pimc.result.soloist_thirds} thirds at the end`)));
+  }
   points.forEach((v, i) => {
     const dot = el("svg:circle", { cx: x(i), cy: y(v), r: 3, class: "point" },
       el("svg:title", {}, i ? `after card ${i} (${state.recordPlay[i - 1]}): ${v} thirds` : `first lead: ${v} thirds`));
@@ -639,6 +646,7 @@ function drawPimc() {
       el("p", { id: "pimc-dd" }, el("strong", {}, `Double dummy ${fromText(pimc.from)}: `),
         `the soloist ends with ${thirdsText(pimc.dd.soloist_thirds, pimc.dd.makes)}${gamePoints(dd)}`));
   }
+  if (state.graph) drawGraph();
   $("pimc-dd-line").textContent = pimc.dd && pimc.result ? `Double-dummy line from there: ${ddLine(pimc.from, pimc.dd.line)}` : "";
   markPimc();
 }
