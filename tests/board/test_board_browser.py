@@ -523,5 +523,11 @@ def test_continue_with_pimc_and_moving_on_drops_the_run(browser: Any, played_boa
         page.shot("pimc")
         assert (p.locator("#status").text_content() or "") == ""
         assert page.errors == []
+        # the server's one-line error, as elsewhere
+        p.fill("#pimc-samples", "0")
+        p.click("#pimc-go")
+        expect(p.locator("#status")).to_have_text("samples: 0 is out of range 1..1000")
+        expect(p.locator("#pimc-progress")).to_be_hidden()
+        assert all("status of 400" in e for e in page.errors), page.errors
     finally:
         p.close()

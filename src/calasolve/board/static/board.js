@@ -584,6 +584,7 @@ async function startPimc() {
     if (mine === pimc.run && !dropped(err)) {
       pimc.running = false;
       bar.hidden = true;
+      drawPimc();  // the cards played before the error stay, to be looked at
       $("pimc-status").textContent = "";
       status(err.message, true);
     }
