@@ -29,6 +29,7 @@ from calasolve.records.dealfile import parse_deal_text, read_deal_file  # noqa: 
 from calasolve.exchange.search import best_exchange  # noqa: E402
 from calasolve.search.position import Position  # noqa: E402
 from calasolve.search.solving import make_solver, solve  # noqa: E402
+from calasolve.game.cards import card_name, parse_card  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")
 
@@ -215,7 +216,7 @@ def test_undo_with_nothing_played_is_refused(client: TestClient) -> None:
 def test_bad_deals_get_one_line_errors(client: TestClient, deal: Any, expected: str) -> None:
     response = client.post("/api/position", json={"deal": deal})
     assert expected in refused(response, response.status_code if response.status_code == 413 else 400)
-    for path in ("/api/undo", "/api/play", "/api/analyse", "/api/exchange"):
+    for path in ("/api/undo", "/api/play", "/api/analyse", "/api/exchange", "/api/pimc"):
         response = client.post(path, json={"deal": deal, "card": "AS"})
         if response.status_code == 200:  # the exchange search takes a record without an exchange
             assert path == "/api/exchange" and "text" in deal, response.text
@@ -623,3 +624,110 @@ def test_exchange_with_a_time_limit_is_the_best_so_far(client: TestClient) -> No
     for bad in (0, -1, 601, "1"):
         message = refused(client.post("/api/exchange", json={"deal": {"text": text}, "time_limit": bad}))
         assert "time_limit" in message
+
+
+# -- continue with PIMC ------------------------------------------------------------------
+
+def pimc_played(record: Any, samples: int, seed: int) -> Any:
+    """``play_out`` with a PIMC player per seat, as ``calasolve play --players pimc`` plays."""
+    from calasolve.play.players import PimcPlayer, play_out
+
+    solver = make_solver(8)
+    return play_out(record, [PimcPlayer(samples, seed, solver) for _ in range(3)])
+
+
+@pytest.mark.parametrize("record_index, cut, samples, seed", [
+    (3, None, 5, 1),    # the record's own stop: trick 5, seat 0 to lead
+    (1, 16, 4, 7),      # mid-trick, the other side to move
+])
+def test_pimc_is_play_out_from_the_position(played_client: TestClient, record_index: int, cut: int | None,
+                                            samples: int, seed: int) -> None:
+    record = read_deal_file(PLAYED)[record_index - 1]
+    record = record.with_(played=record.played[:cut])
+    start = len(record.played)
+    deal = {"record": record_index, "played": [card_name(c) for c in record.played]}
+    data = ok(played_client.post("/api/pimc", json={"deal": deal, "samples": samples, "seed": seed}))
+    played = pimc_played(record, samples, seed)
+    assert data["played"] == [card_name(c) for c in played.record.played] and len(data["played"]) == 36
+    assert (data["start"], data["samples"], data["seed"], data["over"], data["to_move"]) == (start, samples, seed, True, None)
+    # each card judged as `calasolve analyse` judges the whole played deal
+    review = analyse(played.record, solver=make_solver(8), exchange=False).to_dict()["cards"][start:]
+    assert data["cards"] == review
+    assert data["result"] == played.record.state().result(record.contract, record.rules).to_dict()
+    assert data["result"]["soloist_thirds"] == review[-1]["after"]
+    best = solve(record, solver=make_solver(8))
+    dd = data["double_dummy"]
+    assert dd["soloist_thirds"] == best.soloist_thirds == review[0]["before"]
+    assert dd["makes"] == (best.soloist_thirds >= 18)
+    line = record.state()
+    for token in dd["line"]:
+        line.play(parse_card(token))
+    assert line.is_over and dd["result"] == line.result(record.contract, record.rules).to_dict()
+    assert dd["result"]["soloist_thirds"] == best.soloist_thirds
+
+
+def test_pimc_card_by_card_is_the_same_line_and_reproducible(played_client: TestClient) -> None:
+    deal = {"record": 1, "played": "AS 5S 7S 5B 6B 2B CB 3B 2D 2S 6S RS 3S CS 4C 4D 5D 7D AB FB".split()}
+    body = {"deal": deal, "samples": 3, "seed": 11}
+    whole = ok(played_client.post("/api/pimc", json=body))
+    assert ok(played_client.post("/api/pimc", json=body)) == whole
+    # as the page asks: one card at a time, each from where the last stopped
+    cards: list[dict[str, Any]] = []
+    played = deal["played"]
+    while True:
+        step = ok(played_client.post("/api/pimc", json={**body, "deal": {**deal, "played": played}, "cards": 1}))
+        assert len(step["cards"]) == 1 and step["start"] == len(played) and step["played"][:-1] == played
+        cards += step["cards"]
+        played = step["played"]
+        if step["over"]:
+            break
+        assert step["result"] is None and step["to_move"] is not None
+    assert played == whole["played"] and cards == whole["cards"] and step["result"] == whole["result"]
+    other = ok(played_client.post("/api/pimc", json={**body, "seed": 12, "cards": 3}))
+    assert len(other["cards"]) == 3 and other["double_dummy"] == whole["double_dummy"]
+
+
+@pytest.mark.parametrize("body, expected", [
+    ({"deal": {"record": 3}, "samples": 0}, "samples: 0 is out of range 1..1000"),
+    ({"deal": {"record": 3}, "samples": 1001}, "samples: 1001 is out of range 1..1000"),
+    ({"deal": {"record": 3}, "samples": "10"}, "samples: expected int, got str"),
+    ({"deal": {"record": 3}, "seed": -1}, "seed: -1 is out of range"),
+    ({"deal": {"record": 3}, "seed": 1.5}, "seed: expected int, got float"),
+    ({"deal": {"record": 3}, "cards": 0}, "cards: 0 is out of range 1..36"),
+    ({"deal": {"record": 3}, "cards": True}, "cards: expected int, got bool"),
+    ({"deal": {"record": 1}}, "pimc: the deal is over: no card is left to play"),
+    ({"deal": {"record": 3, "played": ["RD", "RD"]}}, "deal.played: played card 2 (RD, trick 1)"),
+    ({"deal": {"text": SOLO_NO_EXCHANGE}}, "deal.exchange: the record's exchange is incomplete"),
+    ({}, "deal: expected an object"),
+])
+def test_pimc_refuses_bad_input(played_client: TestClient, body: dict[str, Any], expected: str) -> None:
+    assert expected in refused(played_client.post("/api/pimc", json=body))
+
+
+def test_a_pimc_run_nobody_waits_for_is_stopped() -> None:
+    """The page moved on: the PIMC run's process is ended, and the next run answers as before."""
+    import asyncio
+
+    from calasolve.board.jobs import Abandoned, SlowWorker
+
+    record = read_deal_file(PLAYED)[2]
+
+    async def scenario() -> None:
+        worker = SlowWorker(16)
+        try:
+            async def leaves_soon() -> None:
+                await asyncio.sleep(1.0)
+
+            async def stays() -> None:
+                await asyncio.Event().wait()
+
+            first_lead = record.with_(played=())
+            with pytest.raises(Abandoned):
+                await worker.ask("pimc", (first_lead, 1000, 0, None), leaves_soon)
+            assert worker.pid is None and worker.abandoned == 1
+            answer = await worker.ask("pimc", (record, 2, 5, None), stays)
+            assert answer["played"] == [card_name(c) for c in pimc_played(record, 2, 5).record.played]
+        finally:
+            worker.close()
+
+    asyncio.run(scenario())

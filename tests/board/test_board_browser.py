@@ -455,3 +455,79 @@ def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> No
         assert page.errors == []
     finally:
         p.close()
+
+
+def test_continue_with_pimc_and_moving_on_drops_the_run(browser: Any, played_board: Any) -> None:
+    """The PIMC line from a position is `calasolve play --players pimc`'s from there, each card with
+    its double-dummy cost; a run left for another record, or replaced by a new one, is stopped
+    on the server and nothing of it shows."""
+    url, server = played_board
+    page = Page(browser, url)
+    try:
+        p = page.page
+        p.wait_for_selector("#graph svg")  # record 1's analysis is done: the searching process is idle
+        expect(p.locator("#pimc-go")).to_be_enabled()
+        # a slow run from the first lead (1000 layouts a decision), left for record 3 while it runs
+        p.fill("#pimc-samples", "1000")
+        p.click("#pimc-go")
+        expect(p.locator("#pimc-status")).to_have_text("card 1 of 36: seat 0 thinking\u2026")
+        expect(p.locator("#pimc-progress")).to_be_visible()
+        p.wait_for_timeout(1000)
+        busy = searchers(server)
+        assert busy, "no process plays the PIMC line"
+        [_, _, stopped] = json_lines("solve", "--json", PLAYED)
+        page.open_record(3, stopped["name"])
+        page.wait_step(14)
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in busy) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in busy), "the abandoned PIMC run still runs"
+        for gone in ("#pimc-line", "#pimc-result", "#pimc-status", "#pimc-dd-line"):
+            expect(p.locator(gone)).to_have_text("")
+        expect(p.locator("#pimc-progress")).to_be_hidden()
+        # step back into trick 5; a slow run there, replaced by a quick one: only the quick one shows
+        p.keyboard.press("ArrowLeft")
+        page.wait_step(13)
+        p.click("#pimc-go")
+        expect(p.locator("#pimc-status")).to_have_text(re.compile(r"^card \d+ of 23: seat \d thinking"))
+        p.fill("#pimc-samples", "5")
+        p.fill("#pimc-seed", "3")
+        p.click("#pimc-go")
+        expect(p.locator("#pimc-status")).to_have_text("done: 23 cards (5 samples a decision, seed 3)", timeout=120_000)
+        # `calasolve play` from the same point: the same cards, the same costs and result
+        text = (ROOT / PLAYED).read_text().split("\n\n")[-1]
+        record = re.sub(r"played: (.*) 5S\n?$", r"played: \1\n", text)
+        [played] = json_lines("play", "--json", "--players", "pimc", "--samples", "5", "--seed", "3", "--jobs", "1", "-",
+                              input=record)
+        cards = played["analysis"]["cards"][13:]
+        shown = p.locator(".pimc-card")
+        assert [shown.nth(i).get_attribute("data-card") for i in range(shown.count())] == played["played"][13:]
+        costs = [int(t.replace("\u2212", "")) for t in p.locator(".pimc-card .cost").all_text_contents()]
+        assert costs == [c["cost"] for c in cards if c["cost"]] and costs
+        thirds = played["analysis"]["actual_thirds"]
+        expect(p.locator("#pimc-final")).to_contain_text(f"PIMC after 13 cards: the soloist ends with {thirds} thirds")
+        [dd] = json_lines("solve", "--json", "-", input=record)
+        expect(p.locator("#pimc-dd")).to_contain_text(f"Double dummy after 13 cards: the soloist ends with {dd['soloist_thirds']} thirds")
+        assert (p.locator("#pimc-dd-line").text_content() or "").startswith("Double-dummy line from there: 5. ")
+        expect(p.locator("#graph polyline.pimc-eval")).to_have_count(1)
+        # the board's line is the PIMC line: step through it, its card at the position marked
+        expect(p.locator(".pimc-card.next")).to_have_attribute("data-card", played["played"][13])
+        p.keyboard.press("ArrowRight")
+        page.wait_step(14)
+        expect(p.locator(".pimc-card.next")).to_have_attribute("data-card", played["played"][14])
+        mistake = next(c for c in cards if c["cost"])
+        p.click(f".pimc-card[data-index='{mistake['index']}']")
+        page.wait_step(mistake["index"])
+        title = p.locator(f".card.legal[data-card='{mistake['card']}']").get_attribute("title") or ""
+        assert f"loses {mistake['cost']}" in title
+        page.shot("pimc")
+        assert (p.locator("#status").text_content() or "") == ""
+        assert page.errors == []
+        # the server's one-line error, as elsewhere
+        p.fill("#pimc-samples", "0")
+        p.click("#pimc-go")
+        expect(p.locator("#status")).to_have_text("samples: 0 is out of range 1..1000")
+        expect(p.locator("#pimc-progress")).to_be_hidden()
+        assert all("status of 400" in e for e in page.errors), page.errors
+    finally:
+        p.close()

@@ -6,7 +6,7 @@ docs/board.md) whose handlers call the same Python API as the
 command line.  The server needs the optional extra ``calasolve[board]``
 (Starlette and uvicorn); :mod:`calasolve.board.views` does not.
 
-An interface layer: may import the advice, the deals, the exchange search,
-the search, the records and the game; only :mod:`calasolve.cli` imports it
+An interface layer: may import the advice, the deals, the card players, the
+exchange search, the search, the records and the game; only :mod:`calasolve.cli` imports it
 (``calasolve board``).  The handlers import the heavier modules on first use.
 """

@@ -1,6 +1,6 @@
-"""The board's slow questions (analyses, exchange searches, the table's entries) in a child process that
-can be stopped: the page that asked goes away, and its search goes with it.  The table's entries go to a
-:class:`SlowPool` of such processes, one per core, so that a table uses every core.
+"""The board's slow questions (analyses, exchange searches, the table's entries, PIMC play) in a child
+process that can be stopped: the page that asked goes away, and its search goes with it.  The table's
+entries go to a :class:`SlowPool` of such processes, one per core, so that a table uses every core.
 
 The C search cannot be interrupted from outside, so a question nobody wants
 any more is stopped by ending the process that answers it; the next question
@@ -40,9 +40,15 @@ def _table_entry(solver: Any, record: Any, soloist: int, contract: Any) -> dict[
     return table_entry((record, soloist, contract), solver).to_dict()
 
 
+def _pimc(solver: Any, record: Any, samples: int, seed: int, cards: int | None) -> dict[str, Any]:
+    from .pimc import continue_with_pimc
+
+    return continue_with_pimc(record, samples=samples, seed=seed, cards=cards, solver=solver)
+
+
 #: What the child answers, by name (names, not functions, go through the pipe).
 QUESTIONS: dict[str, Callable[..., dict[str, Any]]] = {
-    "analyse": _analyse, "exchange": _exchange, "table_entry": _table_entry,
+    "analyse": _analyse, "exchange": _exchange, "table_entry": _table_entry, "pimc": _pimc,
 }
 
 

@@ -197,6 +197,24 @@ class Board:
             raise BadRequest(f"contract: {contract!r} is not a contract (use {', '.join(CONTRACTS)})")
         return JSONResponse(await self.table_workers.ask("table_entry", (record, soloist, contract), _gone(request)))
 
+    async def pimc(self, request: Request) -> Response:
+        """PIMC players on every seat play on from the position (docs/board.md), each card judged double dummy."""
+        from ..game.limits import MAX_SEED
+        from .pimc import DEFAULT_BOARD_SAMPLES, MAX_BOARD_SAMPLES
+
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        samples = want_int(body, "samples", 1, MAX_BOARD_SAMPLES, DEFAULT_BOARD_SAMPLES)
+        seed = want_int(body, "seed", 0, MAX_SEED, 0)
+        cards = want(body, "cards", int)
+        if cards is not None and not 1 <= cards <= 36:
+            raise BadRequest(f"cards: {cards} is out of range 1..36")
+        if record.needs_exchange:
+            raise BadRequest("deal.exchange: the record's exchange is incomplete: give one (as /api/exchange finds it)")
+        if record.state().is_over:
+            raise BadRequest("pimc: the deal is over: no card is left to play")
+        return JSONResponse(await self.slow.ask("pimc", (record, samples, seed, cards), _gone(request)))
+
     async def par(self, request: Request) -> Response:
         """The par of a table whose 15 entries the page has (as /api/table-entry gave them)."""
         from ..table.par import par
@@ -330,6 +348,7 @@ def create_app(
         Route("/api/exchange", board.exchange, methods=["POST"]),
         Route("/api/table-entry", board.table_entry, methods=["POST"]),
         Route("/api/par", board.par, methods=["POST"]),
+        Route("/api/pimc", board.pimc, methods=["POST"]),
         Route("/api/advise", board.advise, methods=["POST"]),
         Route("/api/advise", board.advice_status, methods=["GET"]),
         Route("/api/advise", board.advice_cancel, methods=["DELETE"]),

@@ -181,6 +181,9 @@ function draw(view) {
   drawTrick(view);
   drawInfo(view);
   drawGraph();
+  $("pimc-panel").hidden = false;
+  $("pimc-go").disabled = view.over;
+  markPimc();
 }
 
 // -- moves ---------------------------------------------------------------------
@@ -205,6 +208,7 @@ function show(view, cursor) {
 }
 
 async function play(card) {
+  stopPimc();
   const before = state.line.slice(0, state.cursor);
   await request("POST", "/api/play", { deal: dealSpec(before), card }, (view) => {
     if (state.line[state.cursor] !== card) state.line = before.concat([card]);
@@ -214,11 +218,13 @@ async function play(card) {
 
 async function undo() {
   if (state.cursor === 0) return;
+  stopPimc();
   await request("POST", "/api/undo", { deal: dealSpec(state.line.slice(0, state.cursor)) },
     (view) => show(view, state.cursor - 1));
 }
 
 async function goTo(cursor) {
+  stopPimc();
   cursor = Math.max(0, Math.min(cursor, state.line.length));
   await request("POST", "/api/position", { deal: dealSpec(state.line.slice(0, cursor)) }, (view) => show(view, cursor));
 }
@@ -244,6 +250,7 @@ async function openDeal(deal, summary) {
   $("exchange-panel").hidden = true;
   $("exchange-searching").hidden = true;
   $("graph-panel").hidden = true;
+  resetPimc();
   resetTable();
   status("");
   if (summary.needs_exchange) {
@@ -324,6 +331,7 @@ async function searchExchange(mine, contract) {
 async function pickExchange(exchange, item) {
   state.exchange = exchange;
   state.line = [];
+  resetPimc();
   for (const li of $("exchange-list").children) li.classList.toggle("chosen", li === item);
   await goTo(0);
 }
@@ -486,6 +494,13 @@ function drawGraph() {
     svg.append(el("svg:line", { x1: x(state.cursor), x2: x(state.cursor), y1: top, y2: H - bottom, class: "cursor" }));
   }
   svg.append(el("svg:polyline", { points: points.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "eval" }));
+  if (pimc.result && pimc.cards.length) {
+    // the PIMC line from where it started, to compare with the record's own play
+    const from = pimc.cards[0];
+    const line = [[from.index, from.before], ...pimc.cards.map((c) => [c.index + 1, c.after])];
+    svg.append(el("svg:polyline", { points: line.map(([i, v]) => `${x(i)},${y(v)}`).join(" "), class: "pimc-eval" },
+      el("svg:title", {}, `the PIMC line ${fromText(pimc.from)}: ${pimc.result.soloist_thirds} thirds at the end`)));
+  }
   points.forEach((v, i) => {
     const dot = el("svg:circle", { cx: x(i), cy: y(v), r: 3, class: "point" },
       el("svg:title", {}, i ? `after card ${i} (${state.recordPlay[i - 1]}): ${v} thirds` : `first lead: ${v} thirds`));
@@ -505,6 +520,175 @@ function drawGraph() {
   }
   if (!mistakes.length) list.append(el("li", {}, "no mistakes: every card was double-dummy best"));
   $("graph").replaceChildren(svg);
+}
+
+// -- continue with PIMC ---------------------------------------------------------------
+
+const pimc = {
+  run: 0,           // the run shown: answers to any other are dropped
+  abort: null,      // stops the run's request under way (and so its search on the server)
+  running: false,
+  from: 0,          // the cards played before the run's first
+  played: [],       // the line from the first lead, as far as the run has played it
+  cards: [],        // the PIMC cards, each judged double dummy (as analyse's cards)
+  dd: null,         // the double-dummy answer from the run's position
+  result: null,     // the score of the PIMC line, once it is played out
+};
+
+// A run under way ends when the board moves on (a card played, a step, another deal): it
+// belongs to the position it started from.  A finished line stays, to be stepped through.
+function stopPimc(note = "stopped: the board moved on") {
+  if (!pimc.running) return;
+  pimc.run++;
+  pimc.running = false;
+  if (pimc.abort) pimc.abort.abort();
+  pimc.abort = null;
+  pimc.cards = [];
+  pimc.dd = null;
+  drawPimc();
+  $("pimc-progress").hidden = true;
+  $("pimc-status").textContent = note;
+}
+
+function resetPimc() {
+  stopPimc("");
+  pimc.run++;
+  pimc.cards = [];
+  pimc.dd = null;
+  pimc.result = null;
+  drawPimc();
+  $("pimc-status").textContent = "";
+  $("pimc-panel").hidden = true;
+}
+
+function cardsLeft(view) {
+  return view.seats.reduce((n, seat) => n + SUITS.reduce((k, s) => k + seat.hand[s].length, 0), 0);
+}
+
+// The rest of the deal, card by card (each a question the server can drop): PIMC players
+// on every seat, the same line as `calasolve play --players pimc` from this position.
+async function startPimc() {
+  stopPimc("");
+  const mine = ++pimc.run;
+  const deal = state.opened;
+  const body = { samples: Number($("pimc-samples").value), seed: Number($("pimc-seed").value), cards: 1 };
+  const total = cardsLeft(state.view);
+  let toMove = state.view.to_move;
+  pimc.abort = new AbortController();
+  pimc.running = true;
+  pimc.from = state.cursor;
+  pimc.played = state.line.slice(0, state.cursor);
+  pimc.cards = [];
+  pimc.dd = null;
+  pimc.result = null;
+  status("");
+  drawPimc();
+  const bar = $("pimc-progress");
+  bar.max = total;
+  bar.hidden = false;
+  try {
+    for (;;) {
+      bar.value = pimc.cards.length;
+      $("pimc-status").textContent = `card ${pimc.cards.length + 1} of ${total}: seat ${toMove} thinking\u2026`;
+      const answer = await api("POST", "/api/pimc", { ...body, deal: dealSpec(pimc.played) }, pimc.abort.signal);
+      if (mine !== pimc.run || deal !== state.opened) return;
+      pimc.dd = pimc.dd || answer.double_dummy;
+      pimc.cards.push(...answer.cards);
+      pimc.played = answer.played;
+      toMove = answer.to_move;
+      if (answer.over) pimc.result = answer.result;
+      drawPimc();
+      if (answer.over) break;
+    }
+  } catch (err) {
+    if (mine === pimc.run && !dropped(err)) {
+      pimc.running = false;
+      bar.hidden = true;
+      drawPimc();  // the cards played before the error stay, to be looked at
+      $("pimc-status").textContent = "";
+      status(err.message, true);
+    }
+    return;
+  }
+  pimc.running = false;
+  pimc.abort = null;
+  bar.hidden = true;
+  $("pimc-status").textContent = `done: ${count(pimc.cards.length, "card")} (${body.samples} samples a decision, seed ${body.seed})`;
+  // the board's line is now the PIMC line: the arrows step through it
+  state.line = pimc.played.slice();
+  drawPimc();
+  drawInfo(state.view);
+}
+
+function fromText(from) {
+  return from ? `after ${count(from, "card")}` : "from the first lead";
+}
+
+function thirdsText(thirds, makes) {
+  return `${count(thirds, "third")} (${Math.floor(thirds / 3)} points), ${makes ? "made" : "failed"}`;
+}
+
+function gamePoints(result) {
+  return result ? ` \u00b7 game points ${result.payments.map(signedPoints).join(" / ")}` : "";
+}
+
+function drawPimc() {
+  const line = $("pimc-line");
+  line.replaceChildren();
+  let trick = null;
+  for (const c of pimc.cards) {
+    if (!trick || c.trick !== Number(trick.dataset.trick)) {
+      trick = el("li", { dataset: { trick: String(c.trick) } }, el("span", { class: "trick-no" }, `${c.trick}.`));
+      line.append(trick);
+    }
+    const best = c.best.map(cardLabel).join(" ");
+    const button = el("button", { type: "button", class: `pimc-card suit-${c.card.slice(-1)} ${lossClass(c.cost)}`, dataset: { index: String(c.index), card: c.card } },
+      el("span", { class: "who" }, `seat ${c.seat}`), el("span", { class: "face" }, cardLabel(c.card)));
+    if (c.cost) button.append(el("span", { class: "cost" }, `\u2212${c.cost}`));
+    button.title = `trick ${c.trick}: seat ${c.seat} (${c.role}) played ${cardLabel(c.card)}: `
+      + (c.cost ? `costs ${c.cost} (best ${best})` : "double-dummy best") + `; ${c.after} thirds after it`;
+    button.disabled = pimc.running;
+    button.addEventListener("click", () => {
+      state.line = pimc.played.slice();
+      goTo(c.index);
+    });
+    trick.append(button);
+  }
+  const result = $("pimc-result");
+  result.replaceChildren();
+  if (pimc.result && pimc.dd) {
+    const cost = [0, 1, 2].map((seat) => pimc.cards.filter((c) => c.seat === seat).reduce((n, c) => n + c.cost, 0));
+    const given = cost.map((n, seat) => `seat ${seat} ${count(n, "third")}`).join(", ");
+    const dd = pimc.dd.result;
+    result.append(
+      el("p", { id: "pimc-final" }, el("strong", {}, `PIMC ${fromText(pimc.from)}: `),
+        `the soloist ends with ${thirdsText(pimc.result.soloist_thirds, pimc.result.makes)}${gamePoints(pimc.result)}`,
+        ` \u00b7 what its cards cost double dummy: ${given}`),
+      el("p", { id: "pimc-dd" }, el("strong", {}, `Double dummy ${fromText(pimc.from)}: `),
+        `the soloist ends with ${thirdsText(pimc.dd.soloist_thirds, pimc.dd.makes)}${gamePoints(dd)}`));
+  }
+  if (state.graph) drawGraph();
+  $("pimc-dd-line").textContent = pimc.dd && pimc.result ? `Double-dummy line from there: ${ddLine(pimc.from, pimc.dd.line)}` : "";
+  markPimc();
+}
+
+// The double-dummy line by trick (a trick is 3 cards from the first lead).
+function ddLine(from, cards) {
+  const tricks = [];
+  cards.forEach((card, i) => {
+    const t = Math.floor((from + i) / 3);
+    if (!tricks.length || tricks[tricks.length - 1].t !== t) tricks.push({ t, cards: [] });
+    tricks[tricks.length - 1].cards.push(cardLabel(card));
+  });
+  return tricks.map(({ t, cards: c }) => `${t + 1}. ${c.join(" ")}`).join(" \u00b7 ");
+}
+
+// On the PIMC line, its card about to be played at the position shown is marked.
+function markPimc() {
+  const onLine = state.cursor >= pimc.from && state.line.slice(0, state.cursor).every((c, i) => c === pimc.played[i]);
+  for (const b of document.querySelectorAll(".pimc-card")) {
+    b.classList.toggle("next", onLine && Number(b.dataset.index) === state.cursor);
+  }
 }
 
 // -- advice -------------------------------------------------------------------------
@@ -591,6 +775,7 @@ function leaving() {
     fetch(`/api/advise?run=${advice.run}`, { method: "DELETE", keepalive: true }).catch(() => {});
   }
   if (state.abort) state.abort.abort();
+  if (pimc.abort) pimc.abort.abort();
 }
 
 function drawAdvice(result) {
@@ -641,6 +826,7 @@ async function start() {
   $("go-end").addEventListener("click", () => goTo(state.line.length));
   $("open-paste").addEventListener("click", openPasted);
   $("table-go").addEventListener("click", computeTable);
+  $("pimc-go").addEventListener("click", startPimc);
   $("advice-form").addEventListener("submit", startAdvice);
   $("advice-cancel").addEventListener("click", cancelAdvice);
   document.addEventListener("keydown", onKey);
