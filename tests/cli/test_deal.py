@@ -124,8 +124,39 @@ def test_played_records_are_reproducible() -> None:
     assert deal_one(DealSpec(contract="dividete"), 4, 1).hands == deal_one(spec, 4, 1).hands
 
 
+def test_played_records_are_the_same_for_any_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    """With --played the records are made on worker processes, in order, the same as in one."""
+    argv = ["deal", "-n", "5", "--seed", "8", "--contract", "scegliete", "--played", "7"]
+    one = run([*argv, "--jobs", "1"], capsys)
+    two = run([*argv, "--jobs", "2"], capsys)
+    assert one[0] == two[0] == 0, two[2]
+    assert one[1] == two[1] and one[1].count("name: seed 8 deal") == 5
+    assert [r.name for r in parse_deal_text(two[1])] == [f"seed 8 deal {i}" for i in range(1, 6)]
+
+
+def test_records_with_played_stream_out_from_the_workers() -> None:
+    """A long --played run on workers writes its first records before it has made them all."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "calasolve", "deal", "--count", "100000", "--played", "1",
+                             "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        assert proc.wait(timeout=120) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert first.startswith(b"name: seed 0 deal 1")
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["deal", "--played", "36"], "--played"),
+    (["deal", "--min-strength", "40", "--played", "3", "--jobs", "2", "-n", "3"], "widen the range"),
+    (["deal", "--played", "3", "--jobs", "2", "--scheduler", "local:2"], "do not go together"),
     (["deal", "--contract", "bridge"], "--contract 'bridge'"),
     (["deal", "--soloist", "weakest"], "--soloist 'weakest'"),
     (["deal", "--min-strength", "30", "--max-strength", "10"], "--min-strength"),

@@ -89,13 +89,19 @@ def big_deal(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ["solve", "analyse"])
+#: `calasolve deal` making records on workers without end (for the reader to stop it)
+ENDLESS_DEALS = ["deal", "--jobs", "2", "--played", "1", "--count", "100000"]
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse", "deal"])
 def test_closed_pipe_leaves_no_worker(command: str, big_deal: Path) -> None:
     # `calasolve solve --jobs 2 big.deal | head -1`
     source = PLAYED if command == "analyse" else big_deal
     argv = [command, "--jobs", "2", str(source)]
     if command == "analyse":
         argv = [command, "--jobs", "2", "--no-exchange", *[str(source)] * 30]
+    if command == "deal":
+        argv = ENDLESS_DEALS
     proc = start(argv)
     assert proc.stdout is not None
     assert proc.stdout.readline()
@@ -106,10 +112,12 @@ def test_closed_pipe_leaves_no_worker(command: str, big_deal: Path) -> None:
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT"])
-@pytest.mark.parametrize("command", ["solve", "advise"])
+@pytest.mark.parametrize("command", ["solve", "advise", "deal"])
 def test_signal_leaves_no_worker(command: str, how: str, big_deal: Path) -> None:
     if command == "solve":
         proc = start(["solve", "--jobs", "2", str(big_deal)])  # stdout never read: it blocks, workers alive
+    elif command == "deal":
+        proc = start(ENDLESS_DEALS)
     else:
         proc = start(["advise", "--jobs", "2", "--samples", "100000", "--contracts", "solissimo", HAND])
     wait_for_workers(proc, 2)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable, Iterator, Sequence
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import click
 
@@ -99,6 +100,19 @@ def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -
         return
     with worker_pool(jobs) as pool:
         yield from pool.map(fn, items, chunksize=1)
+
+
+def pool_imap(fn: Callable[[Any], Any], items: Iterable[Any], jobs: int, ahead: int = 4) -> Iterator[Any]:
+    """``map`` over ``items`` on ``jobs`` worker processes, order kept, lazily: at most ``ahead`` x ``jobs``
+    items are taken before their results are given (an endless stream of items works)."""
+    pending: deque[Any] = deque()
+    with worker_pool(jobs) as pool:
+        for item in items:
+            pending.append(pool.submit(fn, item))
+            if len(pending) >= ahead * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def bulk_map(

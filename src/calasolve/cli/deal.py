@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
@@ -13,7 +14,20 @@ from ..game.limits import MAX_DEALS, MAX_SEED
 from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract
 from ..search import engines
-from .options import known_errors, rule_option, tt_option
+from .bulk import Failure, bulk_map, check_scheduler, pool_imap
+from .options import jobs_option, known_errors, rule_option, scheduler_options, tt_option
+
+
+def _deal_one(job: tuple[Any, int, int, int]) -> Any:
+    """One record of the run (a worker's unit of work with --played): the record, or its failure."""
+    from ..deals.dealer import deal_one
+
+    spec, seed, index, tt_mb = job
+    solver = engines.solver(tt_mb)  # a table too large is the option's error, not the record's
+    try:
+        return deal_one(spec, seed, index, solver)
+    except CalasolveError as exc:
+        return Failure(str(exc))
 
 
 @click.command("deal")
@@ -33,10 +47,14 @@ from .options import known_errors, rule_option, tt_option
                    "solissimo first get their exchange written: the double-dummy best (dividete: drawn takes, "
                    "the defenders' best discards).")
 @rule_option
+@jobs_option("With --played: worker processes making records side by side (default: all cores when there are "
+             "several records).  The records are the same for any number.")
 @tt_option
+@scheduler_options
 def deal_cmd(
     count: int, seed: int, output: str, contract: Contract, soloist: str, leader: int | None, known: Sequence[str],
-    min_strength: int, max_strength: int, played: int, rule_items: Sequence[str], tt_mb: int,
+    min_strength: int, max_strength: int, played: int, rule_items: Sequence[str], jobs: int | None, tt_mb: int,
+    scheduler: str | None, scheduler_timeout: float,
 ) -> None:
     """Write random deals to a deal file, reproducibly for a seed.
 
@@ -51,7 +69,9 @@ def deal_cmd(
     solo), the defenders' best split and discards (scegliete); in dividete
     the takes are drawn at random (they are chance) and the defenders'
     discards are their best for them.  Without --played the exchange is
-    left out, for 'calasolve solve' to search.
+    left out, for 'calasolve solve' to search.  With --played the records
+    are made side by side on --jobs worker processes (or a Dask cluster,
+    --scheduler) and written in order; they are the same for any number.
 
     \b
     Examples:
@@ -69,9 +89,24 @@ def deal_cmd(
                         known=parse_known(list(known)), min_strength=min_strength, max_strength=max_strength,
                         played=played, rules=Rules.parse(rule_items))
         spec.check()
-    solver = engines.solver(tt_mb) if played else None
+    check_scheduler(scheduler, jobs)
+    records: Iterator[Any]
+    if not played:
+        records = generate_deals(spec, count=count, seed=seed)
+    else:
+        engines.solver(tt_mb)  # a table the machine cannot allocate fails here, before any output
+        jobs_list = ((spec, seed, i, tt_mb) for i in range(count))
+        workers = min(jobs or os.cpu_count() or 1, count)
+        if scheduler is not None:
+            records = bulk_map(_deal_one, list(jobs_list), None, scheduler, scheduler_timeout)
+        elif workers > 1:
+            records = pool_imap(_deal_one, jobs_list, workers)  # lazily: a long run streams out
+        else:
+            records = map(_deal_one, jobs_list)
     with _output_file(output) as out:
-        for i, record in enumerate(generate_deals(spec, count=count, seed=seed, solver=solver)):
+        for i, record in enumerate(records):
+            if isinstance(record, Failure):
+                raise CalasolveError(record.message)
             out.write(("\n" if i else "") + format_record(record) + "\n")
 
 
