@@ -93,8 +93,7 @@ def play_sample(task: PlayTask, settings: Settings, pimc_samples: int, solver: A
     record = Record(hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules, exchange=exchange)
     seed = pimc_seed(settings, task.index, contract)
     players = [PimcPlayer(samples=pimc_samples, seed=seed, solver=solver) for _ in range(3)]
-    result = play_out(record, players).record.state()
-    score = result.result(contract, rules)
+    score = play_out(record, players).record.state().result(contract, rules)
     dd_makes = dd_points = None
     if task.dd:
         if dd_thirds is None:
