@@ -56,9 +56,10 @@ def summary(contract: str, samples: list[PlayedSample]) -> dict[str, Any]:
         "dd_p_make": sum(dd) / len(dd), "dd_p_make_95": wilson(sum(dd), len(dd)),
         "pimc_p_make": sum(pimc) / len(pimc), "pimc_p_make_95": wilson(sum(pimc), len(pimc)),
         "gap_p_make": mean_se([int(p) - int(d) for p, d in zip(pimc, dd)]),
-        "dd_points": mean_se([s.dd_points or 0 for s in samples]),
+        "dd_points": mean_se([s.dd_points for s in samples]),
+        "dd_open": sum(s.dd_points_low != s.dd_points_high for s in samples),
         "pimc_points": mean_se([s.points for s in samples]),
-        "gap_points": mean_se([s.points - (s.dd_points or 0) for s in samples]),
+        "gap_points": mean_se([s.points - s.dd_points for s in samples]),
         "gap_thirds": mean_se([s.thirds - (s.dd_thirds or 0) for s in samples]),
         "cpu": sum(s.seconds for s in samples),
     }
@@ -94,20 +95,21 @@ def main() -> None:
           f"seed {args.seed}: CPU {total_cpu:.0f} s (every process), wall {total_wall:.0f} s on --jobs {args.jobs}\n")
     print(f"{'contract':<10} {'deals':>5}  {'DD P(make) [95%]':<24} {'PIMC P(make) [95%]':<24} "
           f"{'gap P(make) [95%]':<34} {'DD points':>14} {'PIMC points':>14} "
-          f"{'gap game points [95%]':<30} {'gap thirds [95%]':<30} {'CPU':>7}")
+          f"{'gap game points [95%]':<30} {'gap thirds [95%]':<30} {'CPU':>7}  DD open")
     summaries = []
     for c in CONTRACTS:
         s = by_contract[c]
         if not s:
             continue
         summaries.append(summary(c, s))
-        dd_m, dd_se = mean_se([x.dd_points or 0 for x in s])
+        dd_m, dd_se = mean_se([x.dd_points for x in s])
         pm, pse = mean_se([x.points for x in s])
         print(f"{c:<10} {len(s):>5}  {rate([bool(x.dd_makes) for x in s]):<24} {rate([x.makes for x in s]):<24} "
               f"{paired([int(x.makes) - int(bool(x.dd_makes)) for x in s], 100, 'pp'):<34} "
               f"{dd_m:+7.2f} ± {dd_se:.2f} {pm:+7.2f} ± {pse:.2f} "
-              f"{paired([x.points - (x.dd_points or 0) for x in s]):<30} "
-              f"{paired([x.thirds - (x.dd_thirds or 0) for x in s]):<30} {sum(x.seconds for x in s):6.0f}s")
+              f"{paired([x.points - x.dd_points for x in s]):<30} "
+              f"{paired([x.thirds - (x.dd_thirds or 0) for x in s]):<30} {sum(x.seconds for x in s):6.0f}s  "
+              f"{sum(x.dd_points_low != x.dd_points_high for x in s)}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"deals": args.deals, "pimc_samples": args.pimc_samples, "seed": args.seed,

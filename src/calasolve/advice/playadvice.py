@@ -19,6 +19,7 @@ contract with the highest mean game points under PIMC play (or pass), and
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from contextlib import nullcontext
@@ -44,7 +45,8 @@ __all__ = ["DEFAULT_PLAY_SAMPLES", "PLAY_MODES", "Gap", "PlayAdvice", "PlayEstim
 
 #: ``advise --play``: double dummy (the default advice), PIMC play, or both with their gap.
 PLAY_MODES = ("dd", "pimc", "both")
-INTERVAL_NOTE = "fixed n: P(make) by Wilson's score interval, means ± 1 standard error, gaps paired per deal"
+INTERVAL_NOTE = ("fixed n: P(make) by Wilson's score interval, means ± 1 standard error, gaps paired per deal; "
+                 "double-dummy game points left open by the advice's tests count at their midpoint")
 
 
 @dataclass(frozen=True)
@@ -58,21 +60,32 @@ class SideEstimate:
     se_points: float
     mean_thirds: float
     se_thirds: float
+    #: deals whose game points are known only as an interval (they count at its midpoint), and the
+    #: mean game points with every one at its low end and at its high end
+    open: int = 0
+    points_range: tuple[float, float] = (math.nan, math.nan)
 
     @property
     def p_make(self) -> float:
-        return self.makes / self.deals if self.deals else float("nan")
+        return self.makes / self.deals if self.deals else math.nan
 
     @classmethod
-    def of(cls, makes: Sequence[bool], points: Sequence[float], thirds: Sequence[float]) -> SideEstimate:
-        m, se = mean_se(points)
+    def of(
+        cls, makes: Sequence[bool], low: Sequence[float], thirds: Sequence[float], high: Sequence[float] | None = None
+    ) -> SideEstimate:
+        """From each deal's made, game points (``low`` to ``high`` when open) and thirds."""
+        high = low if high is None else high
+        m, se = mean_se([(a + b) / 2 for a, b in zip(low, high)])
         t, tse = mean_se(thirds)
-        return cls(len(makes), sum(makes), wilson(sum(makes), len(makes)), m, se, t, tse)
+        ends = (mean_se(low)[0], mean_se(high)[0])
+        n_open = sum(a != b for a, b in zip(low, high))
+        return cls(len(makes), sum(makes), wilson(sum(makes), len(makes)), m, se, t, tse, n_open, ends)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "deals": self.deals, "makes": self.makes, "p_make": finite(self.p_make), "p_make_95": list(self.p_make_95),
             "expected_points": finite(self.mean_points), "se_points": finite(self.se_points),
+            "expected_points_range": [finite(v) for v in self.points_range], "unresolved": self.open,
             "mean_thirds": finite(self.mean_thirds), "se_thirds": finite(self.se_thirds),
         }
 
@@ -87,13 +100,17 @@ class Gap:
     se_points: float
     thirds: float
     se_thirds: float
+    #: the mean game points' gap with the open double-dummy deals at their high end, and at their low end
+    points_range: tuple[float, float] = (math.nan, math.nan)
 
     @classmethod
     def of(cls, samples: Sequence[PlayedSample]) -> Gap:
         made = mean_se([int(s.makes) - int(bool(s.dd_makes)) for s in samples])
-        points = mean_se([s.points - (s.dd_points or 0) for s in samples])
+        points = mean_se([s.points - s.dd_points for s in samples])
         thirds = mean_se([s.thirds - (s.dd_thirds or 0) for s in samples])
-        return cls(*made, *points, *thirds)
+        low = mean_se([s.points - (s.dd_points_high or 0) for s in samples])[0]
+        high = mean_se([s.points - (s.dd_points_low or 0) for s in samples])[0]
+        return cls(*made, *points, *thirds, (low, high))
 
     @property
     def points_95(self) -> tuple[float, float]:
@@ -104,6 +121,7 @@ class Gap:
             "p_make": finite(self.p_make), "se_p_make": finite(self.se_p_make),
             "points": finite(self.points), "se_points": finite(self.se_points),
             "points_95": [finite(v) for v in self.points_95],
+            "points_range": [finite(v) for v in self.points_range],
             "thirds": finite(self.thirds), "se_thirds": finite(self.se_thirds),
         }
 
@@ -252,8 +270,8 @@ def _estimate(contract: Contract, samples: Sequence[PlayedSample], settings: Set
     pimc = SideEstimate.of([s.makes for s in samples], [s.points for s in samples], [s.thirds for s in samples])
     both = None
     if dd:
-        both = SideEstimate.of([bool(s.dd_makes) for s in samples], [s.dd_points or 0 for s in samples],
-                               [s.dd_thirds or 0 for s in samples])
+        both = SideEstimate.of([bool(s.dd_makes) for s in samples], [s.dd_points_low or 0 for s in samples],
+                               [s.dd_thirds or 0 for s in samples], [s.dd_points_high or 0 for s in samples])
     return PlayEstimate(contract, policy, pimc, both, Gap.of(samples) if dd else None,
                         sum(s.seconds for s in samples), tuple(samples))
 

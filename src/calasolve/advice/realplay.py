@@ -10,9 +10,12 @@ soloist thirds; in dividete for the draw the advisor's sample drew).  Then
 three :class:`~calasolve.play.players.PimcPlayer` play the cards, each seeing
 only what its seat sees, and the finished deal is scored.
 
-With ``dd``, the same deal is also judged as the default advice judges it
-(:func:`calasolve.advice.samples.evaluate`, game points made exact), so the
-two can be compared deal by deal.  Neither bounds the other: PIMC players
+With ``dd``, the same deal is also judged as the default advice first judges
+it (:func:`calasolve.advice.samples.evaluate`), so the two can be compared
+deal by deal.  Its game points are then an interval where the null-window
+tests leave them open (mostly a ``dd`` defence that refutes the contract:
+x1 or worse); the advisor makes them exact only for a contract still in its
+race, since that is a goal search per defence candidate, minutes on a deal.  Neither bounds the other: PIMC players
 err on both sides, so the soloist can end above or below double dummy.
 """
 
@@ -55,12 +58,20 @@ class PlayedSample:
     makes: bool
     points: int
     #: the same deal double dummy (None when not asked): thirds after the exchange played,
-    #: made and game points as the default advice judges it
+    #: made, and the game points' interval as the default advice first judges it
     dd_thirds: int | None = None
     dd_makes: bool | None = None
-    dd_points: int | None = None
+    dd_points_low: int | None = None
+    dd_points_high: int | None = None
     #: CPU seconds of this process for the sample (not compared: it varies from run to run)
     seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def dd_points(self) -> float:
+        """The double-dummy game points, an open interval counting at its midpoint (as in the advice's mean)."""
+        if self.dd_points_low is None or self.dd_points_high is None:
+            return float("nan")
+        return (self.dd_points_low + self.dd_points_high) / 2
 
 
 def pimc_seed(settings: Settings, index: int, contract: Contract) -> int:
@@ -94,16 +105,16 @@ def play_sample(task: PlayTask, settings: Settings, pimc_samples: int, solver: A
     seed = pimc_seed(settings, task.index, contract)
     players = [PimcPlayer(samples=pimc_samples, seed=seed, solver=solver) for _ in range(3)]
     score = play_out(record, players).record.state().result(contract, rules)
-    dd_makes = dd_points = None
+    dd_makes = low = high = None
     if task.dd:
         if dd_thirds is None:
             after, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
             dd_thirds = int(solver.value(after, (), record.first_leader, seat, last_trick_bonus(new_monte)))
-        outcome = evaluate(Task(task.index, contract, refine=True), settings, solver, goals)
-        dd_makes, dd_points = bool(outcome.makes), outcome.payoff_low
+        outcome = evaluate(Task(task.index, contract), settings, solver, goals)
+        dd_makes, low, high = bool(outcome.makes), outcome.payoff_low, outcome.payoff_high
     return PlayedSample(
         index=task.index, contract=contract, thirds=score.soloist_thirds, makes=score.makes, points=score.soloist_payoff,
-        dd_thirds=dd_thirds if task.dd else None, dd_makes=dd_makes, dd_points=dd_points,
+        dd_thirds=dd_thirds if task.dd else None, dd_makes=dd_makes, dd_points_low=low, dd_points_high=high,
         seconds=time.process_time() - start,
     )
 

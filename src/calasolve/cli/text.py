@@ -456,9 +456,14 @@ def format_play_advice(play: Any, symbols: Notation | bool = False, *, header: b
                f"{_pm(p.mean_points, p.se_points, 2):>14} {_pm(p.mean_thirds, p.se_thirds, 1, sign=False):>12}")
         if e.dd is not None and e.gap is not None:
             g = e.gap
-            row += (f"   {e.dd.p_make:>11.1%} {_pm(e.dd.mean_points, e.dd.se_points, 2):>14}   "
-                    f"{_pm(100 * g.p_make, 100 * g.se_p_make, 1) + '%':>13} {_pm(g.points, g.se_points, 2):>14} "
-                    f"{_pm(g.thirds, g.se_thirds, 1):>12}")
+            # game points the advice's tests leave open: the range, as the advice shows them
+            dd_points = (f"{e.dd.points_range[0]:+.1f}..{e.dd.points_range[1]:+.1f}" if e.dd.open
+                         else _pm(e.dd.mean_points, e.dd.se_points, 2))
+            gap_points = (f"{g.points_range[0]:+.1f}..{g.points_range[1]:+.1f}" if e.dd.open
+                          else _pm(g.points, g.se_points, 2))
+            row += (f"   {e.dd.p_make:>11.1%} {dd_points:>14}   "
+                    f"{_pm(100 * g.p_make, 100 * g.se_p_make, 1) + '%':>13} {gap_points:>14} "
+                    f"{_pm(g.thirds, g.se_thirds, 1):>12}" + (f"  ({e.dd.open} open)" if e.dd.open else ""))
         lines.append(row)
     ties = f"; not separated from {', '.join(play.toss_up)}" if play.toss_up else ""
     lines += ["", f"best under PIMC play: {play.best}{ties} (mean game points, pass = 0)",
