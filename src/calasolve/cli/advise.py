@@ -45,7 +45,7 @@ from .options import jobs_option, json_option, known_errors, rule_option, schedu
                    "--play-samples deals of each contract played out by PIMC players on all three seats), or "
                    "both, with the gap per contract on the same deals.")
 @click.option("--play-samples", type=click.IntRange(1, MAX_SAMPLES), default=DEFAULT_PLAY_SAMPLES, show_default=True,
-              help="With --play pimc or both: deals played out per contract (about 1.5 s of CPU each).")
+              help="With --play pimc or both: deals played out per contract (1-12 s of CPU each).")
 @click.option("--pimc-samples", type=click.IntRange(1, MAX_PIMC_SAMPLES), default=DEFAULT_PLAY_PIMC_SAMPLES,
               show_default=True, help="With --play pimc or both: layouts of the unseen cards per PIMC decision.")
 @json_option("One JSON object: every contract's estimate and the recommendation.")
