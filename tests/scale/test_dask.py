@@ -103,6 +103,9 @@ def test_local_cluster_solve_is_the_local_run(deals: str, capsys: pytest.Capture
     ["deal", "-n", "4", "--seed", "2", "--contract", "solo", "--played", "5"],
     ["analyse", "--json", PLAYED],
     ["advise", "--json", "--seed", "5", "--samples", "24", "--contracts", "solissimo", "32AR.32A.3A.2A5"],
+    # the deals played out by PIMC players, each a task on the cluster
+    ["advise", "--json", "--seed", "5", "--play", "pimc", "--play-samples", "2", "--pimc-samples", "2",
+     "--contracts", "solissimo,dividete", "32AR.32A.3A.2A5"],
 ])
 def test_local_cluster_deal_analyse_and_advise_are_the_local_run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     local = run([*argv, "--jobs", "1"], capsys)

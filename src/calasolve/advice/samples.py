@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+import numpy as np
+
 from ..exchange.search import defence_candidates
 from ..game.cards import (
     Mask,
@@ -72,9 +74,8 @@ def oracle_for(
     of the candidates (the drawn split), tried first."""
     seat, rules, contract = settings.seat, settings.rules, task.contract
     hands, monte = deal_sample(settings, task.index)
-    rng = rng_for(settings.seed, task.index, 1 + CONTRACTS.index(contract))
+    rng = sample_rng(settings, task.index, contract)
     leader = first_leader(contract, seat, rules)
-    known: int | None = None
     if is_dd_defence(contract, settings):
         takes = random_draw(monte, seat, rng) if contract == "dividete" else None
         first = hints.get(task.index) if contract == "scegliete" else None
@@ -85,16 +86,30 @@ def oracle_for(
             solver, goals, lambda: defence_candidates(hands, monte, contract, seat, takes=takes, first=first),
             probes, leader, seat, contract, rules, budget=UPPER_BUDGET if task.upper else None,
         ), None
-    if contract == "solissimo":
-        exchange = Exchange()
-    elif contract in SOLOIST_EXCHANGE:
-        policy = soloist_policy(settings.soloist_policy, candidates=settings.candidates, redeals=settings.redeals)
-        exchange, known = policy.exchange(hands, monte, contract, seat, rules, solver, rng)
-    else:
-        exchange = heuristic_exchange(hands, monte, seat, random_draw(monte, seat, rng) if contract == "dividete" else None)
+    exchange, known = policy_exchange(settings, contract, hands, monte, solver, rng)
     played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
     bonus = last_trick_bonus(new_monte)
     return PositionOracle(solver, goals, played, leader, seat, bonus, contract, rules), known
+
+
+def sample_rng(settings: Settings, index: int, contract: Contract) -> np.random.Generator:
+    """The generator of sample ``index``'s exchange in ``contract`` (the policies' draws and re-deals)."""
+    return rng_for(settings.seed, index, 1 + CONTRACTS.index(contract))
+
+
+def policy_exchange(
+    settings: Settings, contract: Contract, hands: Hands, monte: Mask, solver: Any, rng: np.random.Generator
+) -> tuple[Exchange, int | None]:
+    """The exchange of a sample where the policies make one (all but the ``dd`` defence, which
+    is a choice among every exchange), and the final thirds when choosing it found them."""
+    seat = settings.seat
+    if contract == "solissimo":
+        return Exchange(), None
+    if contract in SOLOIST_EXCHANGE:
+        policy = soloist_policy(settings.soloist_policy, candidates=settings.candidates, redeals=settings.redeals)
+        return policy.exchange(hands, monte, contract, seat, settings.rules, solver, rng)
+    takes = random_draw(monte, seat, rng) if contract == "dividete" else None
+    return heuristic_exchange(hands, monte, seat, takes), None
 
 
 def evaluate(task: Task, settings: Settings, solver: Any, goals: Any, hints: dict[int, Hands] | None = None) -> Outcome:

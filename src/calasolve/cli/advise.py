@@ -8,10 +8,14 @@ from typing import Sequence
 
 import click
 
-from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.defaults import (
+    DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES,
+    DEFAULT_THIRDS_SAMPLES,
+)
 from ..game.limits import MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB
 from ..game.rules import Rules
 from ..game.state import CONTRACTS
+from ..play.players import MAX_PIMC_SAMPLES
 from ..records.notation import notation
 from .bulk import NoBar, check_scheduler, emit_json
 from .options import jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
@@ -36,6 +40,14 @@ from .options import jobs_option, json_option, known_errors, rule_option, schedu
 @click.option("--defender-policy", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
               help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best "
                    "(conservative for the soloist), or heuristic, cheaper but kinder to the soloist.")
+@click.option("--play", "play_mode", type=click.Choice(["dd", "pimc", "both"]), default="dd", show_default=True,
+              help="How the sampled deals are played: dd (double dummy, the default advice), pimc (the first "
+                   "--play-samples deals of each contract played out by PIMC players on all three seats), or "
+                   "both, with the gap per contract on the same deals.")
+@click.option("--play-samples", type=click.IntRange(1, MAX_SAMPLES), default=DEFAULT_PLAY_SAMPLES, show_default=True,
+              help="With --play pimc or both: deals played out per contract (1-12 s of CPU each).")
+@click.option("--pimc-samples", type=click.IntRange(1, MAX_PIMC_SAMPLES), default=DEFAULT_PLAY_PIMC_SAMPLES,
+              show_default=True, help="With --play pimc or both: layouts of the unseen cards per PIMC decision.")
 @json_option("One JSON object: every contract's estimate and the recommendation.")
 @symbols_option
 @rule_option
@@ -56,6 +68,9 @@ def advise_cmd(
     known: Sequence[str],
     policy: str,
     defender_policy: str,
+    play_mode: str,
+    play_samples: int,
+    pimc_samples: int,
     as_json: bool,
     symbols: bool | None,
     rule_items: Sequence[str],
@@ -78,16 +93,24 @@ def advise_cmd(
     and the multipliers' chances.  The recommendation is the contract with
     the highest expected game points, or pass; a toss-up says so.
 
+    With --play pimc the first --play-samples deals of each contract are
+    instead played out, after the same exchange, by PIMC players on all
+    three seats (each sees only its own hand and what the play showed);
+    --play both reports the double-dummy advice, then both on those deals
+    and the gap per contract.
+
     \b
     Examples:
       calasolve advise 32AR.32A.3A.2A5
       calasolve advise --seat 2 --samples 1000 --seed 7 3B 2B AB RB 3S 2S AS 3C AC 2D AD 5D
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
+      calasolve advise --play both --play-samples 8 --contracts solo 32AR.32A.3A.2A5
     """
-    from ..advice.advisor import advise, parse_advice_hand
+    from ..advice.advisor import Advice, advise, parse_advice_hand
+    from ..advice.playadvice import PlayAdvice, advise_play
     from ..advice.race import Race
     from ..game.sampling import parse_known
-    from .text import advice_bar_label, format_advice
+    from .text import advice_bar_label, format_advice, format_play_advice
 
     rules_ = Rules.parse(rule_items)
     mask = parse_advice_hand(" ".join(hand))
@@ -96,22 +119,45 @@ def advise_cmd(
     check_scheduler(scheduler, jobs)
     from ..scale.cluster import dask_map
 
-    with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor, \
-            click.progressbar(length=samples * len(chosen), label=advice_bar_label(None, fixed=fixed, policy=policy),
-                              file=sys.stderr) if show else NoBar() as bar:
+    result: Advice | None = None
+    played: PlayAdvice | None = None
+    with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor:
+        pinned = parse_known(list(known))
+        if play_mode != "pimc":
+            with click.progressbar(length=samples * len(chosen), label=advice_bar_label(None, fixed=fixed, policy=policy),
+                                   file=sys.stderr) if show else NoBar() as bar:
 
-        def on_round(race: Race) -> None:
-            # a contract that stops early gives back its share of the bar
-            bar.length = sum(t.n if not t.active else samples for t in race.tracks) if show else 0
-            bar.label = advice_bar_label(race, fixed=fixed, policy=policy)
+                def on_round(race: Race) -> None:
+                    # a contract that stops early gives back its share of the bar
+                    bar.length = sum(t.n if not t.active else samples for t in race.tracks) if show else 0
+                    bar.label = advice_bar_label(race, fixed=fixed, policy=policy)
 
-        result = advise(
-            mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
-            defender_policy=defender_policy, contracts=chosen, known=parse_known(list(known)),
-            rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb, precision=precision / 100, fixed=fixed,
-            thirds_samples=thirds_samples, progress=bar.update, on_round=on_round, executor=executor,
-        )
+                result = advise(
+                    mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
+                    defender_policy=defender_policy, contracts=chosen, known=pinned,
+                    rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb, precision=precision / 100, fixed=fixed,
+                    thirds_samples=thirds_samples, progress=bar.update, on_round=on_round, executor=executor,
+                )
+        if play_mode != "dd":
+            with click.progressbar(length=play_samples * len(chosen), label="playing out (PIMC)",
+                                   file=sys.stderr) if show else NoBar() as bar:
+                played = advise_play(
+                    mask, seat=seat, seed=seed, play_samples=play_samples, pimc_samples=pimc_samples,
+                    dd=play_mode == "both", jobs=jobs, policy=policy, defender_policy=defender_policy,
+                    contracts=chosen, known=pinned, rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb,
+                    progress=bar.update, executor=executor,
+                )
+    n = notation(symbols)
     if as_json:
-        emit_json(result.to_dict())
-    else:
-        click.echo("\n".join(format_advice(result, notation(symbols))))
+        if played is None:
+            assert result is not None
+            emit_json(result.to_dict())
+        elif result is None:
+            emit_json({"play": play_mode, **played.to_dict()})
+        else:
+            emit_json({**result.to_dict(), "play": play_mode, "pimc": played.to_dict()})
+        return
+    lines = format_advice(result, n) if result is not None else []
+    if played is not None:
+        lines += format_play_advice(played, n, header=result is None)
+    click.echo("\n".join(lines))

@@ -40,6 +40,7 @@ __all__ = [
     "format_analysis",
     "format_advice",
     "advice_bar_label",
+    "format_play_advice",
     "format_table",
 ]
 
@@ -419,6 +420,64 @@ def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
             "defenders who see every card (the dd defender policy)"
         )
     return lines
+
+
+def format_play_advice(play: Any, symbols: Notation | bool = False, *, header: bool = True) -> list[str]:
+    """The readable report of ``advise --play pimc|both``: each contract's deals played out by PIMC
+    players, and with ``both`` double dummy on the same deals and the gap (after the double-dummy
+    advice, which already shows the hand: ``header`` False)."""
+    from ..advice.playadvice import INTERVAL_NOTE
+
+    n = as_notation(symbols)
+    lines: list[str] = []
+    if header:
+        lines.append(f"seat {play.seat} holds ({plural(mask_thirds(play.hand), 'third')}):")
+        lines += ["  " + line for line in hand_diagram(play.hand, n)]
+        if play.known:
+            lines.append("known: " + ", ".join(f"{w} {n.mask(parse_hand(c))}" for w, c in play.known.items()))
+        lines.append(f"exchange policies: soloist {_soloist_text(play)}, defenders {play.defender_policy}"
+                     + (f"; rules {play.rules.describe()}" if play.rules.changes() else ""))
+    dd = any(e.dd is not None for e in play.estimates)
+    lines += [
+        "",
+        f"under PIMC play: the first {plural(play.play_samples, 'sampled deal')} of each contract (seed {play.seed}), "
+        f"the exchange by the same policies, played out by PIMC players on all three seats "
+        f"({play.pimc_samples} layouts a decision, playing for thirds)",
+        "",
+    ]
+    head = f"  {'contract':<10} {'deals':>5}  {'P(make)':>7} {'95% interval':>12} {'game points':>14} {'thirds':>12}"
+    if dd:
+        head += f"   {'DD: P(make)':>11} {'game points':>14}   {'gap: P(make)':>13} {'game points':>14} {'thirds':>12}"
+    lines.append(head)
+    for e in play.ranked():
+        p = e.pimc
+        lo, hi = p.p_make_95
+        row = (f"  {e.contract:<10} {p.deals:>5}  {p.p_make:>7.1%} {f'{lo:.0%}-{hi:.0%}':>12} "
+               f"{_pm(p.mean_points, p.se_points, 2):>14} {_pm(p.mean_thirds, p.se_thirds, 1, sign=False):>12}")
+        if e.dd is not None and e.gap is not None:
+            g = e.gap
+            # game points the advice's tests leave open: the range, as the advice shows them
+            dd_points = (f"{e.dd.points_range[0]:+.1f}..{e.dd.points_range[1]:+.1f}" if e.dd.open
+                         else _pm(e.dd.mean_points, e.dd.se_points, 2))
+            gap_points = (f"{g.points_range[0]:+.1f}..{g.points_range[1]:+.1f}" if e.dd.open
+                          else _pm(g.points, g.se_points, 2))
+            row += (f"   {e.dd.p_make:>11.1%} {dd_points:>14}   "
+                    f"{_pm(100 * g.p_make, 100 * g.se_p_make, 1) + '%':>13} {gap_points:>14} "
+                    f"{_pm(g.thirds, g.se_thirds, 1):>12}" + (f"  ({e.dd.open} open)" if e.dd.open else ""))
+        lines.append(row)
+    ties = f"; not separated from {', '.join(play.toss_up)}" if play.toss_up else ""
+    lines += ["", f"best under PIMC play: {play.best}{ties} (mean game points, pass = 0)",
+              "intervals: " + INTERVAL_NOTE + ("; gap = PIMC - double dummy, deal by deal" if dd else "")]
+    return lines
+
+
+def _pm(mean: float, se: float, digits: int, sign: bool = True) -> str:
+    """A mean and its standard error: ``+1.25 ± 0.40``.
+
+    >>> _pm(1.25, 0.4, 2), _pm(23.456, 1.2, 1, sign=False)
+    ('+1.25 ± 0.40', '23.5 ± 1.2')
+    """
+    return f"{mean:{'+' if sign else ''}.{digits}f} ± {se:.{digits}f}"
 
 
 # -- calasolve table ---------------------------------------------------------------

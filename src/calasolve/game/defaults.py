@@ -19,3 +19,7 @@ DEFAULT_TT_MB = 32
 #: advisor alike): the searches at the extremes are memo-bound, and the memo is calloc'ed,
 #: so it costs memory only where a search touches it.
 DEFAULT_GOAL_MB = 128
+#: ``advise --play pimc|both``: deals played out per contract (1-12 s of CPU each, so a hand's five
+#: contracts take 2-11 minutes of CPU on the advise suite), and the PIMC players' layouts per decision.
+DEFAULT_PLAY_SAMPLES = 16
+DEFAULT_PLAY_PIMC_SAMPLES = 10

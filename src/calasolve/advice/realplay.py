@@ -1,0 +1,127 @@
+"""One of the advisor's sampled deals played out by PIMC players (what a worker runs for
+``advise --play pimc|both``).
+
+The deal is the advisor's sample (:func:`calasolve.advice.samples.deal_sample`,
+the same cards for every contract), the exchange the one the advisor's
+policies make on it (the same generator, so the same draws and re-deals).
+The ``dd`` defence is a choice among every exchange, not one exchange: the
+defenders play the exchange that is double-dummy best for them (fewest
+soloist thirds; in dividete for the draw the advisor's sample drew).  Then
+three :class:`~calasolve.play.players.PimcPlayer` play the cards, each seeing
+only what its seat sees, and the finished deal is scored.
+
+With ``dd``, the same deal is also judged as the default advice first judges
+it (:func:`calasolve.advice.samples.evaluate`), so the two can be compared
+deal by deal.  Its game points are then an interval where the null-window
+tests leave them open (mostly a ``dd`` defence that refutes the contract:
+x1 or worse); the advisor makes them exact only for a contract still in its
+race, since that is a goal search per defence candidate, minutes on a deal.  Neither bounds the other: PIMC players
+err on both sides, so the soloist can end above or below double dummy.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..exchange.search import search_exchange
+from ..game.cards import Mask, last_trick_bonus
+from ..game.exchange import Exchange, Hands, apply_exchange
+from ..game.sampling import rng_for
+from ..game.state import CONTRACTS, Contract, first_leader
+from ..play.players import PimcPlayer, play_out
+from ..records.dealfile import Record
+from ..search import engines
+from .policies import random_draw
+from .samples import Settings, Task, deal_sample, evaluate, is_dd_defence, policy_exchange, sample_rng
+
+__all__ = ["PlayTask", "PlayedSample", "play_sample", "play_work", "played_exchange"]
+
+@dataclass(frozen=True)
+class PlayTask:
+    """Sample ``index`` of ``contract`` to play out; ``dd``: judge it double dummy too."""
+
+    index: int
+    contract: Contract
+    dd: bool = False
+
+
+@dataclass(frozen=True)
+class PlayedSample:
+    """One deal played out by PIMC players, and (when asked) the same deal double dummy."""
+
+    index: int
+    contract: Contract
+    #: the soloist's final thirds, whether the contract was made and the soloist's game points
+    thirds: int
+    makes: bool
+    points: int
+    #: the same deal double dummy (None when not asked): thirds after the exchange played,
+    #: made, and the game points' interval as the default advice first judges it
+    dd_thirds: int | None = None
+    dd_makes: bool | None = None
+    dd_points_low: int | None = None
+    dd_points_high: int | None = None
+    #: CPU seconds of this process for the sample (not compared: it varies from run to run)
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def dd_points(self) -> float:
+        """The double-dummy game points, an open interval counting at its midpoint (as in the advice's mean)."""
+        if self.dd_points_low is None or self.dd_points_high is None:
+            return float("nan")
+        return (self.dd_points_low + self.dd_points_high) / 2
+
+
+def pimc_seed(settings: Settings, index: int, contract: Contract) -> int:
+    """The PIMC players' seed for sample ``index`` of ``contract``: its own stream, apart from the deal's."""
+    return int(rng_for(settings.seed, index, 100 + CONTRACTS.index(contract)).integers(2**63 - 1))
+
+
+def played_exchange(
+    settings: Settings, index: int, contract: Contract, hands: Hands, monte: Mask, solver: Any
+) -> tuple[Exchange, int | None]:
+    """The exchange sample ``index`` is played with, and the soloist's double-dummy thirds after it
+    when finding it gave them (else None)."""
+    rng = sample_rng(settings, index, contract)
+    if not is_dd_defence(contract, settings):
+        return policy_exchange(settings, contract, hands, monte, solver, rng)
+    seat = settings.seat
+    # the draw first from the sample's generator, as the double-dummy judgement draws it
+    given = Exchange(takes=random_draw(monte, seat, rng)) if contract == "dividete" else Exchange()
+    leader = first_leader(contract, seat, settings.rules)
+    found = search_exchange(hands, monte, contract, seat, leader, given=given, solver=solver, top=1)
+    return found.exchange, found.value
+
+
+def play_sample(task: PlayTask, settings: Settings, pimc_samples: int, solver: Any, goals: Any) -> PlayedSample:
+    """Play sample ``task.index`` of ``task.contract`` out with PIMC players on every seat (see the module doc)."""
+    start = time.process_time()
+    contract, seat, rules = task.contract, settings.seat, settings.rules
+    hands, monte = deal_sample(settings, task.index)
+    exchange, dd_thirds = played_exchange(settings, task.index, contract, hands, monte, solver)
+    record = Record(hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules, exchange=exchange)
+    seed = pimc_seed(settings, task.index, contract)
+    players = [PimcPlayer(samples=pimc_samples, seed=seed, solver=solver) for _ in range(3)]
+    score = play_out(record, players).record.state().result(contract, rules)
+    dd_makes = low = high = None
+    if task.dd:
+        if dd_thirds is None:
+            after, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
+            dd_thirds = int(solver.value(after, (), record.first_leader, seat, last_trick_bonus(new_monte)))
+        outcome = evaluate(Task(task.index, contract), settings, solver, goals)
+        dd_makes, low, high = bool(outcome.makes), outcome.payoff_low, outcome.payoff_high
+    return PlayedSample(
+        index=task.index, contract=contract, thirds=score.soloist_thirds, makes=score.makes, points=score.soloist_payoff,
+        dd_thirds=dd_thirds if task.dd else None, dd_makes=dd_makes, dd_points_low=low, dd_points_high=high,
+        seconds=time.process_time() - start,
+    )
+
+
+def play_work(job: tuple[Settings, int, Sequence[PlayTask]]) -> list[PlayedSample]:
+    """Play a chunk of tasks with this process's solver and goal search (a worker's share)."""
+    settings, pimc_samples, tasks = job
+    solver = engines.solver(settings.tt_mb)
+    goals = engines.goal_search(settings.goal_mb)
+    return [play_sample(t, settings, pimc_samples, solver, goals) for t in tasks]

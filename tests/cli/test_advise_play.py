@@ -1,0 +1,80 @@
+"""``calasolve advise --play``: dd unchanged, pimc and both in text and strict JSON, bad values as one line."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from strict_json import strict_loads
+
+from calasolve.cli import main
+
+HAND = "32AR.32A.3A.2A5"
+QUICK = ["--seed", "3", "--samples", "4", "--contracts", "solissimo,dividete", "--jobs", "1"]
+PLAY = ["--play-samples", "2", "--pimc-samples", "2"]
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    out, err = capsys.readouterr()
+    return int(info.value.code or 0), out, err
+
+
+def steady(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: steady(v) for k, v in obj.items() if k != "seconds"}
+    if isinstance(obj, list):
+        return [steady(v) for v in obj]
+    return obj
+
+
+def test_play_dd_is_the_default_advice(capsys: pytest.CaptureFixture[str]) -> None:
+    code, plain, _ = run(["advise", "--json", *QUICK, HAND], capsys)
+    code_dd, dd, _ = run(["advise", "--json", "--play", "dd", *PLAY, *QUICK, HAND], capsys)
+    assert code == code_dd == 0
+    assert steady(json.loads(dd)) == steady(json.loads(plain)) and "play" not in json.loads(dd)
+
+
+def test_play_both_json_is_strict_and_holds_both_sides(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["advise", "--json", "--play", "both", *PLAY, *QUICK, HAND], capsys)
+    assert code == 0, err
+    obj = strict_loads(out)
+    _, plain, _ = run(["advise", "--json", *QUICK, HAND], capsys)
+    # the double-dummy advice first, as without --play
+    assert steady({k: v for k, v in obj.items() if k not in ("play", "pimc")}) == steady(json.loads(plain))
+    assert obj["play"] == "both" and obj["pimc"]["play_samples"] == 2 and obj["pimc"]["pimc_samples"] == 2
+    for c in obj["pimc"]["contracts"]:
+        assert c["deals"] == c["pimc"]["deals"] == c["dd"]["deals"] == 2
+        assert set(c["gap"]) >= {"p_make", "se_p_make", "points", "se_points", "points_95", "thirds", "se_thirds"}
+        assert c["gap"]["p_make"] == pytest.approx(c["pimc"]["p_make"] - c["dd"]["p_make"])
+    assert obj["pimc"]["best"] in ("solissimo", "dividete", "pass")
+
+
+def test_play_pimc_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["advise", "--json", "--play", "pimc", *PLAY, *QUICK, HAND], capsys)
+    assert code == 0, err
+    obj = strict_loads(out)
+    assert obj["play"] == "pimc" and "recommendation" not in obj  # no double-dummy advice asked
+    assert all(c["dd"] is None and c["gap"] is None for c in obj["contracts"])
+    code, text, _ = run(["advise", "--play", "pimc", *PLAY, *QUICK, HAND], capsys)
+    assert code == 0 and "under PIMC play" in text and "best under PIMC play:" in text
+    assert "seat 0 holds" in text and "DD:" not in text
+
+
+def test_play_both_text_shows_the_gap(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _ = run(["advise", "--play", "both", *PLAY, *QUICK, HAND], capsys)
+    assert code == 0 and "recommendation:" in text and "under PIMC play" in text and "gap: P(make)" in text
+    assert text.count("seat 0 holds") == 1
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--play", "bogus"], "--play"),
+    (["--play", "pimc", "--play-samples", "0"], "--play-samples"),
+    (["--play", "pimc", "--pimc-samples", "0"], "--pimc-samples"),
+])
+def test_bad_play_values_are_one_line(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["advise", *argv, HAND], capsys)
+    assert code == 2 and out == "" and fragment in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
