@@ -15,8 +15,9 @@ it (:func:`calasolve.advice.samples.evaluate`), so the two can be compared
 deal by deal.  Its game points are then an interval where the null-window
 tests leave them open (mostly a ``dd`` defence that refutes the contract:
 x1 or worse); the advisor makes them exact only for a contract still in its
-race, since that is a goal search per defence candidate, minutes on a deal.  Neither bounds the other: PIMC players
-err on both sides, so the soloist can end above or below double dummy.
+race, since that is a goal search per defence candidate, minutes on a deal.
+Neither bounds the other: PIMC players err on both sides, so the soloist can
+end above or below double dummy.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from .policies import random_draw
 from .samples import Settings, Task, deal_sample, evaluate, is_dd_defence, policy_exchange, sample_rng
 
 __all__ = ["PlayTask", "PlayedSample", "play_sample", "play_work", "played_exchange"]
+
 
 @dataclass(frozen=True)
 class PlayTask:
