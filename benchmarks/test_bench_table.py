@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from suites import random_suite, strong_suite  # noqa: E402
 
 from calasolve.records.dealfile import Record  # noqa: E402
-from calasolve.table.ddtable import assemble, table_entry, table_tasks  # noqa: E402
+from calasolve.table.ddtable import assemble, table_part, table_parts  # noqa: E402
 from calasolve.scale.workers import worker_pool  # noqa: E402
 
 DEALS = [int(i) for i in os.environ.get("CALASOLVE_BENCH_TABLE_DEALS", "0,1").split(",")]
@@ -37,7 +37,7 @@ def test_bench_table(benchmark, suite: str, deal: int) -> None:  # type: ignore[
 
     def run() -> object:
         with worker_pool(2) as pool:
-            return assemble(record, pool.map(table_entry, table_tasks(record), chunksize=1))
+            return assemble(record, pool.map(table_part, table_parts(record), chunksize=1))
 
     table = benchmark.pedantic(run, rounds=1, iterations=1)
     assert len(table.entries) == 15  # type: ignore[attr-defined]

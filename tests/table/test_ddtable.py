@@ -12,7 +12,7 @@ import pytest
 
 import calasolve
 from calasolve.records.dealfile import Record, parse_deal_text
-from calasolve.table.ddtable import deal_record, table_entry, table_tasks
+from calasolve.table.ddtable import assemble, deal_record, table_entry, table_part, table_parts, table_tasks
 from calasolve.game.state import CONTRACTS
 from calasolve.game.rules import Rules
 
@@ -92,6 +92,21 @@ def test_table_tasks_are_every_entry_once_dearest_contracts_first() -> None:
     tasks = table_tasks(record(CERTAIN))
     assert sorted((s, c) for _, s, c in tasks) == sorted((s, c) for s in range(3) for c in CONTRACTS)
     assert [c for _, _, c in tasks[:6]] == ["chiamo"] * 3 + ["dividete"] * 3
+
+
+def test_the_parts_of_a_table_make_its_entries() -> None:
+    """A worker pool gets each dividete entry as its 6 draws: put together, the same table."""
+    rec = record(CERTAIN)
+    parts = table_parts(rec)
+    assert len(parts) == 12 + 3 * 6
+    assert [(s, c) for _, s, c, d in parts if d is None] == [(s, c) for _, s, c in table_tasks(rec) if c != "dividete"]
+    whole = assemble(rec, [table_entry(t) for t in table_tasks(rec)])
+    pieces = [table_part(p) for p in reversed(parts)]  # in any order
+    timeless = lambda t: {**t.to_dict(), "nodes": 0, "seconds": 0, "entries": [  # noqa: E731
+        {**e, "nodes": 0, "seconds": 0} for e in t.to_dict()["entries"]]}
+    assert timeless(assemble(rec, pieces)) == timeless(whole)
+    with pytest.raises(calasolve.CalasolveError, match="not its draws"):
+        assemble(rec, [p for p in pieces if p.draw != 3])
 
 
 def test_certain_deal_entries_equal_solve() -> None:

@@ -14,12 +14,12 @@ from .options import files_argument, jobs_option, json_option, rule_option, sche
 
 
 def _table_one(job: tuple[Any, dict[str, Any]]) -> Any:
-    from ..table.ddtable import table_entry
+    from ..table.ddtable import table_part
 
     task, opts = job
     solver = engines.solver(opts["tt_mb"])  # a table too large is the option's error, not the record's
     try:
-        return table_entry(task, solver)
+        return table_part(task, solver)
     except CalasolveError as exc:
         return failure(task[0], exc)
 
@@ -28,7 +28,8 @@ def _table_one(job: tuple[Any, dict[str, Any]]) -> Any:
 @files_argument
 @json_option("One JSON object per record per line: its 15 entries and the par.")
 @rule_option
-@jobs_option("Parallel worker processes (default: all cores); the 15 entries of a deal are shared out among them.")
+@jobs_option("Parallel worker processes (default: all cores); the entries of a deal (dividete's: each draw) are "
+             "shared out among them.")
 @tt_option
 @scheduler_options
 def table_cmd(
@@ -49,15 +50,16 @@ def table_cmd(
       calasolve table examples/example.deal
       calasolve table --json --jobs 2 examples/example.deal
     """
-    from ..table.ddtable import assemble, table_tasks
+    from ..table.ddtable import assemble, table_parts
     from .text import format_table
 
     records = load_records(files, rule_items)
     check_scheduler(scheduler, jobs)
-    tasks = [(task, {"tt_mb": tt_mb}) for record in records for task in table_tasks(record)]
+    parts = [table_parts(record) for record in records]
+    tasks = [(part, {"tt_mb": tt_mb}) for of_record in parts for part in of_record]
     results = bulk_map(_table_one, tasks, jobs, scheduler, scheduler_timeout)
     for i, record in enumerate(records):
-        entries = [next(results) for _ in range(len(tasks) // len(records))]
+        entries = [next(results) for _ in parts[i]]
         for entry in entries:
             if isinstance(entry, Failure):
                 raise CalasolveError(entry.message)

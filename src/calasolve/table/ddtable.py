@@ -9,10 +9,11 @@ the game points of ``solve --objective payoff`` played with that exchange.
 Dividete's monte is drawn by chance, so its entry holds all six draws and
 reports their mean (and the lowest and highest thirds).
 
-:func:`table_tasks` splits a record into its 15 entries (the unit of work a
-worker pool or a Dask cluster runs, :func:`table_entry`), and
-:func:`assemble` puts them back together with the par of :mod:`calasolve.table.par`;
-:func:`dd_table` does all three.
+:func:`table_tasks` splits a record into its 15 entries (:func:`table_entry`
+answers one), :func:`table_parts` into the units of work a worker pool or a
+Dask cluster runs (:func:`table_part`: the entries, each dividete entry as its
+6 draws), and :func:`assemble` puts them back together with the par of
+:mod:`calasolve.table.par`; :func:`dd_table` does all three.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from ..exchange.search import best_exchange
+from ..exchange.search import best_exchange, dividete_draws
 from ..game.cards import MAKE_THIRDS, Mask, hand_name
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange
@@ -78,6 +79,8 @@ class TableEntry:
     outcomes: tuple[Outcome, ...]
     nodes: int = 0
     seconds: float = 0.0
+    #: a part of a dividete entry: the one draw (0-5) it holds (:func:`table_part`); None for a whole entry
+    draw: int | None = None
 
     @property
     def thirds(self) -> Fraction:
@@ -171,11 +174,32 @@ def table_tasks(record: Record) -> list[tuple[Record, int, Contract]]:
     return [(record, seat, contract) for contract in DEAREST_FIRST for seat in SEATS]
 
 
+#: A unit of work of a table: an entry, or one draw of a dividete entry (its index 0-5).
+TablePart = tuple[Record, int, Contract, int | None]
+
+
+def table_parts(record: Record) -> list[TablePart]:
+    """The table's work in parts for a worker pool, the dearest contracts first: each entry, but
+    each dividete entry as its 6 draws (independent searches; one draw's entry can cost as much as
+    a chiamo, and whole it would leave the other cores idle at the end)."""
+    return [(rec, seat, contract, draw) for rec, seat, contract in table_tasks(record)
+            for draw in (range(len(dividete_draws(record.monte, seat))) if contract == "dividete" else [None])]
+
+
 def table_entry(task: tuple[Record, int, Contract], solver: CoreSolver | None = None) -> TableEntry:
-    """One entry of the table (a worker's unit of work): the exchange searched, then each outcome scored."""
+    """One whole entry of the table: the exchange searched, then each outcome scored."""
     record, soloist, contract = task
+    return table_part((record, soloist, contract, None), solver)
+
+
+def table_part(part: TablePart, solver: CoreSolver | None = None) -> TableEntry:
+    """One part of the table (a worker's unit of work, :func:`table_parts`): an entry, or a dividete
+    entry's one draw (an entry with that draw's outcome only, put together by :func:`assemble`)."""
+    record, soloist, contract, draw = part
     solver = solver or default_solver()
     deal = deal_record(record, soloist, contract)
+    if draw is not None:
+        deal = deal.with_(exchange=Exchange(takes=dividete_draws(record.monte, soloist)[draw]))
     found = best_exchange(deal, solver=solver, top=1)  # the best only: runners-up would cost more tests
     choices = [(d.exchange, d.value) for d in found.draws] or [(found.exchange, found.value)]
     nodes, seconds = found.nodes, found.seconds
@@ -191,12 +215,26 @@ def table_entry(task: tuple[Record, int, Contract], solver: CoreSolver | None = 
             raise CalasolveError(f"internal error: the payoff and thirds searches disagree on {contract} for seat {soloist}")
         m = multiplier_of(value, contract, record.rules)
         outcomes.append(Outcome(exchange, found.text(exchange), thirds, m, payments(contract, soloist, makes, m, record.rules)))
-    return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds)
+    return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw)
+
+
+def _whole(parts: list[TableEntry]) -> TableEntry:
+    """An entry from its parts: itself, or a dividete entry's draws in their order."""
+    if len(parts) == 1 and parts[0].draw is None:
+        return parts[0]
+    parts = sorted(parts, key=lambda e: -1 if e.draw is None else e.draw)
+    if [e.draw for e in parts] != list(range(len(parts))):
+        raise CalasolveError(f"the table's parts of seat {parts[0].soloist} in {parts[0].contract} are not its draws")
+    return TableEntry(parts[0].soloist, parts[0].contract, tuple(o for e in parts for o in e.outcomes),
+                      sum(e.nodes for e in parts), sum(e.seconds for e in parts))
 
 
 def assemble(record: Record, entries: Iterable[TableEntry]) -> DDTable:
-    """The table of ``record`` from its entries (in any order), with its par."""
-    by_key = {(e.soloist, e.contract): e for e in entries}
+    """The table of ``record`` from its entries or parts (in any order), with its par."""
+    parts: dict[tuple[int, Contract], list[TableEntry]] = {}
+    for e in entries:
+        parts.setdefault((e.soloist, e.contract), []).append(e)
+    by_key = {key: _whole(p) for key, p in parts.items()}
     ordered = tuple(by_key[(s, c)] for s in SEATS for c in CONTRACTS)
     found = par({key: e.game_points for key, e in by_key.items()}, record.rules)
     return DDTable(record.hands, record.monte, record.rules, ordered, found, record.name, record.index)
@@ -207,11 +245,11 @@ def dd_table(
     map: Callable[[Callable[[Any], TableEntry], Sequence[Any]], Iterator[TableEntry]] | None = None,
 ) -> DDTable:
     """The double-dummy table and par of ``record``'s deal as dealt (its contract, soloist, exchange and
-    cards played are not used; its rules are).  ``map`` runs the 15 entries (default: one after another
-    in this process with ``solver``), e.g. over a worker pool."""
-    tasks = table_tasks(record)
+    cards played are not used; its rules are).  ``map`` runs the table's parts (:func:`table_parts`;
+    default: one after another in this process with ``solver``), e.g. over a worker pool."""
+    parts = table_parts(record)
     if map is None:
-        entries: Iterable[TableEntry] = [table_entry(t, solver) for t in tasks]
+        entries: Iterable[TableEntry] = [table_part(t, solver) for t in parts]
     else:
-        entries = map(table_entry, tasks)
+        entries = map(table_part, parts)
     return assemble(record, entries)
