@@ -61,7 +61,7 @@ from ..game.cards import (
     hand_name,
 )
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
-from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract
+from ..game.state import CONTRACTS, Contract
 from .outcome import Outcome
 from ..search.payoff import multiplier_of, payoff_levels
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
@@ -228,12 +228,7 @@ def _estimate(track: Track, thirds: dict[int, int], cpu: float, settings: Settin
     for o in exact:
         m = multiplier_of(o.payoff_low, track.contract, settings.rules)
         counts[m] = counts.get(m, 0) + 1
-    if track.contract in SOLOIST_EXCHANGE:
-        policy = f"soloist:{settings.soloist_policy}"
-    elif track.contract in DEFENDER_EXCHANGE:
-        policy = f"defenders:{settings.defender_policy}"
-    else:
-        policy = "none"
+    policy = settings.policy_of(track.contract)
     return ContractEstimate(
         contract=track.contract,
         samples=n,

@@ -30,7 +30,7 @@ from ..game.cards import Mask, hand_name
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_TT_MB
 from ..game.limits import MAX_SAMPLES, check_bool, check_int
 from ..game.rules import STANDARD, Rules
-from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract
+from ..game.state import CONTRACTS, Contract
 from ..play.players import MAX_PIMC_SAMPLES
 from ..records.jsonout import finite
 from ..scale.workers import worker_pool
@@ -261,12 +261,7 @@ def _run(
 
 
 def _estimate(contract: Contract, samples: Sequence[PlayedSample], settings: Settings, dd: bool) -> PlayEstimate:
-    if contract in SOLOIST_EXCHANGE:
-        policy = f"soloist:{settings.soloist_policy}"
-    elif contract in DEFENDER_EXCHANGE:
-        policy = f"defenders:{settings.defender_policy}"
-    else:
-        policy = "none"
+    policy = settings.policy_of(contract)
     pimc = SideEstimate.of([s.makes for s in samples], [s.points for s in samples], [s.thirds for s in samples])
     both = None
     if dd:

@@ -45,6 +45,14 @@ class Settings:
     tt_mb: int
     goal_mb: int = DEFAULT_GOAL_MB
 
+    def policy_of(self, contract: Contract) -> str:
+        """Who chooses ``contract``'s exchange, and how, as the advice reports it (``soloist:sampled``, ...)."""
+        if contract in SOLOIST_EXCHANGE:
+            return f"soloist:{self.soloist_policy}"
+        if contract in DEFENDER_EXCHANGE:
+            return f"defenders:{self.defender_policy}"
+        return "none"
+
 
 @dataclass(frozen=True)
 class Task:
