@@ -8,18 +8,11 @@ from typing import Any
 import pytest
 from strict_json import strict_loads
 
-from calasolve.cli import main
+from cli_run import run
 
 HAND = "32AR.32A.3A.2A5"
 QUICK = ["--seed", "3", "--samples", "4", "--contracts", "solissimo,dividete", "--jobs", "1"]
 PLAY = ["--play-samples", "2", "--pimc-samples", "2"]
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return int(info.value.code or 0), out, err
 
 
 def steady(obj: Any) -> Any:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from calasolve.cli import main
+from cli_run import run
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "example.deal")
@@ -23,13 +23,6 @@ monte: R4.-.3F.-
 contract: solissimo
 soloist: 0
 """
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return int(info.value.code or 0), out, err
 
 
 def write(tmp_path: Path, text: str, name: str = "d.deal") -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from calasolve.game.cards import parse_hand, strength
-from calasolve.cli import main
+from cli_run import run
 from calasolve.deals.dealer import DealSpec, deal_one, generate_deals
 from calasolve.records.dealfile import parse_deal_text, read_deal_file
 from calasolve.game.exchange import Exchange
@@ -15,13 +15,6 @@ from calasolve.exchange.search import best_exchange, dividete_draws
 from calasolve.game.state import CONTRACTS
 from calasolve.game.sampling import MONTE, parse_known
 from calasolve.search.solving import make_solver, solve
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return int(info.value.code or 0), out, err
 
 
 def test_same_seed_same_records_other_seed_others(capsys: pytest.CaptureFixture[str]) -> None:
@@ -136,21 +129,8 @@ def test_played_records_are_the_same_for_any_jobs(capsys: pytest.CaptureFixture[
 
 def test_records_with_played_stream_out_from_the_workers() -> None:
     """A long --played run on workers writes its first records before it has made them all."""
-    import subprocess
-    import sys
-
-    proc = subprocess.Popen([sys.executable, "-m", "calasolve", "deal", "--count", "100000", "--played", "1",
-                             "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        assert proc.stdout is not None
-        first = proc.stdout.readline()
-        proc.stdout.close()
-        assert proc.wait(timeout=120) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert first.startswith(b"name: seed 0 deal 1")
+    assert first_line_then_close(["deal", "--count", "100000", "--played", "1", "--jobs", "2"]).startswith(
+        b"name: seed 0 deal 1")
 
 
 @pytest.mark.parametrize("argv, fragment", [
@@ -177,14 +157,13 @@ def test_known_hand_stays_the_hand() -> None:
         assert r.hands[0] == hand
 
 
-def test_records_stream_out() -> None:
-    """A million records are not made before the first is written: the reader gets one and
-    closes the pipe, and the command ends (exit 0, as any filter) long before a million."""
+def first_line_then_close(argv: list[str]) -> bytes:
+    """``calasolve ARGV``'s first line of output, read before the pipe is closed; the command must
+    then end with exit status 0, as any filter does."""
     import subprocess
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-m", "calasolve", "deal", "--count", "1000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "calasolve", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()
@@ -194,7 +173,13 @@ def test_records_stream_out() -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert first.startswith(b"name: seed 0 deal 1")
+    return first
+
+
+def test_records_stream_out() -> None:
+    """A million records are not made before the first is written: the reader gets one and
+    closes the pipe, and the command ends (exit 0, as any filter) long before a million."""
+    assert first_line_then_close(["deal", "--count", "1000000"]).startswith(b"name: seed 0 deal 1")
 
 
 def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from calasolve.search import engines
 from calasolve.game.cards import parse_hand
-from calasolve.cli import main
+from cli_run import run
 from calasolve.records.notation import LETTERS, SYMBOLS, hand_diagram, notation, plural, table_diagram
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,13 +37,6 @@ CASES = {
 #: a card token in letters (rank then suit letter) and in symbols
 LETTER_CARD = re.compile(r"(?<![\w'])[3-7FCRA2][BSCD](?![\w'])")
 SYMBOL_CARD = re.compile(r"[3-7FCRA2][♣♠♥♦]")
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return int(info.value.code or 0), out, err
 
 
 @pytest.fixture

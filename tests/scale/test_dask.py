@@ -20,18 +20,12 @@ from typing import Any, Iterator
 import pytest
 
 from calasolve.cli import main
+from cli_run import run
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYED = str(ROOT / "examples" / "played.deal")
 EXAMPLE = str(ROOT / "examples" / "example.deal")  # every contract, the exchanges given
 VARYING = {"nodes", "seconds", "cpu_seconds"}  # what may differ between runs
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    return int(info.value.code or 0), out, err
 
 
 def steady(obj: Any) -> Any:
