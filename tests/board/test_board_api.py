@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -11,7 +12,7 @@ import time
 import urllib.request
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 import pytest
 
@@ -380,11 +381,23 @@ def test_an_internal_error_is_a_json_one_liner() -> None:
         assert answer.json() == {"error": "internal error: RuntimeError: a bug\\nover two lines"}
 
 
+def leaves_after(seconds: float) -> Callable[[], Awaitable[None]]:
+    """A slow question's asker who closes the request after ``seconds``."""
+
+    async def gone() -> None:
+        await asyncio.sleep(seconds)
+
+    return gone
+
+
+async def stays() -> None:
+    """A slow question's asker who waits for the answer however long it takes."""
+    await asyncio.Event().wait()
+
+
 def test_a_search_nobody_waits_for_is_stopped() -> None:
     """The slow questions' process is ended when the asker leaves, and the next question
     gets a new one."""
-    import asyncio
-
     from calasolve.board.jobs import Abandoned, SlowWorker
 
     chiamo = parse_deal_text(SOLO_NO_EXCHANGE.replace("contract: solo", "contract: chiamo").replace("soloist: 1", "soloist: 0"))[0]
@@ -393,15 +406,9 @@ def test_a_search_nobody_waits_for_is_stopped() -> None:
     async def scenario() -> None:
         worker = SlowWorker(16)
         try:
-            async def leaves_soon() -> None:
-                await asyncio.sleep(1.0)
-
-            async def stays() -> None:
-                await asyncio.Event().wait()
-
             start = time.monotonic()
             with pytest.raises(Abandoned):
-                await worker.ask("exchange", (chiamo, 10), leaves_soon)
+                await worker.ask("exchange", (chiamo, 10), leaves_after(1.0))
             assert time.monotonic() - start < 15 and worker.pid is None and worker.abandoned == 1
             answer = await worker.ask("analyse", (record, False), stays)
             timeless = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes")}  # noqa: E731
@@ -416,8 +423,6 @@ def test_the_tables_pool_answers_questions_side_by_side() -> None:
     """Two questions asked together go to two processes; one whose asker leaves is stopped
     there and the pool answers the next; a question waiting for a free process is dropped
     when its asker leaves."""
-    import asyncio
-
     from calasolve.board.jobs import Abandoned, SlowPool
     from calasolve.table.ddtable import table_entry
 
@@ -429,15 +434,6 @@ def test_the_tables_pool_answers_questions_side_by_side() -> None:
     certain = read_deal_file(str(ROOT / "examples" / "table.deal"))[0]
     timeless = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes")}  # noqa: E731
 
-    async def stays() -> None:
-        await asyncio.Event().wait()
-
-    async def leaves_soon() -> None:
-        await asyncio.sleep(1.0)
-
-    async def leaves_sooner() -> None:
-        await asyncio.sleep(0.3)
-
     async def scenario() -> None:
         pool = SlowPool(16, 2)
         try:
@@ -447,10 +443,10 @@ def test_the_tables_pool_answers_questions_side_by_side() -> None:
             for (s, c), got in zip(asked, answers):
                 assert timeless(got) == timeless(table_entry((certain, s, c)).to_dict())
             # both processes busy with slow searches: a third asker waits, then leaves
-            slow = [asyncio.ensure_future(pool.ask("exchange", (chiamo, 10), leaves_soon)) for _ in range(2)]
+            slow = [asyncio.ensure_future(pool.ask("exchange", (chiamo, 10), leaves_after(1.0))) for _ in range(2)]
             await asyncio.sleep(0.2)  # they take both processes
             with pytest.raises(Abandoned):
-                await pool.ask("table_entry", (certain, 0, "solo"), leaves_sooner)
+                await pool.ask("table_entry", (certain, 0, "solo"), leaves_after(0.3))
             for task in slow:
                 with pytest.raises(Abandoned):
                     await task
@@ -706,8 +702,6 @@ def test_pimc_refuses_bad_input(played_client: TestClient, body: dict[str, Any],
 
 def test_a_pimc_run_nobody_waits_for_is_stopped() -> None:
     """The page moved on: the PIMC run's process is ended, and the next run answers as before."""
-    import asyncio
-
     from calasolve.board.jobs import Abandoned, SlowWorker
 
     record = read_deal_file(PLAYED)[2]
@@ -715,15 +709,9 @@ def test_a_pimc_run_nobody_waits_for_is_stopped() -> None:
     async def scenario() -> None:
         worker = SlowWorker(16)
         try:
-            async def leaves_soon() -> None:
-                await asyncio.sleep(1.0)
-
-            async def stays() -> None:
-                await asyncio.Event().wait()
-
             first_lead = record.with_(played=())
             with pytest.raises(Abandoned):
-                await worker.ask("pimc", (first_lead, 1000, 0, None), leaves_soon)
+                await worker.ask("pimc", (first_lead, 1000, 0, None), leaves_after(1.0))
             assert worker.pid is None and worker.abandoned == 1
             answer = await worker.ask("pimc", (record, 2, 5, None), stays)
             assert answer["played"] == [card_name(c) for c in pimc_played(record, 2, 5).record.played]
