@@ -667,12 +667,14 @@ def test_pimc_card_by_card_is_the_same_line_and_reproducible(played_client: Test
     body = {"deal": deal, "samples": 3, "seed": 11}
     whole = ok(played_client.post("/api/pimc", json=body))
     assert ok(played_client.post("/api/pimc", json=body)) == whole
-    # as the page asks: one card at a time, each from where the last stopped
+    # as the page asks: one card at a time, each from where the last stopped, the double-dummy line once
     cards: list[dict[str, Any]] = []
     played = deal["played"]
     while True:
-        step = ok(played_client.post("/api/pimc", json={**body, "deal": {**deal, "played": played}, "cards": 1}))
+        step = ok(played_client.post("/api/pimc", json={**body, "deal": {**deal, "played": played}, "cards": 1,
+                                                         "double_dummy": not cards}))
         assert len(step["cards"]) == 1 and step["start"] == len(played) and step["played"][:-1] == played
+        assert (step["double_dummy"] == whole["double_dummy"]) if not cards else step["double_dummy"] is None
         cards += step["cards"]
         played = step["played"]
         if step["over"]:
@@ -688,6 +690,7 @@ def test_pimc_card_by_card_is_the_same_line_and_reproducible(played_client: Test
     ({"deal": {"record": 3}, "samples": 1001}, "samples: 1001 is out of range 1..1000"),
     ({"deal": {"record": 3}, "samples": "10"}, "samples: expected int, got str"),
     ({"deal": {"record": 3}, "seed": -1}, "seed: -1 is out of range"),
+    ({"deal": {"record": 3}, "double_dummy": "yes"}, "double_dummy: expected bool, got str"),
     ({"deal": {"record": 3}, "seed": 1.5}, "seed: expected int, got float"),
     ({"deal": {"record": 3}, "cards": 0}, "cards: 0 is out of range 1..36"),
     ({"deal": {"record": 3}, "cards": True}, "cards: expected int, got bool"),

@@ -40,10 +40,10 @@ def _table_entry(solver: Any, record: Any, soloist: int, contract: Any) -> dict[
     return table_entry((record, soloist, contract), solver).to_dict()
 
 
-def _pimc(solver: Any, record: Any, samples: int, seed: int, cards: int | None) -> dict[str, Any]:
+def _pimc(solver: Any, record: Any, samples: int, seed: int, cards: int | None, judge: bool = True) -> dict[str, Any]:
     from .pimc import continue_with_pimc
 
-    return continue_with_pimc(record, samples=samples, seed=seed, cards=cards, solver=solver)
+    return continue_with_pimc(record, samples=samples, seed=seed, cards=cards, solver=solver, double_dummy=judge)
 
 
 #: What the child answers, by name (names, not functions, go through the pipe).

@@ -38,7 +38,7 @@ def _result(state: PlayState, record: Record) -> dict[str, Any] | None:
 
 
 def continue_with_pimc(record: Record, *, samples: int, seed: int, cards: int | None = None,
-                       solver: CoreSolver) -> dict[str, Any]:
+                       solver: CoreSolver, double_dummy: bool = True) -> dict[str, Any]:
     """Play on from ``record``'s ``played`` point with a PIMC player per seat (``samples`` layouts
     a decision, ``seed``), at most ``cards`` cards (None: to the end).
 
@@ -46,7 +46,7 @@ def continue_with_pimc(record: Record, *, samples: int, seed: int, cards: int | 
     ``index`` counting from the first lead), ``played`` (every card from the first lead),
     ``over``, ``result`` (the finished deal's score) and ``double_dummy``: the soloist's
     final thirds under best play from the position asked about, and a best line with its
-    score.
+    score (None without ``double_dummy``: a page asking card by card needs it once).
     """
     if record.needs_exchange:
         raise CalasolveError("deal.exchange: the record's exchange is incomplete: give one (as /api/exchange finds it)")
@@ -65,11 +65,6 @@ def continue_with_pimc(record: Record, *, samples: int, seed: int, cards: int | 
         judged = review.to_dict()
         judged["index"] += len(record.played)  # from the first lead, as the board's line counts
         reviews.append(judged)
-    best = solve(start.copy(), solver=solver)
-    dd_end = start.copy()
-    for card in best.line:
-        dd_end.play(card)
-    thirds = best.soloist_thirds or 0
     return {
         "samples": samples,
         "seed": seed,
@@ -79,10 +74,20 @@ def continue_with_pimc(record: Record, *, samples: int, seed: int, cards: int | 
         "over": state.is_over,
         "to_move": None if state.is_over else state.to_move,
         "result": _result(state, record),
-        "double_dummy": {
-            "soloist_thirds": thirds,
-            "makes": thirds >= MAKE_THIRDS,
-            "line": [card_name(c) for c in best.line],
-            "result": _result(dd_end, record),
-        },
+        "double_dummy": _double_dummy(start, record, solver) if double_dummy else None,
+    }
+
+
+def _double_dummy(start: PlayState, record: Record, solver: CoreSolver) -> dict[str, Any]:
+    """The soloist's thirds under best play from ``start``, a best line and its score."""
+    best = solve(start.copy(), solver=solver)
+    end = start.copy()
+    for card in best.line:
+        end.play(card)
+    thirds = best.soloist_thirds or 0
+    return {
+        "soloist_thirds": thirds,
+        "makes": thirds >= MAKE_THIRDS,
+        "line": [card_name(c) for c in best.line],
+        "result": _result(end, record),
     }

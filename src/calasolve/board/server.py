@@ -209,11 +209,8 @@ class Board:
         cards = want(body, "cards", int)
         if cards is not None and not 1 <= cards <= 36:
             raise BadRequest(f"cards: {cards} is out of range 1..36")
-        if record.needs_exchange:
-            raise BadRequest("deal.exchange: the record's exchange is incomplete: give one (as /api/exchange finds it)")
-        if record.state().is_over:
-            raise BadRequest("pimc: the deal is over: no card is left to play")
-        return JSONResponse(await self.slow.ask("pimc", (record, samples, seed, cards), _gone(request)))
+        judge = want(body, "double_dummy", bool, True)
+        return JSONResponse(await self.slow.ask("pimc", (record, samples, seed, cards, judge), _gone(request)))
 
     async def par(self, request: Request) -> Response:
         """The par of a table whose 15 entries the page has (as /api/table-entry gave them)."""

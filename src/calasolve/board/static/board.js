@@ -590,7 +590,8 @@ async function startPimc() {
     for (;;) {
       bar.value = pimc.cards.length;
       $("pimc-status").textContent = `card ${pimc.cards.length + 1} of ${total}: seat ${toMove} thinking\u2026`;
-      const answer = await api("POST", "/api/pimc", { ...body, deal: dealSpec(pimc.played) }, pimc.abort.signal);
+      const answer = await api("POST", "/api/pimc", { ...body, deal: dealSpec(pimc.played), double_dummy: !pimc.dd },
+        pimc.abort.signal);
       if (mine !== pimc.run || deal !== state.opened) return;
       pimc.dd = pimc.dd || answer.double_dummy;
       pimc.cards.push(...answer.cards);
