@@ -722,3 +722,13 @@ def test_a_pimc_run_nobody_waits_for_is_stopped() -> None:
             worker.close()
 
     asyncio.run(scenario())
+
+
+def test_pimc_plays_on_after_a_called_card_discarded(client: TestClient) -> None:
+    """Issue #32: handed over, then discarded by the soloist, the called card must not be dealt to the soloist."""
+    text = ("hands: 76.3F75.2ARC7.R 32AC5.R6.6.2C76 RF4.2AC4.3F.3A5\nmonte: -.-.54.F4\ncontract: chiamo\n"
+            "soloist: 2\ncall: 7B\nreturn: 3C\ndiscards: 3D 4B 7B AS\n")
+    played = "CC 6C 4C RC 5B 5C AC 6S FC 7C 6D 4S 2C CD 4D 3C RS 5D RD".split()
+    data = ok(client.post("/api/pimc", json={"deal": {"text": text, "played": played}, "samples": 4, "seed": 1,
+                                             "double_dummy": False}))
+    assert data["over"] and len(data["played"]) == 36 and data["played"][:len(played)] == played

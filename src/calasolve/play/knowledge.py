@@ -5,10 +5,10 @@ shown (a card of another suit played to a trick means no card of the suit
 led is left), and the exchange as that seat saw it (docs/rules.md §5):
 
 - **solo, chiamo**: the soloist took the monte and made the discards, so
-  knows the new monte whole.  In chiamo everyone saw the called card: handed
-  over by a defender, it is the soloist's, and the card given back face up
-  is that defender's; found in the monte, it is the soloist's or one of the
-  discards.
+  knows the new monte whole.  In chiamo everyone saw the called card, handed
+  over by a defender or found in the monte: it is the soloist's or one of the
+  discards (any card may be discarded, the called one too).  The card given
+  back face up is that defender's (defenders do not discard in chiamo).
 - **solissimo**: the monte is untouched and nobody sees it.
 - **dividete**: a defender knows the two cards it took blind and its own
   discards (they are in the new monte); the soloist knows neither.
@@ -112,13 +112,11 @@ def view_of(record: Record, state: PlayState, seat: int) -> SeatView:
     if contract in ("solo", "chiamo") and seat == soloist:
         placed[MONTE] = monte
     if contract == "chiamo" and ex.call is not None:
+        # found in the monte or handed over, the called card is the soloist's or (discarded) in the new monte
+        maybe_discarded[soloist] = bit(ex.call)
         source = called_from(record.hands, record.monte, ex.call)
-        if source is None:  # it was in the monte: the soloist's, or discarded
-            maybe_discarded[soloist] = bit(ex.call)
-        else:
-            held[soloist] = held.get(soloist, 0) | bit(ex.call)
-            if ex.returned is not None:
-                held[source] = held.get(source, 0) | bit(ex.returned)
+        if source is not None and ex.returned is not None:
+            held[source] = bit(ex.returned)  # given back face up; defenders do not discard in chiamo
     if contract in ("dividete", "scegliete") and ex.takes is not None and ex.discards is not None:
         for d in defender_seats(soloist):
             if d == seat:
