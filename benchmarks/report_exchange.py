@@ -27,7 +27,7 @@ from suites import strong_suite  # noqa: E402
 from calasolve.records.dealfile import Record  # noqa: E402
 from calasolve.exchange.search import best_exchange  # noqa: E402
 from calasolve.records import jsonout  # noqa: E402
-from calasolve.search.solving import make_solver  # noqa: E402
+from calasolve.search.engines import make_solver  # noqa: E402
 from calasolve.advice.stats import percentile  # noqa: E402
 
 TARGETS = {"solo": 1.0, "chiamo": 5.0, "dividete": 5.0, "scegliete": 10.0}

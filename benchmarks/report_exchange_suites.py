@@ -31,11 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from suites import random_suite, strong_suite  # noqa: E402
 
-from calasolve.exchange import parallel as exchange_parallel  # noqa: E402
-from calasolve.dealfile import Record  # noqa: E402
+from calasolve.advice.stats import percentile  # noqa: E402
 from calasolve.exchange.search import best_exchange  # noqa: E402
-from calasolve.search.solving import make_solver  # noqa: E402
-from calasolve.stats import percentile  # noqa: E402
+from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.records.results import SearchStats  # noqa: E402
+from calasolve.search.engines import make_solver  # noqa: E402
 
 
 def _cpu() -> tuple[float, float]:
@@ -57,12 +57,11 @@ def run(suite: str, contract: str, deals: int, top: int, jobs: int, tt_mb: int, 
     rows = []
     for i, deal in enumerate((strong_suite if suite == "strong" else random_suite)(deals)):
         record = Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist)
-        exchange_parallel.last_totals = exchange_parallel.Totals()
         (me0, kids0), wall0 = _cpu(), time.perf_counter()
         res = best_exchange(record, solver=solver, top=top, jobs=jobs)
         wall = time.perf_counter() - wall0
         me1, kids1 = _cpu()
-        t = exchange_parallel.last_totals
+        t = res.stats or SearchStats()
         cpu = me1 - me0 + kids1 - kids0
         row = {
             "deal": i, "wall": round(wall, 4), "cpu": round(cpu, 4), "cpu_here": round(me1 - me0, 4),

@@ -24,7 +24,7 @@ from suites import strong_suite  # noqa: E402
 
 from calasolve.records.dealfile import Record  # noqa: E402
 from calasolve.exchange.search import best_exchange  # noqa: E402
-from calasolve.search.solving import make_solver  # noqa: E402
+from calasolve.search.engines import make_solver  # noqa: E402
 
 DEALS = [int(i) for i in os.environ.get("CALASOLVE_BENCH_EXCHANGE_DEALS", "0,7,8").split(",")]
 

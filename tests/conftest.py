@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from calasolve.search.solving import CoreSolver, make_solver
+from calasolve.search.engines import CoreSolver, make_solver
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -24,8 +24,9 @@ from calasolve.game.exchange import Exchange
 from calasolve.exchange.search import best_exchange
 from calasolve.game.state import PlayState
 from calasolve.game.limits import MAX_JOBS, MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
-from calasolve.search.position import Position
-from calasolve.search.solving import make_solver, solve
+from calasolve.search.position import Position, solve_position
+from calasolve.search.engines import make_solver
+from calasolve.exchange.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = read_deal_file(str(ROOT / "examples" / "example.deal"))
@@ -36,7 +37,7 @@ HAND = "32AR.32A.3A.2A5"
 
 def test_the_issues_three_cases() -> None:
     with pytest.raises(ParameterError, match="^contract 'x': unknown contract") as info:
-        solve(RECORD.state(), objective="payoff", contract="x")
+        Position(RECORD.state(), contract="x")
     assert info.value.parameter == "contract" and isinstance(info.value, ValueError)
     with pytest.raises(ParameterError) as info:
         advise(HAND, jobs=0, tt_mb=-1)
@@ -51,8 +52,10 @@ BAD_CALLS: list[tuple[str, Callable[[], Any]]] = [
     ("target", lambda: solve(RECORD, target=18.0)),
     ("all_cards", lambda: solve(RECORD, all_cards="yes")),
     ("solver", lambda: solve(RECORD, solver=object())),
-    ("rules", lambda: solve(RECORD, objective="payoff", rules="standard")),
-    ("position", lambda: solve(42)),
+    ("record", lambda: solve(42)),
+    ("record", lambda: solve(RECORD.state())),
+    ("position", lambda: solve_position(RECORD)),
+    ("solver", lambda: solve_position(Position(RECORD.state()), solver=object())),
     ("hand", lambda: advise(2**11 - 1, samples=1)),  # 11 cards
     ("seat", lambda: advise(HAND, seat=3)),
     ("seat", lambda: advise(HAND, seat=True)),
@@ -108,14 +111,15 @@ def test_bad_argument_names_its_parameter(parameter: str, call: Callable[[], Any
 
 
 def test_a_state_changed_by_hand_is_the_projects_error() -> None:
-    state = RECORD.state()
+    position = Position(RECORD.state())
+    state = position.state
     state.hands = [state.hands[0], state.hands[0], state.hands[2]]
     with pytest.raises(ParameterError, match="^position: two hands share a card"):
-        solve(state)
-    state = RECORD.state()
-    state.trick = [99]
+        solve_position(position)
+    position = Position(RECORD.state())
+    position.state.trick = [99]
     with pytest.raises(ParameterError, match="^position: "):
-        solve(state)
+        position.solve()
 
 
 def test_the_card_helpers_refuse_what_is_not_a_card() -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from calasolve import best_exchange, read_deal_file
 from calasolve.cli import main
-from calasolve.search.solving import make_solver
+from calasolve.search.engines import make_solver
 
 ROOT = Path(__file__).resolve().parent.parent
 SIGNATURE = ROOT / "tests" / "data" / "signature.json"

@@ -128,7 +128,7 @@ def api_case(rng: random.Random) -> tuple[str, Callable[[], Any]]:
     from calasolve.game.state import CONTRACTS, PlayState
     from calasolve.search.position import Position
     from calasolve.game.rules import Rules
-    from calasolve.search.solving import make_solver
+    from calasolve.search.engines import make_solver
 
     records = _records()
     record = rng.choice(records)
@@ -161,11 +161,14 @@ def api_case(rng: random.Random) -> tuple[str, Callable[[], Any]]:
                         "playstate", "read", "make_solver", "parse"])
     if which == "solve":
         kw = dict(target=maybe(rng, lambda: rng.choice([None, 18, 0, 35])),
-                  objective=maybe(rng, lambda: rng.choice(["thirds", "payoff"])),
-                  contract=maybe(rng, lambda: rng.choice([None, *CONTRACTS])), rules=a_rules(), solver=a_solver(),
+                  objective=maybe(rng, lambda: rng.choice(["thirds", "payoff"])), solver=a_solver(),
                   all_cards=maybe(rng, lambda: rng.random() < 0.5), line=maybe(rng, lambda: rng.random() < 0.5))
-        position = maybe(rng, lambda: rng.choice([record, a_state()]))
-        return f"solve({position!r:.60}, **{kw!r:.200})", lambda: calasolve.solve(position, **kw)
+        if rng.random() < 0.5:
+            given = maybe(rng, lambda: record)
+            return f"solve({given!r:.60}, **{kw!r:.200})", lambda: calasolve.solve(given, **kw)
+        state, contract, rules = a_state(), a_contract(), a_rules()
+        return (f"solve_position(Position({state!r:.60}, contract={contract!r}, rules={rules!r}), **{kw!r:.200})",
+                lambda: calasolve.solve_position(calasolve.Position(state, contract=contract, rules=rules), **kw))
     if which == "advise":
         hand = maybe(rng, lambda: rng.choice(["32AR.32A.3A.2A5", record.hands[record.soloist], "3B 2B"]))
         kw = dict(seat=maybe(rng, lambda: rng.randrange(3)), samples=maybe(rng, lambda: rng.randint(1, 2)),

@@ -30,9 +30,10 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .table.ddtable import DDTable, dd_table
     from .records.dealfile import Record, check_deal_file, parse_deal_text, read_deal_file
     from .game.exchange import Exchange
-    from .exchange.search import ExchangeResult, best_exchange
+    from .records.results import ExchangeResult
+    from .exchange.search import best_exchange
     from .exchange.solve import solve
-    from .search.position import Position
+    from .search.position import Position, solve_position
     from .records.notation import Notation, hand_diagram, notation, table_diagram
 
 __version__ = "0.1.0"
@@ -42,12 +43,13 @@ __version__ = "0.1.0"
 _LAZY = {
     "Solver": ".search._core",
     "Position": ".search.position",
+    "solve_position": ".search.position",
     "Record": ".records.dealfile",
     "read_deal_file": ".records.dealfile",
     "parse_deal_text": ".records.dealfile",
     "check_deal_file": ".records.dealfile",
     "Exchange": ".game.exchange",
-    "ExchangeResult": ".exchange.search",
+    "ExchangeResult": ".records.results",
     "best_exchange": ".exchange.search",
     "solve": ".exchange.solve",
     "Analysis": ".deals.analysis",
@@ -66,7 +68,7 @@ __all__ = [
     "ExchangeResult", "IllegalPlayError", "Notation", "ParameterError", "PlayState", "Position", "Record",
     "RuleError", "Rules", "SolveResult", "Solver", "advise", "analyse", "best_exchange", "card_name", "cards_name",
     "check_deal_file", "dd_table", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text",
-    "parse_hand", "read_deal_file", "score", "solve", "table_diagram",
+    "parse_hand", "read_deal_file", "score", "solve", "solve_position", "table_diagram",
 ]
 
 

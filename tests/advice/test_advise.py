@@ -13,7 +13,7 @@ from calasolve.advice.policies import best_suit_call, sampled_soloist_exchange
 from calasolve.game.state import first_leader
 from calasolve.game.rules import Rules
 from calasolve.game.sampling import MONTE, deal_rest, parse_known, rng_for
-from calasolve.search.solving import make_solver
+from calasolve.search.engines import make_solver
 
 STRONG = "32AR.32A.3A.2A5"
 

@@ -9,7 +9,7 @@ from calasolve.advice.samples import Settings, Task, evaluate, worker_goals
 from calasolve.advice.outcome import UPPER_BUDGET, Outcome
 from calasolve.advice.race import FULL_PREFIX, Race, Track
 from calasolve.game.rules import STANDARD
-from calasolve.search.solving import make_solver
+from calasolve.search.engines import make_solver
 
 HAND, SEAT = "32AC6.3A7.32A.2", 2
 

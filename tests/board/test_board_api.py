@@ -29,7 +29,8 @@ from calasolve.board.server import MAX_BODY, create_app  # noqa: E402
 from calasolve.records.dealfile import parse_deal_text, read_deal_file  # noqa: E402
 from calasolve.exchange.search import best_exchange  # noqa: E402
 from calasolve.search.position import Position  # noqa: E402
-from calasolve.search.solving import make_solver, solve  # noqa: E402
+from calasolve.search.engines import make_solver  # noqa: E402
+from calasolve.exchange.solve import solve  # noqa: E402
 from calasolve.game.cards import card_name, parse_card  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*httpx2")

@@ -11,10 +11,12 @@ from cli_run import run
 from calasolve.deals.dealer import DealSpec, deal_one, generate_deals
 from calasolve.records.dealfile import parse_deal_text, read_deal_file
 from calasolve.game.exchange import Exchange
-from calasolve.exchange.search import best_exchange, dividete_draws
+from calasolve.exchange.search import best_exchange
+from calasolve.exchange.candidates import dividete_draws
 from calasolve.game.state import CONTRACTS
 from calasolve.game.sampling import MONTE, parse_known
-from calasolve.search.solving import make_solver, solve
+from calasolve.search.engines import make_solver
+from calasolve.exchange.solve import solve
 
 
 def test_same_seed_same_records_other_seed_others(capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,10 +21,13 @@ from calasolve.game.cards import RANK_THIRDS, cards_of, mask_of, mask_thirds, pa
 from calasolve.cli import main
 from calasolve.records.dealfile import parse_deal_text
 from calasolve.game.exchange import Exchange, apply_exchange
-from calasolve.exchange.search import best_exchange, dividete_draws, exchange_text, search_exchange, solve_with_exchange
+from calasolve.exchange.search import best_exchange, search_exchange, solve_with_exchange
+from calasolve.exchange.candidates import dividete_draws
+from calasolve.records.notation import exchange_text
 from calasolve.game.state import defender_seats
 from calasolve.search.reference import ReferenceSolver, clear_cache
-from calasolve.search.solving import CoreSolver, make_solver, solve
+from calasolve.search.engines import CoreSolver, make_solver
+from calasolve.exchange.solve import solve
 from calasolve.game.errors import ParameterError
 
 H = parse_hand

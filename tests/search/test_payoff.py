@@ -181,7 +181,8 @@ def test_thirds_settle_levels_exactly_as_the_search_does() -> None:
     """payoff_value with the thirds value (which settles most levels without a search)
     equals the plain search, on late positions of whole deals (35 thirds), strong and
     weak soloists, every contract and ruleset."""
-    from calasolve.search.solving import core_position, make_solver
+    from calasolve.game.state import core_position
+    from calasolve.search.engines import make_solver
 
     rng = random.Random(5)
     solver = make_solver(4)

@@ -12,9 +12,9 @@ from calasolve.game.cards import MAKE_THIRDS, cards_of, mask_of
 from calasolve.records.dealfile import parse_deal_text
 from calasolve.game.errors import CalasolveError, IllegalPlayError
 from calasolve.game.state import PlayState
-from calasolve.search.position import Position
+from calasolve.search.position import Position, solve_position
 from calasolve.search.reference import ReferenceSolver
-from calasolve.search.solving import CoreSolver, make_solver
+from calasolve.search.engines import CoreSolver, make_solver
 
 
 def random_state(rng: random.Random, tricks_left: int, mid_trick: int) -> PlayState:
@@ -33,8 +33,8 @@ def test_solve_matches_reference_on_endings(solver: CoreSolver) -> None:
     reference = ReferenceSolver()
     for i in range(150):
         state = random_state(rng, tricks_left=rng.randint(1, 4), mid_trick=rng.choice((0, 0, 1, 2)))
-        fast = solve(state, solver=solver)
-        slow = solve(state, solver=reference)
+        fast = solve_position(Position(state), solver=solver)
+        slow = solve_position(Position(state), solver=reference)
         assert fast.soloist_thirds == slow.soloist_thirds, i
         assert fast.cards == slow.cards, i
         assert fast.captured == state.captured[state.soloist]
@@ -49,25 +49,25 @@ def test_value_is_max_or_min_of_cards_and_target_agrees(solver: CoreSolver) -> N
     rng = random.Random(7)
     for _ in range(20):
         state = random_state(rng, tricks_left=rng.randint(3, 7), mid_trick=rng.randrange(3))
-        res = solve(state, solver=solver)
+        res = solve_position(Position(state), solver=solver)
         pick = max if state.to_move == state.soloist else min
         assert res.soloist_thirds == pick(res.cards.values())
         for target in (res.soloist_thirds, res.soloist_thirds + 1, MAKE_THIRDS):
-            t = solve(state, solver=solver, target=target)
+            t = solve_position(Position(state), solver=solver, target=target)
             assert t.reaches == (res.soloist_thirds >= target)
             assert t.cards == {c: v >= target for c, v in res.cards.items()}
 
 
 def test_finished_deal_solves_to_what_was_captured(solver: CoreSolver) -> None:
     state = random_state(random.Random(3), tricks_left=0, mid_trick=0)
-    res = solve(state, solver=solver)
+    res = solve_position(Position(state), solver=solver)
     assert res.soloist_thirds == state.captured[state.soloist] and res.to_move is None and res.line == ()
 
 
 def test_target_out_of_range(solver: CoreSolver) -> None:
     state = random_state(random.Random(1), tricks_left=2, mid_trick=0)
     with pytest.raises(CalasolveError, match="target 36"):
-        solve(state, solver=solver, target=36)
+        solve_position(Position(state), solver=solver, target=36)
 
 
 SWEEP = """\
@@ -97,17 +97,55 @@ def test_position_steps_and_undoes(solver: CoreSolver) -> None:
     assert result.soloist_thirds == 35 and result.bonus == "cappotto" and result.payments == (16, -8, -8)
 
 
-def test_solve_takes_a_record_a_position_or_a_state_alike(solver: CoreSolver) -> None:
+def test_a_record_and_its_position_solve_alike(solver: CoreSolver) -> None:
     record = parse_deal_text(SWEEP.replace("soloist: 0", "soloist: 0\nplayed: 3B 7B CB 2B"))[0]
     pos = Position.from_record(record, solver=solver)
-    answers = [solve(x, solver=solver) for x in (record, pos, pos.state)]
+    answers = [solve(record, solver=solver), solve_position(pos, solver=solver),
+               solve_position(Position(pos.state, contract="solissimo"), solver=solver)]
     assert answers[0].to_move == 1 and len(answers[0].cards) > 1
     for other in answers[1:]:
         assert (other.soloist_thirds, other.cards, other.line) == (answers[0].soloist_thirds, answers[0].cards, answers[0].line)
-    assert answers[1].contract == "solissimo"
+    assert answers[1].contract == "solissimo" and answers[1].to_dict() == answers[0].to_dict() | {"nodes": answers[1].nodes,
+                                                                                                 "seconds": answers[1].to_dict()["seconds"]}
     # the position's own solver is used when none is given, and the payoff objective finds its contract
-    assert solve(pos).soloist_thirds == answers[0].soloist_thirds
-    assert solve(pos, objective="payoff").to_dict()["payoff"] == solve(record, objective="payoff").to_dict()["payoff"]
+    assert pos.solve().soloist_thirds == answers[0].soloist_thirds
+    assert pos.solve(objective="payoff").to_dict()["payoff"] == solve(record, objective="payoff").to_dict()["payoff"]
+    with pytest.raises(CalasolveError, match="needs the contract"):
+        solve_position(Position(pos.state.copy()), objective="payoff")
+
+
+def test_the_reference_twin_keeps_the_whole_solver_contract(solver: CoreSolver) -> None:
+    """Every method of the contract, the same argument types (numpy batches too), the same answers."""
+    import numpy as np
+
+    from calasolve.search.solving import SOLVER_METHODS
+
+    reference = ReferenceSolver()
+    rng = random.Random(11)
+    states = [random_state(rng, tricks_left=3, mid_trick=0) for _ in range(12)]
+    for method in SOLVER_METHODS:
+        assert callable(getattr(reference, method)) and callable(getattr(solver, method))
+    st = states[0]
+    args = (st.hands, (), st.leader, st.soloist, st.last_bonus)
+    assert reference.analyse(*args)[:2] == solver.analyse(*args)[:2]
+    assert reference.total_nodes >= reference.nodes > 0 and reference.config == {"reference": True}
+    leader, soloist = 0, 0
+    bonus = [s.last_bonus for s in states]
+    # positions to compare in a batch share the leader and soloist: re-seat every hand so seat 0 leads and is the soloist
+    batch = [tuple(s.hands[(s.leader + k) % 3] for k in range(3)) for s in states]
+    arrays, bonuses = np.array(batch, dtype=np.uint64), np.array(bonus, dtype=np.int64)
+    for maximise in (True, False):
+        assert reference.best_of(arrays, bonuses, leader, soloist, maximise, 3)[:2] == \
+            solver.best_of(arrays, bonuses, leader, soloist, maximise, 3)[:2]
+        for floor in (None, 5, 12):
+            ref = reference.best_of_limited(arrays, bonuses, leader, soloist, maximise, 3, floor)
+            core = solver.best_of_limited(arrays, bonuses, leader, soloist, maximise, 3, floor)
+            assert (ref[0], ref[1], ref[3], ref[4]) == (core[0], core[1], core[3], core[4])
+    for target in (4, 9, 15):
+        assert reference.reaches_batch(batch, bonus, leader, soloist, target)[0] == \
+            solver.reaches_batch(arrays, bonuses, leader, soloist, target)[0]
+        assert reference.reaches_batch(arrays, bonuses, leader, soloist, target, 1)[0] == \
+            solver.reaches_batch(batch, bonus, leader, soloist, target, 1)[0]
 
 
 def test_analyse_costs_chain(solver: CoreSolver) -> None:

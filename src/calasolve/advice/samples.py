@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..exchange.search import defence_candidates
+from ..exchange.candidates import defence_candidates
 from ..game.cards import (
     Mask,
     last_trick_bonus,

@@ -57,7 +57,7 @@ def _serve(conn: Any, tt_mb: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops this
-    from ..search.solving import make_solver
+    from ..search.engines import make_solver
 
     solver = None
     while True:

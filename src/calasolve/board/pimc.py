@@ -20,7 +20,7 @@ from ..game.state import PlayState
 from ..play.players import PimcPlayer
 from ..records.dealfile import Record
 from ..search.engines import CoreSolver
-from ..search.solving import solve
+from ..search.position import Position, solve_position
 
 __all__ = ["DEFAULT_BOARD_SAMPLES", "MAX_BOARD_SAMPLES", "continue_with_pimc"]
 
@@ -80,7 +80,7 @@ def continue_with_pimc(record: Record, *, samples: int, seed: int, cards: int | 
 
 def _double_dummy(start: PlayState, record: Record, solver: CoreSolver) -> dict[str, Any]:
     """The soloist's thirds under best play from ``start``, a best line and its score."""
-    best = solve(start.copy(), solver=solver)
+    best = solve_position(Position(start.copy(), solver=solver))
     end = start.copy()
     for card in best.line:
         end.play(card)

@@ -98,7 +98,7 @@ class Board:
         self.records = list(records)
         self.path = path
         self.tt_mb = tt_mb
-        from ..search.solving import make_solver
+        from ..search.engines import make_solver
 
         # the values on one thread with its warm solver (a solver is not thread-safe); the
         # slow questions in a child process, stopped when the page stops waiting for them

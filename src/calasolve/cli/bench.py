@@ -54,7 +54,7 @@ def bench_cmd(
     import statistics
     import time
 
-    from ..search.solving import make_solver
+    from ..search.engines import make_solver
     from ..search.suites import random_suite, strong_suite
 
     cases = (strong_suite if suite == "strong" else random_suite)(deals)

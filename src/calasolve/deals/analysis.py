@@ -22,7 +22,10 @@ from ..game.exchange import Exchange
 from ..exchange.search import best_exchange
 from ..game.state import SOLOIST_EXCHANGE, Contract, PlayState
 from ..game.limits import check_bool
-from ..search.solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
+from ..search.solving import CardValues, SolveResult, check_solver, default_solver, final_card_values
+from ..search.engines import CoreSolver
+from ..game.state import core_position
+from ..search.position import Position, solve_position
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,7 @@ def analyse(record: Record, *, solver: CoreSolver | None = None, exchange: bool 
         final_value = actual = state.captured[state.soloist]
     else:
         actual = None
-        continuation = solve(state, solver=solver)
+        continuation = solve_position(Position(state, solver=solver))
         final_value = continuation.soloist_thirds or 0
     return Analysis(
         contract=record.contract,

@@ -38,11 +38,13 @@ from ..game.cards import Mask, popcount, strength
 from ..records.dealfile import Record
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange
-from ..exchange.search import best_exchange, dividete_draws
+from ..exchange.search import best_exchange
+from ..exchange.candidates import dividete_draws
 from ..game.state import CONTRACTS, parse_contract
 from ..game.rules import STANDARD, Rules
 from ..game.sampling import KnownCardsError, check_known, deal_rest, rng_for
-from ..search.solving import make_solver, solve
+from ..search.engines import make_solver
+from ..search.position import Position, solve_position
 
 #: The highest hand strength (every 3, 2, A, R, C and F of the deck).
 MAX_STRENGTH = 40
@@ -123,7 +125,7 @@ def deal_one(spec: DealSpec, seed: int, index: int, solver: Any = None) -> Any:
                     rules=spec.rules, name=f"seed {seed} deal {index + 1}")
     if spec.played:
         record = with_exchange(record, rng, solver)
-        line = solve(record, solver=solver, all_cards=False).line
+        line = solve_position(Position.from_record(record, solver=solver), all_cards=False).line
         record = record.with_(played=tuple(line[: spec.played]))
     return record
 

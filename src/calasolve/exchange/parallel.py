@@ -33,20 +33,21 @@ found and the bound.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import mmap
 import time
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..game.defaults import DEFAULT_TT_MB
+from ..records.results import SearchStats
 from ..scale.workers import worker_pool
 from ..search import _core, engines
-from ..search.solving import total_nodes
+from ..search.engines import CoreSolver
 
-__all__ = ["ListResult", "list_search"]
+__all__ = ["ChunkJob", "ChunkResult", "ListResult", "SHARED", "SharedCounts", "list_search"]
 
 #: Lists shorter than this are searched in one piece: the pool would cost more than it saves.
 PARALLEL_MIN = 2_000
@@ -58,36 +59,41 @@ WHOLE_LISTS = True
 CHUNKS_PER_JOB = 16
 
 
-#: The values found so far by the search running, per list (see ``cs_best_of_limits``): an
-#: anonymous shared mapping made before its pool forks the workers (who inherit it), and the
-#: search's number, which the jobs carry.
-_shared: mmap.mmap | None = None
-_shared_id = 0
-_ids = itertools.count(1)
+class SharedCounts:
+    """The values found so far by the list search running, per list (see ``cs_best_of_limits``):
+    an anonymous shared mapping, and the search's number, which the jobs carry.
+
+    Owned by :func:`list_search`: :data:`SHARED` is the only instance; the search sets it up
+    before its pool forks the workers, who inherit it (a worker forked by another pool, or
+    spawned, finds another number and keeps its own floor)."""
+
+    def __init__(self) -> None:
+        self._map: mmap.mmap | None = None
+        self._id = 0
+        self._ids = itertools.count(1)
+
+    def start(self, found: Sequence[Sequence[int]]) -> int:
+        """Set up the counts of a new search (``found``: the values known per list); its number."""
+        if self._map is not None:
+            self._map.close()
+        counts = np.zeros((max(1, len(found)), _SLOTS), dtype=np.int32)
+        for li, values in enumerate(found):
+            np.add.at(counts[li], np.array(values, dtype=np.int64), 1)
+        self._map = mmap.mmap(-1, counts.nbytes)
+        self._map[:] = counts.tobytes()
+        self._id = next(self._ids)
+        return self._id
+
+    def of(self, search_id: int, li: int) -> memoryview | None:
+        """List ``li``'s counts, if this process maps search ``search_id``'s."""
+        if self._map is None or search_id != self._id:
+            return None
+        return memoryview(self._map).cast("i")[li * _SLOTS : (li + 1) * _SLOTS]
+
+
 _SLOTS = _core.MAX_VALUE + 1
-
-
-def share_values(found: Sequence[Sequence[int]]) -> int:
-    """Set up the shared counts of a new search (``found``: the values known per list),
-    before its pool starts its workers; returns the search's number."""
-    global _shared, _shared_id
-    if _shared is not None:
-        _shared.close()
-    counts = np.zeros((max(1, len(found)), _SLOTS), dtype=np.int32)
-    for li, values in enumerate(found):
-        np.add.at(counts[li], np.array(values, dtype=np.int64), 1)
-    _shared = mmap.mmap(-1, counts.nbytes)
-    _shared[:] = counts.tobytes()
-    _shared_id = next(_ids)
-    return _shared_id
-
-
-def _counts(search_id: int, li: int) -> memoryview | None:
-    """List ``li``'s shared counts, if this process maps that search's (a worker forked
-    by another pool, or spawned, does not: it keeps its own floor)."""
-    if _shared is None or search_id != _shared_id:
-        return None
-    return memoryview(_shared).cast("i")[li * _SLOTS : (li + 1) * _SLOTS]
+#: This process's shared counts (see :class:`SharedCounts`).
+SHARED = SharedCounts()
 
 
 @dataclass(frozen=True)
@@ -100,43 +106,60 @@ class ListResult:
     bound: int
 
 
-@dataclass
-class Totals:
-    searches: int = 0
-    nodes: int = 0
-    #: CPU seconds of the searches here (the prefix, then chunks), and of each worker's chunk
-    #: (for the benchmarks: with idle cores the wall time is about the larger of the time
-    #: here and the prefix's plus the workers' chunks scheduled on them)
-    cpu_prefix: float = 0.0
-    cpu_here: float = 0.0
-    cpu_chunks: list[float] = field(default_factory=list)
+@dataclass(frozen=True)
+class ChunkJob:
+    """One chunk of a list for a worker: its candidates, the search's limits, and where its
+    shared counts are."""
+
+    hands: np.ndarray
+    bonus: np.ndarray
+    leader: int
+    soloist: int
+    maximise: bool
+    top: int
+    floor: int
+    deadline: float | None
+    #: the solver to search with (:func:`calasolve.search.engines.solver_like`)
+    config: Mapping[str, int | bool]
+    search_id: int
+    #: the list's number (dividete: its draw)
+    li: int
+    #: the list has an answer from its prefix already
+    answered: bool
 
 
-#: The totals of the last list search in this process (the benchmarks read its CPU times).
-last_totals = Totals()
+@dataclass(frozen=True)
+class ChunkResult:
+    """A chunk's candidates strictly better than its floor, and what searching them cost."""
+
+    kept: list[int]
+    values: list[int]
+    searches: int
+    complete: bool
+    bound: int
+    nodes: int
+    #: CPU seconds, for a chunk a worker searched (None: searched here)
+    cpu: float | None = None
 
 
-def _chunk_job(job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, int, int, float]:
+def _chunk_job(job: ChunkJob) -> ChunkResult:
     """A worker's share: the candidates of one chunk strictly better than the floor."""
     cpu = time.process_time()
-    config = job[8]
-    switches = {k: v for k, v in config.items() if k != "tt_mb"}
-    solver: Any = engines.solver(config["tt_mb"]) if all(switches.values()) else engines.make_solver(**config)
-    return (*_run_chunk(solver, job), time.process_time() - cpu)
+    found = _run_chunk(engines.solver_like(job.config), job)
+    return dataclasses.replace(found, cpu=time.process_time() - cpu)
 
 
-def _run_chunk(solver: Any, job: tuple[Any, ...]) -> tuple[list[int], list[int], int, bool, int, int]:
-    hands, bonus, leader, soloist, maximise, top, floor, deadline, _, search_id, li, answered = job
-    before = total_nodes(solver)
-    shared = _counts(search_id, li)
-    if answered and deadline is not None and time.monotonic() >= deadline:
+def _run_chunk(solver: CoreSolver, job: ChunkJob) -> ChunkResult:
+    before = solver.total_nodes
+    floor, shared = job.floor, SHARED.of(job.search_id, job.li)
+    if job.answered and job.deadline is not None and time.monotonic() >= job.deadline:
         # too late for any test (the list has an answer from its prefix): a floor nothing
         # beats leaves only the cheap bounds, for the bound
-        floor, shared = (_core.MAX_VALUE + 1, None) if maximise else (-1, None)
-    kept, values, searches, complete, bound = _core.best_of_limited(
-        solver, hands, bonus, leader, soloist, maximise, top, floor, deadline, shared
+        floor, shared = (_core.MAX_VALUE + 1, None) if job.maximise else (-1, None)
+    kept, values, searches, complete, bound = solver.best_of_limited(
+        job.hands, job.bonus, job.leader, job.soloist, job.maximise, job.top, floor, job.deadline, shared
     )
-    return kept, values, searches, complete, bound, total_nodes(solver) - before
+    return ChunkResult(kept, values, searches, complete, bound, solver.total_nodes - before)
 
 
 def _better_key(maximise: bool) -> Any:
@@ -149,7 +172,7 @@ def _chunks(size: int, parts: int) -> list[tuple[int, int]]:
 
 
 def list_search(
-    solver: Any,
+    solver: CoreSolver,
     lists: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]],
     leader: int,
     soloist: int,
@@ -158,16 +181,14 @@ def list_search(
     top: int,
     jobs: int,
     deadline: float | None,
-    totals: Totals,
+    totals: SearchStats,
 ) -> list[ListResult]:
     """The ``top`` best of each list ``(hands, bonus, order)`` (the candidates' arrays and
     the order to try them in: the prefix, then the rest grouped by layout, as
     :func:`calasolve.exchange.candidates.grouped_candidates` gives it), with the prefix searched
     by ``solver`` here and the rest by ``jobs`` worker processes (``jobs`` 1, or a
     short list: all by ``solver``, as one list search each)."""
-    global last_totals
-    last_totals = totals
-    config = dict(getattr(solver, "config", {"tt_mb": DEFAULT_TT_MB}))
+    config = solver.config
     heads: list[tuple[list[tuple[int, int]], bool, int]] = []
     rests: list[np.ndarray] = []
     floors: list[int] = []
@@ -192,7 +213,7 @@ def list_search(
     complete_all = [h[1] for h in heads]
     bounds = [h[2] for h in heads]
     if any(len(rest) for rest in rests):
-        search_id = share_values([[v for v, _ in rows] for rows in merged])
+        search_id = SHARED.start([[v for v, _ in rows] for rows in merged])
         # this process is one of the `jobs`: it takes chunks from the back of the queue
         # (its table is warm from the prefix), the workers from the front
         with worker_pool(jobs - 1) as pool:
@@ -200,25 +221,25 @@ def list_search(
             for li, ((hands, bonus, _), rest) in enumerate(zip(lists, rests)):
                 for a, b in [(0, len(rest))] if whole else _chunks(len(rest), CHUNKS_PER_JOB * jobs):
                     part = rest[a:b]
-                    job = (np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader, soloist,
-                           maximise, top, floors[li], deadline, config, search_id, li, not whole)
+                    job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
+                                   soloist, maximise, top, floors[li], deadline, config, search_id, li, not whole)
                     futures.append((li, part, job, pool.submit(_chunk_job, job)))
-            results: list[Any] = [None] * len(futures)
+            results: list[ChunkResult | None] = [None] * len(futures)
             for k in range(len(futures) - 1, -1, -1):
                 if not futures[k][3].cancel():
                     break
                 cpu = time.process_time()
-                results[k] = (*_run_chunk(solver, futures[k][2]), None)
+                results[k] = _run_chunk(solver, futures[k][2])
                 totals.cpu_here += time.process_time() - cpu
             for k, (li, part, _, fut) in enumerate(futures):
-                kept, values, searches, complete, bound, nodes, cpu = results[k] or fut.result()
-                if cpu is not None:
-                    totals.cpu_chunks.append(cpu)
-                totals.searches += searches
-                totals.nodes += nodes
-                merged[li].extend((v, int(part[j])) for j, v in zip(kept, values))
-                complete_all[li] = complete_all[li] and complete
-                bounds[li] = max(bounds[li], bound) if maximise else min(bounds[li], bound)
+                found = results[k] or fut.result()
+                if found.cpu is not None:
+                    totals.cpu_chunks.append(found.cpu)
+                totals.searches += found.searches
+                totals.nodes += found.nodes
+                merged[li].extend((v, int(part[j])) for j, v in zip(found.kept, found.values))
+                complete_all[li] = complete_all[li] and found.complete
+                bounds[li] = max(bounds[li], found.bound) if maximise else min(bounds[li], found.bound)
     out = []
     key = _better_key(maximise)
     for (_, _, order), rows, complete, bound in zip(lists, merged, complete_all, bounds):
@@ -235,7 +256,7 @@ def _inverse(order: np.ndarray) -> np.ndarray:
 
 
 def _search(
-    solver: Any,
+    solver: CoreSolver,
     hands: np.ndarray,
     bonus: np.ndarray,
     leader: int,
@@ -243,21 +264,19 @@ def _search(
     maximise: bool,
     top: int,
     deadline: float | None,
-    totals: Totals,
+    totals: SearchStats,
 ) -> tuple[list[int], list[int], bool, int]:
     """One list search by ``solver`` here: ``(kept, values, complete, bound)``."""
-    before = total_nodes(solver)
+    before = solver.total_nodes
     cpu = time.process_time()
     if deadline is None:
-        arrays = isinstance(solver, _core.Solver)  # the reference solver takes lists
-        kept, values, searches = solver.best_of(hands if arrays else hands.tolist(),
-                                                bonus if arrays else bonus.tolist(), leader, soloist, maximise, top)
+        kept, values, searches = solver.best_of(hands, bonus, leader, soloist, maximise, top)
         complete, bound = True, values[0] if values else 0
     else:
-        kept, values, searches, complete, bound = _core.best_of_limited(
-            solver, hands, bonus, leader, soloist, maximise, top, None, deadline
+        kept, values, searches, complete, bound = solver.best_of_limited(
+            hands, bonus, leader, soloist, maximise, top, None, deadline
         )
     totals.searches += searches
-    totals.nodes += total_nodes(solver) - before
+    totals.nodes += solver.total_nodes - before
     totals.cpu_here += time.process_time() - cpu
     return kept, values, complete, bound

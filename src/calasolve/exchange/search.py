@@ -58,10 +58,9 @@ import time
 from typing import Any, Sequence
 
 from ..game.cards import Mask, last_trick_bonus
-from ..search import _core
 from ..records.dealfile import Record, check_record
 from ..records.notation import exchange_text
-from ..records.results import Draw, ExchangeResult
+from ..records.results import Draw, ExchangeResult, SearchStats
 from ..game.errors import CalasolveError, ExchangeError, ParameterError
 from ..game.exchange import Exchange
 from .candidates import (
@@ -80,8 +79,10 @@ from .candidates import (
 )
 from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, check_deal
 from ..game.limits import MAX_JOBS, MAX_THIRDS, MAX_TOP, check_int, check_optional_int, check_optional_seconds
-from ..search.solving import CoreSolver, SolveResult, check_solver, default_solver, solve
-from .parallel import ListResult, Totals, list_search
+from ..search.engines import CoreSolver
+from ..search.position import Position, solve_position
+from ..search.solving import Objective, SolveResult, check_solver, default_solver
+from .parallel import ListResult, list_search
 
 __all__ = [
     "Draw",
@@ -97,9 +98,6 @@ __all__ = [
 # -- the search ------------------------------------------------------------------------
 
 
-SearchStats = Totals
-
-
 def best_candidates(
     solver: CoreSolver,
     cands: Batch | Sequence[Candidate],
@@ -108,7 +106,7 @@ def best_candidates(
     *,
     maximise: bool,
     top: int,
-    stats: Totals,
+    stats: SearchStats,
     first: Hands | None = None,
     jobs: int = 1,
     deadline: float | None = None,
@@ -134,7 +132,7 @@ def list_searches(
     *,
     maximise: bool,
     top: int,
-    stats: Totals,
+    stats: SearchStats,
     first: Hands | None,
     jobs: int,
     deadline: float | None,
@@ -175,7 +173,7 @@ def search_exchange(
     if top < 1:
         raise CalasolveError(f"top {top}: must be at least 1")
     solver = solver or default_solver()
-    check_jobs_and_limit(solver, jobs, time_limit)
+    check_jobs_and_limit(jobs, time_limit)
     start = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     h: Hands = (hands[0], hands[1], hands[2])
@@ -205,6 +203,7 @@ def search_exchange(
             searches=totals.searches,
             nodes=totals.nodes,
             seconds=time.perf_counter() - start,
+            stats=totals,
             **common,
         )
     if contract in DEFENDER_EXCHANGE:
@@ -223,6 +222,7 @@ def search_exchange(
                 searches=totals.searches,
                 nodes=totals.nodes,
                 seconds=time.perf_counter() - start,
+                stats=totals,
                 **common,
             )
         all_takes = dividete_draws(monte, soloist)
@@ -244,6 +244,7 @@ def search_exchange(
             searches=totals.searches,
             nodes=totals.nodes,
             seconds=time.perf_counter() - start,
+            stats=totals,
             **common,
         )
     # solissimo: nothing to choose
@@ -339,16 +340,15 @@ def best_exchange(
 def check_search_arguments(record: Any, solver: Any, top: Any, jobs: Any = 1, time_limit: Any = None) -> None:
     """The arguments of :func:`best_exchange` and :func:`solve_with_exchange`, checked."""
     check_record("record", record)
-    check_solver("solver", solver, list_search=True)
+    check_solver("solver", solver)
     check_int("top", top, 1, MAX_TOP)
-    check_jobs_and_limit(solver or default_solver(), jobs, time_limit)
+    check_jobs_and_limit(jobs, time_limit)
 
 
-def check_jobs_and_limit(solver: Any, jobs: Any, time_limit: Any) -> None:
-    """``jobs`` within the limits; a ``time_limit`` positive and for the C solver (the one with deadlines)."""
+def check_jobs_and_limit(jobs: Any, time_limit: Any) -> None:
+    """``jobs`` within the limits; a ``time_limit`` None or positive."""
     check_int("jobs", jobs, 1, MAX_JOBS)
-    if check_optional_seconds("time_limit", time_limit) is not None and not isinstance(solver, _core.Solver):
-        raise ParameterError("time_limit", time_limit, "needs the C solver")
+    check_optional_seconds("time_limit", time_limit)
 
 
 def solve_with_exchange(
@@ -357,11 +357,11 @@ def solve_with_exchange(
     solver: CoreSolver | None = None,
     top: int = 10,
     target: int | None = None,
-    objective: str = "thirds",
+    objective: Objective = "thirds",
     jobs: int = 1,
     time_limit: float | None = None,
 ) -> SolveResult:
-    """:func:`best_exchange`, then :func:`~calasolve.search.solving.solve` of the record with
+    """:func:`best_exchange`, then :func:`~calasolve.search.position.solve_position` of the record with
     that exchange filled in.  The result describes the play with the best exchange
     (for dividete without ``takes``: the draw worst for the soloist, see
     :class:`ExchangeResult`); ``exchange`` is that :class:`ExchangeResult`.
@@ -378,7 +378,7 @@ def solve_with_exchange(
         completed = record.with_(exchange=found.exchange)
     except CalasolveError as err:  # cannot happen: the search builds legal exchanges only
         raise ExchangeError(f"internal error: the best exchange is not legal: {err}") from None
-    played = solve(completed, target=target, solver=solver, objective=objective)
+    played = solve_position(Position.from_record(completed, solver=solver), target=target, objective=objective)
     return dataclasses.replace(
         played, exchange=found, nodes=played.nodes + found.nodes, seconds=played.seconds + found.seconds
     )

@@ -2,9 +2,10 @@
 
 A record whose exchange is missing or partial gets the double-dummy-best
 exchange first (:func:`~calasolve.exchange.search.solve_with_exchange`), as
-``calasolve solve`` does; anything else goes straight to the search layer's
-:func:`~calasolve.search.solving.solve`.  The choice lives here, above both
-the search and the exchange search, so neither imports the other upward.
+``calasolve solve`` does; a record whose exchange is complete is solved as
+its position (:func:`~calasolve.search.position.solve_position`).  The choice
+lives here, above both the search and the exchange search, so neither
+imports the other upward.
 
 >>> from calasolve.records.dealfile import parse_deal_text
 >>> record = parse_deal_text('''
@@ -20,32 +21,28 @@ the search and the exchange search, so neither imports the other upward.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..game.state import Contract
-from ..search import solving
-from ..search.solving import CoreSolver, SolveResult, check_solve_arguments, default_solver
+from ..records.dealfile import Record, check_record
+from ..search.engines import CoreSolver
+from ..search.position import Position, solve_position
+from ..search.solving import Objective, SolveOptions, SolveResult, check_solver
 from .search import check_jobs_and_limit, solve_with_exchange
 
 __all__ = ["solve"]
 
 
 def solve(
-    position: Any,
+    record: Record,
     *,
     target: int | None = None,
     all_cards: bool = True,
     solver: CoreSolver | None = None,
     line: bool = True,
-    objective: str = "thirds",
-    contract: Contract | None = None,
-    rules: Any = None,
+    objective: Objective = "thirds",
     top: int = 10,
     jobs: int = 1,
     time_limit: float | None = None,
 ) -> SolveResult:
-    """Solve a record (at its ``played`` point), a :class:`~calasolve.search.position.Position`
-    or a :class:`~calasolve.game.state.PlayState` double-dummy.
+    """Solve a deal record double-dummy at its ``played`` point.
 
     A record whose exchange is missing or partial gets the double-dummy-best
     exchange first, as ``calasolve solve`` does (:func:`~calasolve.exchange.search.solve_with_exchange`:
@@ -55,13 +52,16 @@ def solve(
     ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
     ``all_cards=False`` skips the per-card values; ``line=False`` skips the line.
     ``objective="payoff"`` plays for game points instead of thirds (see
-    :func:`~calasolve.search.solving.solve_payoff`); ``contract`` and ``rules`` are needed then for a
-    bare :class:`~calasolve.game.state.PlayState` (a record brings its own).
+    :func:`~calasolve.search.solving.solve_payoff`).  A position (a
+    :class:`~calasolve.search.position.Position`) is solved by
+    :func:`~calasolve.search.position.solve_position`.
     """
-    check_solve_arguments(objective, target, all_cards, line, solver, contract, rules)
-    check_jobs_and_limit(solver or default_solver(), jobs, time_limit)
-    if getattr(position, "needs_exchange", False):
-        return solve_with_exchange(position, solver=solver, top=top, target=target, objective=objective, jobs=jobs,
+    SolveOptions(target, all_cards, line, objective)
+    check_solver("solver", solver)
+    check_jobs_and_limit(jobs, time_limit)
+    check_record("record", record)
+    if record.needs_exchange:
+        return solve_with_exchange(record, solver=solver, top=top, target=target, objective=objective, jobs=jobs,
                                    time_limit=time_limit)
-    return solving.solve(position, target=target, all_cards=all_cards, solver=solver, line=line,
-                         objective=objective, contract=contract, rules=rules)
+    return solve_position(Position.from_record(record, solver=solver), target=target, all_cards=all_cards, line=line,
+                          objective=objective)

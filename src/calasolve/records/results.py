@@ -16,10 +16,26 @@ from ..game.exchange import Exchange, Hands
 from ..game.state import Contract, defender_seats
 from .notation import exchange_text
 
-__all__ = ["Choice", "Draw", "ExchangeResult"]
+__all__ = ["Choice", "Draw", "ExchangeResult", "SearchStats"]
 
 #: An exchange and the soloist's final thirds (double dummy) with it.
 Choice = tuple[Exchange, int]
+
+
+@dataclass
+class SearchStats:
+    """What an exchange search cost: solver calls, nodes, and CPU seconds here and in each worker's chunk
+    (with idle cores the wall time is about the larger of the time here and the prefix's plus the
+    workers' chunks scheduled on them: benchmarks/report_exchange_suites.py)."""
+
+    searches: int = 0
+    nodes: int = 0
+    #: CPU seconds of the most promising candidates' search here, before the chunks
+    cpu_prefix: float = 0.0
+    #: CPU seconds of every search here (the prefix, then chunks)
+    cpu_here: float = 0.0
+    #: CPU seconds of each chunk a worker searched
+    cpu_chunks: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -82,6 +98,8 @@ class ExchangeResult:
     seconds: float = 0.0
     hands: Hands = field(default=(0, 0, 0), repr=False, compare=False)
     monte: Mask = field(default=0, repr=False, compare=False)
+    #: what the search cost, in detail (None when nothing was searched)
+    stats: SearchStats | None = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         more = f", mean of the draws {self.mean:.2f}" if self.draws else f", {len(self.alternatives)} alternatives"

@@ -41,6 +41,18 @@ class Solver:
     def best_of(
         self, hands: Batch, last_bonus: Bonuses, leader: int, soloist: int, maximise: bool, top: int
     ) -> tuple[list[int], list[int], int]: ...
+    def best_of_limited(
+        self,
+        hands: Batch,
+        last_bonus: Bonuses,
+        leader: int,
+        soloist: int,
+        maximise: bool,
+        top: int,
+        floor: int | None = None,
+        deadline: float | None = None,
+        shared: Any = None,
+    ) -> tuple[list[int], list[int], int, bool, int]: ...
     def card_values(
         self, hands: Hands, trick: Sequence[int], leader: int, soloist: int, last_bonus: int
     ) -> dict[int, int]: ...

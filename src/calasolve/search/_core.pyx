@@ -239,6 +239,11 @@ cdef class Solver:
         """:func:`best_of` with this solver: ``(kept, values, searches)``."""
         return best_of(self, hands, last_bonus, leader, soloist, maximise, top)
 
+    def best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor=None, deadline=None,
+                        shared=None):
+        """:func:`best_of_limited` with this solver: ``(kept, values, searches, complete, bound)``."""
+        return best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor, deadline, shared)
+
     def card_values(self, hands, trick, leader, soloist, last_bonus):
         """``{card: value}`` for every legal card of the player to move: the
         soloist's thirds from here if that card is played now and both sides

@@ -13,7 +13,9 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from numpy.typing import NDArray
 
 from ..game.cards import Card, Mask
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB
@@ -21,11 +23,32 @@ from ..game.errors import ParameterError
 from ..game.limits import MAX_TABLE_MB, check_bool, check_int
 
 
+#: A batch of trick-boundary positions: one row of 3 hands per candidate (lists or a numpy array), and their bonuses.
+Batch = Sequence[Sequence[Mask]] | NDArray[Any]
+Bonuses = Sequence[int] | NDArray[Any]
+
+
 class CoreSolver(Protocol):
-    """What :func:`~calasolve.search.solving.solve` needs of a solver: the C ``Solver`` or the reference twin."""
+    """The solver contract: everything the searches above ask of a double-dummy solver.
+
+    The C ``Solver`` (``_core.pyx``) and the reference twin
+    (:class:`calasolve.search.reference.ReferenceSolver`) both implement all of it, with the
+    same argument types, so no caller asks which one it holds.  A position is ``hands``
+    (three masks), ``trick`` (0 to 2 cards), ``leader``, ``soloist`` and ``last_bonus``;
+    values are the soloist's thirds from here on.
+    """
 
     @property
-    def nodes(self) -> int: ...
+    def config(self) -> Mapping[str, int | bool]:
+        """How it was made: :func:`solver_like` makes another like it (a worker's)."""
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by the last call."""
+
+    @property
+    def total_nodes(self) -> int:
+        """Nodes searched since it was made."""
 
     def value(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> int: ...
 
@@ -39,13 +62,65 @@ class CoreSolver(Protocol):
 
     def line(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> list[Card]: ...
 
+    def analyse(
+        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int
+    ) -> tuple[int, dict[Card, int], list[Card]]:
+        """The value, every legal card's value and one best line, in one call."""
+
     def best_of(
-        self, hands: Sequence[Sequence[Mask]], last_bonus: Sequence[int], leader: int, soloist: int, maximise: bool, top: int
-    ) -> tuple[list[int], list[int], int]: ...
+        self, hands: Batch, last_bonus: Bonuses, leader: int, soloist: int, maximise: bool, top: int
+    ) -> tuple[list[int], list[int], int]:
+        """The ``top`` best of a batch for the side choosing: ``(kept, values, searches)``."""
+
+    def best_of_limited(
+        self,
+        hands: Batch,
+        last_bonus: Bonuses,
+        leader: int,
+        soloist: int,
+        maximise: bool,
+        top: int,
+        floor: int | None = None,
+        deadline: float | None = None,
+        shared: Any = None,
+    ) -> tuple[list[int], list[int], int, bool, int]:
+        """:meth:`best_of` above a floor, within a deadline: ``(kept, values, searches, complete, bound)``."""
+
+    def reaches_batch(
+        self, hands: Batch, last_bonus: Bonuses, leader: int, soloist: int, target: int, max_fails: int = 0
+    ) -> tuple[list[int], int]:
+        """Null-window tests of a batch, in order: ``(results, searches)``, -1 where untested."""
+
+    def clear(self) -> None:
+        """Forget what the table holds."""
 
 
+class Engines:
+    """The engines one process keeps warm, one of each kind, with the size each was made with.
 
-_kept: dict[str, tuple[int, Any]] = {}
+    Owned by the process: :data:`KEPT` is the only instance, and only :func:`solver`,
+    :func:`goal_search` and :func:`forget` use it.
+    """
+
+    def __init__(self) -> None:
+        self._held: dict[str, tuple[int, Any]] = {}
+
+    def get(self, kind: str, option: str, size: int | None, default: int, make: Callable[[int], Any]) -> Any:
+        held = self._held.get(kind)
+        if held is not None and (size is None or size == held[0]):
+            return held[1]
+        size = check_int(option, default if size is None else size, 1, MAX_TABLE_MB)
+        self._held.pop(kind, None)  # the old table goes before the new one is allocated
+        engine = make(size)
+        self._held[kind] = (size, engine)
+        return engine
+
+    def clear(self) -> None:
+        self._held.clear()
+
+
+#: This process's warm engines.
+KEPT = Engines()
 
 
 def make_solver(tt_mb: int = DEFAULT_TT_MB, **switches: bool) -> CoreSolver:
@@ -79,27 +154,28 @@ def make_goal_search(goal_mb: int = DEFAULT_GOAL_MB) -> Any:
 def solver(tt_mb: int | None = None) -> CoreSolver:
     """This process's solver: the one kept, unless ``tt_mb`` asks for another size
     (made on first use, with :data:`DEFAULT_TT_MB` when no size is asked)."""
-    return _engine("solver", "tt_mb", tt_mb, DEFAULT_TT_MB, make_solver)  # type: ignore[no-any-return]
+    return KEPT.get("solver", "tt_mb", tt_mb, DEFAULT_TT_MB, make_solver)  # type: ignore[no-any-return]
 
 
 def goal_search(goal_mb: int | None = None) -> Any:
     """This process's goal search: the one kept, unless ``goal_mb`` asks for another
     size (made on first use, with :data:`DEFAULT_GOAL_MB` when no size is asked).
     Its memo is calloc'ed: free until a search at the extremes touches it."""
-    return _engine("goals", "goal_mb", goal_mb, DEFAULT_GOAL_MB, make_goal_search)
+    return KEPT.get("goals", "goal_mb", goal_mb, DEFAULT_GOAL_MB, make_goal_search)
+
+
+def solver_like(config: Mapping[str, int | bool]) -> CoreSolver:
+    """A solver made as ``config`` (a solver's :attr:`~CoreSolver.config`) says: this process's kept
+    C solver when only the size is asked, a new one with switches off, or a reference twin."""
+    if config.get("reference"):
+        from .reference import ReferenceSolver  # the twin loads only where it is asked for
+
+        return ReferenceSolver()
+    size = int(config.get("tt_mb", DEFAULT_TT_MB))
+    switches = {k: bool(v) for k, v in config.items() if k != "tt_mb"}
+    return solver(size) if all(switches.values()) else make_solver(size, **switches)
 
 
 def forget() -> None:
     """Drop the kept engines (the next call makes new ones, their tables cold)."""
-    _kept.clear()
-
-
-def _engine(kind: str, option: str, size: int | None, default: int, make: Callable[[int], Any]) -> Any:
-    held = _kept.get(kind)
-    if held is not None and (size is None or size == held[0]):
-        return held[1]
-    size = check_int(option, default if size is None else size, 1, MAX_TABLE_MB)
-    _kept.pop(kind, None)  # the old table goes before the new one is allocated
-    engine = make(size)
-    _kept[kind] = (size, engine)
-    return engine
+    KEPT.clear()

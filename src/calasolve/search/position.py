@@ -24,32 +24,43 @@ step after the first is cheap.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..game.cards import Card, card_name, cards_of, parse_card
 from ..records.dealfile import Record, check_record
 from ..game.errors import CalasolveError, ParameterError
-from ..game.state import CONTRACTS, Contract, DealResult, PlayState
+from ..game.state import CONTRACTS, Contract, DealResult, PlayState, core_position
 from ..game.limits import check_instance
 from ..game.rules import STANDARD, Rules
-from .solving import CardValues, CoreSolver, SolveResult, check_solver, core_position, default_solver, final_card_values, solve
+from .engines import CoreSolver
+from .solving import (CardValues, Labels, Objective, SolveOptions, SolveResult, check_solver, default_solver,
+                      final_card_values, solve_state)
 from ..records.notation import notation, position_block
+
+__all__ = ["Position", "solve_position"]
 
 
 class Position:
-    """A deal in play with double-dummy values; see the module doc."""
+    """A deal in play with double-dummy values; see the module doc.
+
+    The one position type: a :class:`~calasolve.records.dealfile.Record` is data (a deal as
+    written), a position is state (the play so far, to step through and solve).  Make one with
+    :meth:`from_record`, or from a bare :class:`~calasolve.game.state.PlayState` with its
+    ``contract`` (None: unknown, so no payoff and no :meth:`result`) and ``rules``; ``name`` and
+    ``record`` label its results.
+    """
 
     def __init__(
         self,
         state: PlayState,
         *,
-        contract: Contract = "solissimo",
+        contract: Contract | None = None,
         rules: Rules = STANDARD,
         solver: CoreSolver | None = None,
+        name: str | None = None,
+        record: int | None = None,
     ) -> None:
         check_instance("state", state, PlayState, "a PlayState")
         state.check("state")
-        if not isinstance(contract, str) or contract not in CONTRACTS:
+        if contract is not None and (not isinstance(contract, str) or contract not in CONTRACTS):
             raise ParameterError("contract", contract, f"unknown contract (use {', '.join(CONTRACTS)})")
         check_instance("rules", rules, Rules, "a Rules")
         check_solver("solver", solver)
@@ -57,12 +68,22 @@ class Position:
         self.contract = contract
         self.rules = rules
         self.solver = solver or default_solver()
+        self.name = name
+        self.record = record
 
     @classmethod
     def from_record(cls, record: Record, *, solver: CoreSolver | None = None) -> "Position":
         """The position a record's ``played:`` line reaches (its exchange must be complete)."""
         check_record("record", record)
-        return cls(record.state(), contract=record.contract, rules=record.rules, solver=solver)
+        if record.needs_exchange:
+            raise CalasolveError("the record's exchange is not complete: calasolve.solve searches it first")
+        return cls(record.state(), contract=record.contract, rules=record.rules, solver=solver, name=record.name,
+                   record=record.index)
+
+    @property
+    def labels(self) -> Labels:
+        """What this position's results say of it."""
+        return Labels(self.contract, self.rules, self.name, self.record)
 
     # -- state -------------------------------------------------------------------
     @property
@@ -111,18 +132,45 @@ class Position:
         st = self.state
         where = "over" if st.is_over else f"seat {st.to_move} to play"
         played = " ".join(card_name(c) for c in st.history) or "-"
-        return f"<Position {self.contract} for seat {st.soloist}: {where}, played {played}>"
+        return f"<Position {self.contract or 'deal'} for seat {st.soloist}: {where}, played {played}>"
 
     def __str__(self) -> str:
         """The hands still held around the table, the cards on the table and the monte."""
-        return "\n".join([f"{self.contract} for seat {self.state.soloist}"] + position_block(self.state, notation()))
+        return "\n".join([f"{self.contract or 'deal'} for seat {self.state.soloist}"]
+                         + position_block(self.state, notation()))
 
-    def solve(self, **options: Any) -> SolveResult:
-        """The full :func:`~calasolve.solve.solve` answer for this position."""
-        return solve(self.state, solver=self.solver, **options)
+    def solve(self, *, target: int | None = None, all_cards: bool = True, line: bool = True,
+              objective: Objective = "thirds") -> SolveResult:
+        """The full :func:`solve_position` answer for this position, with its own solver."""
+        return solve_position(self, target=target, all_cards=all_cards, line=line, objective=objective)
 
     def result(self) -> DealResult:
         """The score of the finished deal."""
         if not self.state.is_over:
             raise CalasolveError("the deal is not over yet: result() needs all 12 tricks played")
+        if self.contract is None:
+            raise CalasolveError("the position has no contract: result() needs one to score the deal")
         return self.state.result(self.contract, self.rules)
+
+
+def solve_position(
+    position: Position,
+    *,
+    target: int | None = None,
+    all_cards: bool = True,
+    line: bool = True,
+    objective: Objective = "thirds",
+    solver: CoreSolver | None = None,
+) -> SolveResult:
+    """Solve ``position`` double-dummy: its value, every legal card's and one best line.
+
+    ``target`` (final thirds, 0..35) asks only "does the soloist reach it?";
+    ``all_cards=False`` skips the per-card values; ``line=False`` skips the line;
+    ``objective="payoff"`` plays for game points (the position needs its contract).
+    ``solver``: the position's own when None.  A record whose exchange is missing is
+    :func:`calasolve.solve`'s, which searches the exchange first.
+    """
+    options = SolveOptions(target, all_cards, line, objective)
+    check_solver("solver", solver)
+    check_instance("position", position, Position, "a Position (Position.from_record(record) for a record)")
+    return solve_state(position.state, position.labels, options, solver or position.solver)

@@ -23,10 +23,13 @@ from here on.
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
-from typing import Protocol, Sequence
+from types import MappingProxyType
+from typing import Any, Mapping, Protocol, Sequence
 
-from ._core import BEST_OF_DEPTHS, BEST_OF_PREFIX
+from ._core import BEST_OF_DEPTHS, BEST_OF_PREFIX, MAX_VALUE
+from .engines import Batch, Bonuses
 from ..game.cards import RANK_THIRDS, TOTAL_THIRDS, Card, Mask, cards_of
 from ..game.state import legal_cards, trick_winner
 
@@ -115,8 +118,8 @@ class _Searcher(Protocol):
 
 def best_of(
     solver: _Searcher,
-    hands: Sequence[Sequence[Mask]],
-    last_bonus: Sequence[int],
+    hands: Batch,
+    last_bonus: Bonuses,
     leader: int,
     soloist: int,
     maximise: bool,
@@ -239,33 +242,211 @@ def best_of(
     return [i for _, i in kept], [v for v, _ in kept], searches
 
 
+def best_of_limited(
+    solver: _Searcher,
+    hands: Batch,
+    last_bonus: Bonuses,
+    leader: int,
+    soloist: int,
+    maximise: bool,
+    top: int,
+    floor: int | None = None,
+    deadline: float | None = None,
+    shared: Any = None,
+) -> tuple[list[int], list[int], int, bool, int]:
+    """The C core's ``cs_best_of_limited`` (:func:`calasolve.search._core.best_of_limited`) in Python:
+    the ``top`` best candidates strictly better than ``floor`` for the side choosing, in the order
+    given (ties to the first), no test after ``deadline`` (a :func:`time.monotonic` time; the first
+    candidate is always tested), the floor raised between candidates from the ``shared`` counts of
+    values found (``MAX_VALUE + 1`` C ints), to which each candidate kept adds itself.
+
+    Returns ``(kept, values, searches, complete, bound)`` as the C one does; a candidate left
+    untested is bounded by the extreme value only (the C one has cheaper proofs).
+
+    >>> best_of_limited(ReferenceSolver(), [(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2,
+    ...                 floor=5)
+    ([0], [7], 3, True, 7)
+    """
+    cands = _rows(hands, last_bonus)
+    nothing = -1 if maximise else MAX_VALUE + 1
+    base = nothing if floor is None else max(-1, min(MAX_VALUE + 1, int(floor)))
+    counts = memoryview(shared).cast("B").cast("i") if shared is not None else None
+    kept: list[tuple[int, int]] = []
+    searches, complete = 0, True
+    bound = base
+    best = max if maximise else min
+    for i, (h, bonus) in enumerate(cands):
+        if i and deadline is not None and time.monotonic() >= deadline:
+            complete = False
+            bound = MAX_VALUE if maximise else 0  # untested: only the extreme is proven
+            break
+        theta = _raised(base, counts, top, maximise)
+        if len(kept) >= top:
+            theta = best(theta, kept[top - 1][0])
+        searches += 1
+        beats = solver.reaches(h, (), leader, soloist, bonus, theta + 1) if maximise else (
+            theta > 0 and not solver.reaches(h, (), leader, soloist, bonus, theta))
+        if not beats:
+            continue
+        searches += 1
+        v = int(solver.value(h, (), leader, soloist, bonus))
+        kept.append((v, i))
+        kept.sort(key=lambda vi: (-vi[0] if maximise else vi[0], vi[1]))
+        del kept[top:]
+        if counts is not None:
+            counts[v] += 1
+    if complete:
+        bound = kept[0][0] if kept else base
+    elif kept:
+        bound = best(bound, kept[0][0])
+    return [i for _, i in kept], [v for v, _ in kept], searches, complete, bound
+
+
+def _raised(floor: int, counts: Any, top: int, maximise: bool) -> int:
+    """``floor`` raised to the ``top``-th best value counted in ``counts`` (if any)."""
+    if counts is None:
+        return floor
+    seen = 0
+    values = range(MAX_VALUE, -1, -1) if maximise else range(MAX_VALUE + 1)
+    for v in values:
+        seen += counts[v]
+        if seen >= top:
+            return max(floor, v) if maximise else min(floor, v)
+    return floor
+
+
+def reaches_batch(
+    solver: _Searcher,
+    hands: Batch,
+    last_bonus: Bonuses,
+    leader: int,
+    soloist: int,
+    target: int,
+    max_fails: int = 0,
+) -> tuple[list[int], int]:
+    """The C core's ``cs_reaches_batch`` in Python: "value >= target" of each candidate in the
+    order given, stopping once ``max_fails`` have failed (0: never); ``(results, searches)``
+    with -1 for the candidates left untested.
+
+    >>> reaches_batch(ReferenceSolver(), [(1 << 0, 1 << 7, 1 << 20), (1 << 9, 1 << 7, 1 << 20)], [3, 3], 0, 0, 4)[0]
+    [0, 1]
+    """
+    cands = _rows(hands, last_bonus)
+    results = [-1] * len(cands)
+    fails = searches = 0
+    for i, (h, bonus) in enumerate(cands):
+        searches += 1
+        results[i] = int(solver.reaches(h, (), leader, soloist, bonus, target))
+        fails += 1 - results[i]
+        if max_fails and fails >= max_fails:
+            break
+    return results, searches
+
+
+def _rows(hands: Batch, last_bonus: Bonuses) -> list[tuple[Hands, int]]:
+    """A batch as plain ints (lists or numpy arrays alike)."""
+    return [((int(h[0]), int(h[1]), int(h[2])), int(b)) for h, b in zip(hands, last_bonus)]
+
+
 class ReferenceSolver:
-    """The reference solver behind the interface of the C ``Solver`` (for tests and small endings)."""
+    """The reference solver behind the whole solver contract (:class:`calasolve.search.engines.CoreSolver`),
+    with the same argument types as the C ``Solver`` (lists or numpy arrays for batches); for tests and
+    small endings.  ``nodes`` counts the positions it evaluated afresh (its memo's misses)."""
 
-    nodes = 0
+    #: what :func:`calasolve.search.engines.solver_like` needs to make another like it (a worker's)
+    config: Mapping[str, int | bool] = MappingProxyType({"reference": True})
 
-    def value(self, hands, trick, leader, soloist, last_bonus):  # type: ignore[no-untyped-def]
-        return value(hands, trick, leader, soloist, last_bonus)
+    def __init__(self) -> None:
+        self._nodes = 0
+        self._total = 0
 
-    def reaches(self, hands, trick, leader, soloist, last_bonus, target):  # type: ignore[no-untyped-def]
-        return value(hands, trick, leader, soloist, last_bonus) >= target
+    @property
+    def nodes(self) -> int:
+        """Positions evaluated by the last call."""
+        return self._nodes
 
-    def card_values(self, hands, trick, leader, soloist, last_bonus):  # type: ignore[no-untyped-def]
-        return card_values(hands, trick, leader, soloist, last_bonus)
+    @property
+    def total_nodes(self) -> int:
+        """Positions evaluated since this solver was made."""
+        return self._total
 
-    def line(self, hands, trick, leader, soloist, last_bonus):  # type: ignore[no-untyped-def]
-        return line(hands, trick, leader, soloist, last_bonus)
+    def _count(self, misses_before: int) -> None:
+        self._nodes = _value.cache_info().misses - misses_before
+        self._total += self._nodes
+
+    def value(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> int:
+        before = _value.cache_info().misses
+        out = value(_ints(hands), _ints(trick), int(leader), int(soloist), int(last_bonus))
+        self._count(before)
+        return out
+
+    def reaches(
+        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int, target: int
+    ) -> bool:
+        return self.value(hands, trick, leader, soloist, last_bonus) >= target
+
+    def card_values(
+        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int
+    ) -> dict[Card, int]:
+        before = _value.cache_info().misses
+        out = card_values(_ints(hands), _ints(trick), int(leader), int(soloist), int(last_bonus))
+        self._count(before)
+        return out
+
+    def line(self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int) -> list[Card]:
+        before = _value.cache_info().misses
+        out = line(_ints(hands), _ints(trick), int(leader), int(soloist), int(last_bonus))
+        self._count(before)
+        return out
+
+    def analyse(
+        self, hands: Sequence[Mask], trick: Sequence[Card], leader: int, soloist: int, last_bonus: int
+    ) -> tuple[int, dict[Card, int], list[Card]]:
+        """The value, every legal card's value and one best line, as the C one's single call."""
+        before = _value.cache_info().misses
+        h, t = _ints(hands), _ints(trick)
+        values = card_values(h, t, int(leader), int(soloist), int(last_bonus))
+        found = line(h, t, int(leader), int(soloist), int(last_bonus))
+        seat = (int(leader) + len(t)) % 3
+        out = (max(values.values()) if seat == soloist else min(values.values())) if values else 0
+        self._count(before)
+        return out, values, found
 
     def best_of(
         self,
-        hands: Sequence[Sequence[Mask]],
-        last_bonus: Sequence[int],
+        hands: Batch,
+        last_bonus: Bonuses,
         leader: int,
         soloist: int,
         maximise: bool,
         top: int,
     ) -> tuple[list[int], list[int], int]:
-        return best_of(self, hands, last_bonus, leader, soloist, maximise, top)
+        rows = _rows(hands, last_bonus)
+        return best_of(self, [h for h, _ in rows], [b for _, b in rows], leader, soloist, maximise, top)
+
+    def best_of_limited(
+        self,
+        hands: Batch,
+        last_bonus: Bonuses,
+        leader: int,
+        soloist: int,
+        maximise: bool,
+        top: int,
+        floor: int | None = None,
+        deadline: float | None = None,
+        shared: Any = None,
+    ) -> tuple[list[int], list[int], int, bool, int]:
+        return best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor, deadline, shared)
+
+    def reaches_batch(
+        self, hands: Batch, last_bonus: Bonuses, leader: int, soloist: int, target: int,
+        max_fails: int = 0,
+    ) -> tuple[list[int], int]:
+        return reaches_batch(self, hands, last_bonus, leader, soloist, target, max_fails)
 
     def clear(self) -> None:
         clear_cache()
+
+
+def _ints(values: Sequence[int]) -> tuple[int, ...]:
+    return tuple(int(v) for v in values)

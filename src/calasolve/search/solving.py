@@ -21,7 +21,7 @@ from typing import Any, Literal, Mapping, Sequence
 
 from . import engines
 from ..game.cards import MAKE_THIRDS, Card, card_name, cards_of, hand_name, parse_card
-from .engines import CoreSolver, make_solver
+from .engines import CoreSolver
 from ..game.errors import CalasolveError, ParameterError
 from ..game.state import CONTRACTS, Contract, PlayState, Trick, core_position
 from ..game.limits import MAX_THIRDS, check_bool, check_instance, check_optional_int
@@ -29,7 +29,7 @@ from .payoff import goal_search, multiplier_of, payoff_card_values, payoff_line,
 from ..game.rules import STANDARD, Rules
 from ..records.results import ExchangeResult
 
-__all__ = ["CoreSolver", "SolveResult", "solve", "default_solver", "core_position", "make_solver"]
+__all__ = ["CardValues", "Labels", "SolveOptions", "SolveResult", "default_solver", "final_card_values", "solve_payoff", "solve_state"]
 
 
 #: What a solve maximises: the soloist's thirds, or their game points (docs/rules.md §8).
@@ -147,12 +147,6 @@ def default_solver() -> CoreSolver:
     """The process-wide solver (:func:`calasolve.search.engines.solver`: a 32 MiB table unless
     another size was asked for), made on first use."""
     return engines.solver()
-
-
-def total_nodes(searcher: Any) -> int:
-    """A solver's (or goal search's) node counter since its creation; for one without
-    that counter, such as the reference solver, its ``nodes``."""
-    return int(getattr(searcher, "total_nodes", getattr(searcher, "nodes", 0)))
 
 
 def final_card_values(solver: CoreSolver, state: PlayState) -> dict[Card, int]:
@@ -274,26 +268,14 @@ class SolveResult:
         return out
 
 
-def _state_of(obj: Any) -> tuple[PlayState, dict[str, Any]]:
-    """The state to solve and the labels to report: a :class:`PlayState` as it
-    is, a :class:`~calasolve.search.position.Position`'s current state (an attribute),
-    a record's state after its ``played`` cards (a method)."""
-    if isinstance(obj, PlayState):
-        return obj, {}
-    if isinstance(getattr(obj, "state", None), PlayState):
-        return obj.state, {"contract": getattr(obj, "contract", None)}
-    state = obj.state() if callable(getattr(obj, "state", None)) else None
-    if not isinstance(state, PlayState):
-        raise ParameterError("position", obj, "must be a deal record, a Position or a PlayState")
-    labels = {"contract": getattr(obj, "contract", None), "name": getattr(obj, "name", None),
-              "record": getattr(obj, "index", None)}
-    return state, labels
+#: The methods of the solver contract (:class:`~calasolve.search.engines.CoreSolver`).
+SOLVER_METHODS = ("value", "reaches", "card_values", "line", "analyse", "best_of", "best_of_limited", "reaches_batch",
+                  "clear")
 
 
-def check_solver(parameter: str, solver: Any, *, list_search: bool = False) -> Any:
-    """None, or something with the methods of :class:`CoreSolver` (``best_of`` too with ``list_search``)."""
-    methods = ("value", "reaches", "card_values", "line", *(("best_of",) if list_search else ()))
-    if solver is not None and not all(callable(getattr(solver, m, None)) for m in methods):
+def check_solver(parameter: str, solver: Any) -> Any:
+    """None, or a solver keeping the whole contract of :class:`~calasolve.search.engines.CoreSolver`."""
+    if solver is not None and not all(callable(getattr(solver, m, None)) for m in SOLVER_METHODS):
         raise ParameterError(parameter, solver, "must be a Solver (or None for the default one)")
     return solver
 
@@ -309,52 +291,51 @@ def check_contract_rules(contract: Any, rules: Any) -> None:
 OBJECTIVES: tuple[Objective, ...] = ("thirds", "payoff")
 
 
-def check_solve_arguments(
-    objective: object, target: object, all_cards: object, line: object, solver: object, contract: object, rules: object,
-) -> None:
-    """The checks of :func:`solve`'s arguments, before any search (shared with :func:`calasolve.solve`)."""
-    if not isinstance(objective, str) or objective not in OBJECTIVES:
-        raise ParameterError("objective", objective, "unknown objective (use thirds or payoff)")
-    check_optional_int("target", target, 0, MAX_THIRDS)
-    check_bool("all_cards", all_cards)
-    check_bool("line", line)
-    check_solver("solver", solver)
-    check_contract_rules(contract, rules)
+@dataclass(frozen=True)
+class SolveOptions:
+    """What a solve is asked: a ``target`` (only "does the soloist reach it?"), every card's value
+    (``all_cards``), a best ``line``, and the ``objective`` (thirds or game points); checked when made."""
+
+    target: int | None = None
+    all_cards: bool = True
+    line: bool = True
+    objective: Objective = "thirds"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.objective, str) or self.objective not in OBJECTIVES:
+            raise ParameterError("objective", self.objective, "unknown objective (use thirds or payoff)")
+        check_optional_int("target", self.target, 0, MAX_THIRDS)
+        check_bool("all_cards", self.all_cards)
+        check_bool("line", self.line)
 
 
-def solve(
-    position: Any,
-    *,
-    target: int | None = None,
-    all_cards: bool = True,
-    solver: CoreSolver | None = None,
-    line: bool = True,
-    objective: str = "thirds",
-    contract: Contract | None = None,
-    rules: Any = None,
-) -> SolveResult:
-    """Solve a record whose exchange is known (at its ``played`` point), a
-    :class:`~calasolve.search.position.Position` or a :class:`PlayState` double-dummy.
+@dataclass(frozen=True)
+class Labels:
+    """What a result says of the position it answers: its contract and rules (the payoff objective
+    needs them), the record's name and number."""
 
-    A record whose exchange is missing or partial is for :func:`calasolve.solve`
-    (:func:`calasolve.exchange.solve.solve`), which searches the exchange first;
-    here it is an error.  ``target``, ``all_cards``, ``line``, ``objective``,
-    ``contract`` and ``rules`` are as there.
-    """
-    check_solve_arguments(objective, target, all_cards, line, solver, contract, rules)
-    if getattr(position, "needs_exchange", False):
-        raise CalasolveError("the record's exchange is not complete: calasolve.solve searches it first")
-    state, labels = _state_of(position)
+    contract: Contract | None = None
+    rules: Rules | None = None
+    name: str | None = None
+    record: int | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """The :class:`SolveResult` fields these labels fill."""
+        return {"contract": self.contract, "name": self.name, "record": self.record}
+
+
+def solve_state(state: PlayState, labels: Labels, options: SolveOptions, solver: CoreSolver) -> SolveResult:
+    """The double-dummy answer for ``state`` (checked), reported with ``labels``: what
+    :func:`calasolve.search.position.solve_position` computes for a position."""
     state.check()
-    solver = solver or getattr(position, "solver", None) or default_solver()
+    target = options.target
+    all_cards, line, objective = options.all_cards, options.line, options.objective
     if objective == "payoff":
         if target is not None:
             raise CalasolveError("a target asks about thirds; it does not go with the payoff objective")
-        contract = contract or labels.get("contract")
-        if contract is None:
+        if labels.contract is None:
             raise CalasolveError("the payoff objective needs the contract")
-        rules = rules or getattr(position, "rules", None)
-        return solve_payoff(state, contract, rules, solver=solver, all_cards=all_cards, labels=labels)
+        return solve_payoff(state, labels.contract, labels.rules, solver=solver, all_cards=all_cards, labels=labels)
     if target is not None and not 0 <= target <= 35:
         raise CalasolveError(f"target {target}: must be a number of thirds from 0 to 35")
     captured = state.captured[state.soloist]
@@ -365,14 +346,14 @@ def solve(
         return SolveResult(
             soloist=state.soloist, to_move=None, captured=captured,
             soloist_thirds=final if target is None else None, cards={}, line=(), tricks=(),
-            nodes=0, seconds=0.0, target=target, reaches=None if target is None else final >= target, **labels,
+            nodes=0, seconds=0.0, target=target, reaches=None if target is None else final >= target, **labels.fields(),
         )
     args = core_position(state)
     cards: dict[Card, Any] = CardValues()
     best_line: list[Card] = []
     if target is None:
         if all_cards:
-            if line and hasattr(solver, "analyse"):
+            if line:
                 # the C core's one-call value + cards + line shares its work
                 _, values, found = solver.analyse(*args)
                 best_line = list(found)
@@ -419,7 +400,7 @@ def solve(
         target=target,
         reaches=reaches,
         last_bonus=state.last_bonus,
-        **labels,
+        **labels.fields(),
     )
 
 
@@ -430,7 +411,7 @@ def solve_payoff(
     *,
     solver: CoreSolver | None = None,
     all_cards: bool = True,
-    labels: dict[str, Any] | None = None,
+    labels: Labels | None = None,
 ) -> SolveResult:
     """Solve for the soloist's game points (docs/rules.md §8) instead of thirds.
 
@@ -451,7 +432,7 @@ def solve_payoff(
     rules = rules or STANDARD
     solver = solver or default_solver()
     start = time.perf_counter()
-    nodes_before = total_nodes(solver) + total_nodes(goal_search())
+    nodes_before = solver.total_nodes + goal_search().total_nodes
     captured = state.captured[state.soloist]
     thirds = None
     card_thirds: dict[Card, int] = {}
@@ -476,13 +457,13 @@ def solve_payoff(
         cards=cards,
         line=tuple(best_line),
         tricks=_tricks_of(state, best_line),
-        nodes=total_nodes(solver) + total_nodes(goal_search()) - nodes_before,
+        nodes=solver.total_nodes + goal_search().total_nodes - nodes_before,
         seconds=time.perf_counter() - start,
         last_bonus=state.last_bonus,
         objective="payoff",
         payoff=value,
         multiplier=multiplier_of(value, contract, rules),
-        **(labels or {}),
+        **(labels.fields() if labels is not None else {}),
     )
 
 

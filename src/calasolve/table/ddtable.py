@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from ..exchange.search import best_exchange, dividete_draws
+from ..exchange.search import best_exchange
+from ..exchange.candidates import dividete_draws
 from ..game.cards import MAKE_THIRDS, Mask, hand_name
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange
@@ -32,7 +33,7 @@ from ..game.state import CONTRACTS, Contract, payments
 from ..records.dealfile import Record, check_record
 from ..search.engines import CoreSolver
 from ..search.payoff import goal_search, multiplier_of, payoff_value
-from ..search.solving import default_solver, total_nodes
+from ..search.solving import default_solver
 from .par import Par, par
 
 SEATS = (0, 1, 2)
@@ -206,9 +207,9 @@ def table_part(part: TablePart, solver: CoreSolver | None = None) -> TableEntry:
     outcomes = []
     for exchange, thirds in choices:
         # only the payoff's value: the thirds already settle most of its levels, and no line is needed
-        start, before = time.perf_counter(), total_nodes(goal_search())
+        start, before = time.perf_counter(), goal_search().total_nodes
         value = payoff_value(deal.with_(exchange=exchange).start_state(), contract, record.rules, thirds=thirds)
-        nodes += total_nodes(goal_search()) - before
+        nodes += goal_search().total_nodes - before
         seconds += time.perf_counter() - start
         makes = thirds >= MAKE_THIRDS
         if (value > 0) != makes:
