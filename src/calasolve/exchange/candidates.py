@@ -27,6 +27,7 @@ equivalent positions, with the cheap estimate that orders them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, product
 from typing import Any, Callable, Iterator, Sequence
 
@@ -266,12 +267,11 @@ def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]])
 
 # -- the cheap estimate ------------------------------------------------------------
 
-_SUIT_ESTIMATES: dict[tuple[tuple[int, ...], bool], float] = {}
-
 #: Weight of the defenders' forced thirds in the estimate of their exchanges.
 _FORCED_WEIGHT = 3.0
 
 
+@lru_cache(maxsize=None)  # few distinct suit signatures; each is met again for thousands of candidates
 def _suit_estimate(sig: tuple[int, ...], defenders: bool = False) -> float:
     """One suit's share of a rough guess of the soloist's prospects, used only to
     order the candidates: thirds in the soloist's top sequence (sure tricks) count
@@ -292,26 +292,23 @@ def _suit_estimate(sig: tuple[int, ...], defenders: bool = False) -> float:
     >>> _suit_estimate((1, 1, 5, 4), defenders=True)  # who must follow with both: 1 third
     9.0
     """
-    score = _SUIT_ESTIMATES.get((sig, defenders))
-    if score is None:
-        score = 0.0
-        others = False
-        top = 0  # the soloist's top sequence: his cards above every defender's
-        for code in sig:
-            if code >= 4:  # a defender's card
-                others = True
-            elif not others:
-                score += 2.0 + code
-                top += 1
-            else:
-                score += 0.3 * code
-        if all(code >= 4 for code in sig):
-            score += 1.0  # a void lets the soloist throw losers
-        if defenders and top:
-            for seat in (1, 2):
-                held = [code & 3 for code in sig if code >> 2 == seat]  # highest first
-                score += _FORCED_WEIGHT * sum(held[-top:])
-        _SUIT_ESTIMATES[(sig, defenders)] = score
+    score = 0.0
+    others = False
+    top = 0  # the soloist's top sequence: his cards above every defender's
+    for code in sig:
+        if code >= 4:  # a defender's card
+            others = True
+        elif not others:
+            score += 2.0 + code
+            top += 1
+        else:
+            score += 0.3 * code
+    if all(code >= 4 for code in sig):
+        score += 1.0  # a void lets the soloist throw losers
+    if defenders and top:
+        for seat in (1, 2):
+            held = [code & 3 for code in sig if code >> 2 == seat]  # highest first
+            score += _FORCED_WEIGHT * sum(held[-top:])
     return score
 
 

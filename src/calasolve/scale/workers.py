@@ -44,6 +44,8 @@ PRELOAD = ("numpy", "calasolve.search._core")
 #: Seconds a worker gets to exit after SIGTERM before it is killed.
 _GRACE = 2.0
 
+#: The live pools of this process, so that a signal or the command's end stops them all: owned by
+#: :func:`worker_pool` (which adds and drops its pool) and :func:`stop_all`.
 _POOLS: list[ProcessPoolExecutor] = []
 
 
