@@ -267,14 +267,15 @@ def test_equivalent_exchanges_share_a_signature_and_their_results(solver) -> Non
 def test_dd_defenders_make_test_agrees_with_the_exchange_search(solver) -> None:  # type: ignore[no-untyped-def]
     """The dd defence's make-test (any refuting exchange?) and its exact thirds agree
     with the exact exchange search of the same sample."""
-    from calasolve.advice.samples import Settings, Task, evaluate, worker_goals
+    from calasolve.advice.samples import Task, evaluate, worker_goals
+    from calasolve.advice.settings import AdviceSettings
     from calasolve.advice.policies import random_draw
     from calasolve.game.exchange import Exchange
     from calasolve.exchange.search import search_exchange
 
     hand = parse_advice_hand("32AR.32A.3A.A54")
-    settings = Settings(hand=hand, seat=1, seed=8, contracts=("dividete", "scegliete"), known=(), rules=Rules(),
-                        soloist_policy="sampled", defender_policy="dd", candidates=4, redeals=4, tt_mb=16)
+    settings = AdviceSettings(hand=hand, seat=1, seed=8, contracts=("dividete", "scegliete"), rules=Rules(),
+                              policy="sampled", defender_policy="dd", candidates=4, redeals=4, tt_mb=16)
     leader = first_leader("dividete", 1)
     seen = set()
     for i in range(5):

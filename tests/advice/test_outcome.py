@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from calasolve.advice.checks import parse_advice_hand
-from calasolve.advice.samples import Settings, Task, evaluate, worker_goals
+from calasolve.advice.samples import Task, evaluate, worker_goals
+from calasolve.advice.settings import AdviceSettings
 from calasolve.advice.outcome import UPPER_BUDGET, Outcome
 from calasolve.advice.race import FULL_PREFIX, Race, Track
 from calasolve.game.rules import STANDARD
@@ -15,15 +16,15 @@ HAND, SEAT = "32AC6.3A7.32A.2", 2
 
 
 @pytest.fixture(scope="module")
-def engines() -> tuple[object, object, Settings]:
-    settings = Settings(hand=parse_advice_hand(HAND), seat=SEAT, seed=1, contracts=("dividete", "scegliete"), known=(),
-                        rules=STANDARD, soloist_policy="sampled", defender_policy="dd", candidates=4, redeals=4,
-                        tt_mb=16, goal_mb=16)
+def engines() -> tuple[object, object, AdviceSettings]:
+    settings = AdviceSettings(hand=parse_advice_hand(HAND), seat=SEAT, seed=1, contracts=("dividete", "scegliete"),
+                              rules=STANDARD, policy="sampled", defender_policy="dd", candidates=4, redeals=4,
+                              tt_mb=16, goal_mb=16)
     return make_solver(16), worker_goals(16), settings
 
 
 @pytest.mark.parametrize("contract", ["dividete", "scegliete"])
-def test_the_upper_end_only_bounds_the_exact_game_points(engines: tuple[object, object, Settings], contract: str) -> None:
+def test_the_upper_end_only_bounds_the_exact_game_points(engines: tuple[object, object, AdviceSettings], contract: str) -> None:
     solver, goals, settings = engines
     for i in range(6):
         exact = evaluate(Task(i, contract, refine=True), settings, solver, goals)

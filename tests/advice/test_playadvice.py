@@ -10,7 +10,8 @@ from calasolve.advice.advisor import advise
 from calasolve.advice.playadvice import PlayEstimate, SideEstimate, _best, advise_play
 from calasolve.advice.policies import random_draw
 from calasolve.advice.realplay import PlayedSample, played_exchange
-from calasolve.advice.samples import Settings, deal_sample, sample_rng
+from calasolve.advice.samples import deal_sample, sample_rng
+from calasolve.advice.settings import AdviceSettings
 from calasolve.game.errors import ParameterError
 from calasolve.game.rules import STANDARD
 from calasolve.game.state import CONTRACTS
@@ -61,8 +62,8 @@ def test_the_dd_side_is_the_default_advice_on_the_same_deals() -> None:
 
 def test_the_dividete_draw_is_the_double_dummy_judgement_s() -> None:
     """The dd defence plays one exchange: the draw the advisor's sample drew, the defenders' best discards."""
-    settings = Settings(hand=_mask(STRONG), seat=0, seed=3, contracts=("dividete",), known=(), rules=STANDARD,
-                        soloist_policy="sampled", defender_policy="dd", candidates=4, redeals=4, tt_mb=8)
+    settings = AdviceSettings(hand=_mask(STRONG), seat=0, seed=3, contracts=("dividete",), rules=STANDARD,
+                              policy="sampled", defender_policy="dd", candidates=4, redeals=4, tt_mb=8)
     solver = make_solver(8)
     for index in range(3):
         hands, monte = deal_sample(settings, index)

@@ -61,6 +61,7 @@ from ..game.cards import (
     hand_name,
 )
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.limits import check_callable
 from ..game.state import CONTRACTS, Contract
 from .outcome import Outcome
 from ..search.payoff import multiplier_of, payoff_levels
@@ -69,15 +70,16 @@ from .race import CAP, Race, Track
 from ..game.rules import STANDARD, Rules
 from .stats import mean_se
 from ..scale.workers import worker_pool
-from .checks import check_advise_arguments, parse_advice_hand
+from .checks import contract_choice, hand_mask, known_items, parse_advice_hand
 from .prose import PAYOFF_METHOD, POLICY_NOTES, reason
 from .results import Advice, ContractEstimate
 from .runner import Runner
-from .samples import DEFAULT_DEFENDER_POLICY, DEFENDER_POLICIES, SOLOIST_POLICIES, Settings, Task, evaluate, is_dd_defence, worker_goals
+from .samples import Task, evaluate, is_dd_defence, worker_goals
+from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings
 
 __all__ = [
-    "Advice", "ContractEstimate", "DEFENDER_POLICIES", "PAYOFF_METHOD", "POLICY_NOTES", "SOLOIST_POLICIES", "Settings", "Task",
-    "advise", "check_advise_arguments", "evaluate", "parse_advice_hand", "worker_goals",
+    "Advice", "ContractEstimate", "PAYOFF_METHOD", "POLICY_NOTES", "Task",
+    "advise", "evaluate", "parse_advice_hand", "run_advice", "worker_goals",
 ]
 
 
@@ -116,26 +118,35 @@ def advise(
     the samples instead of worker processes: an object with ``map(fn, items)``
     (results in order) and ``workers`` (a Dask cluster's, :mod:`calasolve.scale.cluster`).
     """
-    mask, chosen, known = check_advise_arguments(
-        hand, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy, defender_policy=defender_policy,
-        contracts=contracts, known=known, rules=rules, candidates=candidates, redeals=redeals, tt_mb=tt_mb,
-        goal_mb=goal_mb, progress=progress, precision=precision, fixed=fixed, thirds_samples=thirds_samples,
-        on_round=on_round,
-    )
-    settings = Settings(
-        hand=mask, seat=seat, seed=seed, contracts=chosen, known=tuple(known.items()), rules=rules,
-        soloist_policy=policy, defender_policy=defender_policy, candidates=candidates, redeals=redeals,
+    settings = AdviceSettings(
+        hand=hand_mask(hand), seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
+        defender_policy=defender_policy, contracts=contract_choice(contracts), known=known_items(known), rules=rules,
+        candidates=candidates, redeals=redeals, precision=precision, fixed=fixed, thirds_samples=thirds_samples,
         tt_mb=tt_mb, goal_mb=goal_mb,
     )
-    order = sorted(chosen, key=CONTRACTS.index)
+    check_callable("progress", progress)
+    check_callable("on_round", on_round)
+    return run_advice(settings, progress=progress, on_round=on_round, executor=executor)
+
+
+def run_advice(
+    settings: AdviceSettings,
+    *,
+    progress: Callable[[int], None] | None = None,
+    on_round: Callable[[Race], None] | None = None,
+    executor: Any = None,
+) -> Advice:
+    """:func:`advise` with its options already made into ``settings`` (the command line's way in)."""
+    order = sorted(settings.contracts, key=CONTRACTS.index)
+    rules, samples, thirds_samples = settings.rules, settings.samples, settings.thirds_samples
     race = Race(
         [Track(c, min(payoff_levels(c, rules)), max(payoff_levels(c, rules))) for c in order],
-        cap=samples, precision=precision, fixed=fixed,
+        cap=samples, precision=settings.precision, fixed=settings.fixed,
     )
     thirds: dict[str, dict[int, int]] = {c: {} for c in order}
     cpu: dict[str, float] = {c: 0.0 for c in order}
     start = time.perf_counter()
-    jobs = executor.workers if executor is not None else jobs or os.cpu_count() or 1
+    jobs = executor.workers if executor is not None else settings.jobs or os.cpu_count() or 1
     with nullcontext(executor) if executor is not None else worker_pool(jobs) if jobs > 1 else nullcontext() as pool:
         runner = Runner(pool, jobs)
         n = 0
@@ -144,9 +155,9 @@ def advise(
             n = indices.stop
             # a dd defence that is behind is asked only what can eliminate it: cheap refutations
             asked = [(t.contract, is_dd_defence(t.contract, settings) and race.upper_only(t)) for t in race.active()]
-            tasks = _round_tasks(indices, asked, thirds_samples, settings)
+            tasks = _round_tasks(indices, asked, settings)
             # the next round's tasks as if nothing dropped out: what idle workers may start on
-            ahead = _round_tasks(range(n, min(n + ROUND, samples)), asked, thirds_samples, settings)
+            ahead = _round_tasks(range(n, min(n + ROUND, samples)), asked, settings)
             results = runner.run(settings, tasks, progress, ahead)
             fresh = _collect(results, race, thirds, cpu)
             race.eliminate()
@@ -172,14 +183,14 @@ def advise(
     estimates = tuple(_estimate(t, thirds[t.contract], cpu[t.contract], settings) for t in race.tracks)
     recommendation, ties = race.result()
     return Advice(
-        hand=mask, seat=seat, samples=samples, seed=seed, rules=rules,
-        soloist_policy=policy, defender_policy=defender_policy,
+        hand=settings.hand, seat=settings.seat, samples=samples, seed=settings.seed, rules=rules,
+        soloist_policy=settings.policy, defender_policy=settings.defender_policy,
         estimates=estimates, recommendation=recommendation, toss_up=ties,
         reason=reason(race, recommendation, ties),
         seconds=time.perf_counter() - start,
-        known={str(k): hand_name(v) for k, v in known.items()},
-        candidates=candidates, redeals=redeals, precision=precision, fixed=fixed, thirds_samples=thirds_samples,
-        race=race,
+        known={str(k): hand_name(v) for k, v in settings.known},
+        candidates=settings.candidates, redeals=settings.redeals, precision=settings.precision,
+        fixed=settings.fixed, thirds_samples=thirds_samples, race=race,
     )
 
 
@@ -187,11 +198,9 @@ def advise(
 ROUND = 16
 
 
-def _round_tasks(
-    indices: range, asked: Sequence[tuple[Contract, bool]], thirds_samples: int, settings: Settings
-) -> list[Task]:
+def _round_tasks(indices: range, asked: Sequence[tuple[Contract, bool]], settings: AdviceSettings) -> list[Task]:
     """The samples ``indices`` of each contract in ``asked`` (with whether only its upper end is asked)."""
-    return [Task(i, c, thirds=i < thirds_samples and not is_dd_defence(c, settings), upper=upper)
+    return [Task(i, c, thirds=i < settings.thirds_samples and not is_dd_defence(c, settings), upper=upper)
             for i in indices for c, upper in asked]
 
 
@@ -215,7 +224,7 @@ def _collect(
     return fresh
 
 
-def _estimate(track: Track, thirds: dict[int, int], cpu: float, settings: Settings) -> ContractEstimate:
+def _estimate(track: Track, thirds: dict[int, int], cpu: float, settings: AdviceSettings) -> ContractEstimate:
     outcomes = track.outcomes
     n = len(outcomes)
     made = track.makes()

@@ -28,20 +28,22 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..game.cards import Mask, hand_name
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_TT_MB
-from ..game.limits import MAX_SAMPLES, check_bool, check_int
+from ..game.limits import check_callable
 from ..game.rules import STANDARD, Rules
 from ..game.state import CONTRACTS, Contract
-from ..play.players import MAX_PIMC_SAMPLES
 from ..records.jsonout import finite
 from ..scale.workers import worker_pool
-from .checks import check_advise_arguments
+from .checks import contract_choice, hand_mask, known_items
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 from .prose import POLICY_NOTES
-from .realplay import PlayedSample, PlayTask, play_work
-from .samples import DEFAULT_DEFENDER_POLICY, Settings
+from .realplay import PlayChunk, PlayedSample, PlayTask, play_work
+from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings
 from .stats import Z95, mean_se, wilson
 
-__all__ = ["DEFAULT_PLAY_SAMPLES", "PLAY_MODES", "Gap", "PlayAdvice", "PlayEstimate", "SideEstimate", "advise_play"]
+__all__ = [
+    "DEFAULT_PLAY_SAMPLES", "PLAY_MODES", "Gap", "PlayAdvice", "PlayEstimate", "SideEstimate", "advise_play",
+    "run_play_advice",
+]
 
 #: ``advise --play``: double dummy (the default advice), PIMC play, or both with their gap.
 PLAY_MODES = ("dd", "pimc", "both")
@@ -216,43 +218,43 @@ def advise_play(
     ``pimc_samples`` layouts a decision (see the module doc); ``dd`` also judges them double
     dummy.  The other arguments are :func:`calasolve.advice.advisor.advise`'s (the same seed
     gives the same deals); ``progress`` is called with the number of deals finished."""
-    check_int("play_samples", play_samples, 1, MAX_SAMPLES)
-    check_int("pimc_samples", pimc_samples, 1, MAX_PIMC_SAMPLES)
-    check_bool("dd", dd)
-    mask, chosen, pinned = check_advise_arguments(
-        hand, seat=seat, samples=play_samples, seed=seed, jobs=jobs, policy=policy, defender_policy=defender_policy,
-        contracts=contracts, known=known, rules=rules, candidates=candidates, redeals=redeals, tt_mb=tt_mb,
-        goal_mb=goal_mb, progress=progress,
+    settings = AdviceSettings(
+        hand=hand_mask(hand), seat=seat, seed=seed, jobs=jobs, policy=policy, defender_policy=defender_policy,
+        contracts=contract_choice(contracts), known=known_items(known), rules=rules, candidates=candidates,
+        redeals=redeals, tt_mb=tt_mb, goal_mb=goal_mb, play_samples=play_samples, pimc_samples=pimc_samples, dd=dd,
     )
-    settings = Settings(
-        hand=mask, seat=seat, seed=seed, contracts=chosen, known=tuple(pinned.items()), rules=rules,
-        soloist_policy=policy, defender_policy=defender_policy, candidates=candidates, redeals=redeals,
-        tt_mb=tt_mb, goal_mb=goal_mb,
-    )
-    order = sorted(chosen, key=CONTRACTS.index)
+    check_callable("progress", progress)
+    return run_play_advice(settings, progress=progress, executor=executor)
+
+
+def run_play_advice(
+    settings: AdviceSettings, *, progress: Callable[[int], None] | None = None, executor: Any = None
+) -> PlayAdvice:
+    """:func:`advise_play` with its options already made into ``settings`` (the command line's way in)."""
+    order = sorted(settings.contracts, key=CONTRACTS.index)
     # one deal a task: the deals' costs vary several-fold, small tasks keep every worker busy
-    items = [(settings, pimc_samples, [PlayTask(i, c, dd)]) for i in range(play_samples) for c in order]
+    chunks = [PlayChunk(settings, (PlayTask(i, c),)) for i in range(settings.play_samples) for c in order]
     start = time.perf_counter()
-    played = _run(items, jobs, executor, progress)
-    estimates = tuple(_estimate(c, [s for s in played if s.contract == c], settings, dd) for c in order)
+    played = _run(chunks, settings.jobs, executor, progress)
+    estimates = tuple(_estimate(c, [s for s in played if s.contract == c], settings) for c in order)
     best, ties = _best(estimates)
     return PlayAdvice(
-        hand=mask, seat=seat, seed=seed, rules=rules, soloist_policy=policy, defender_policy=defender_policy,
-        play_samples=play_samples, pimc_samples=pimc_samples, estimates=estimates, best=best, toss_up=ties,
-        seconds=time.perf_counter() - start, known={str(k): hand_name(v) for k, v in pinned.items()},
-        candidates=candidates, redeals=redeals,
+        hand=settings.hand, seat=settings.seat, seed=settings.seed, rules=settings.rules,
+        soloist_policy=settings.policy, defender_policy=settings.defender_policy,
+        play_samples=settings.play_samples, pimc_samples=settings.pimc_samples, estimates=estimates, best=best,
+        toss_up=ties, seconds=time.perf_counter() - start, known={str(k): hand_name(v) for k, v in settings.known},
+        candidates=settings.candidates, redeals=settings.redeals,
     )
 
 
 def _run(
-    items: Sequence[tuple[Settings, int, list[PlayTask]]], jobs: int | None, executor: Any,
-    progress: Callable[[int], None] | None,
+    chunks: Sequence[PlayChunk], jobs: int | None, executor: Any, progress: Callable[[int], None] | None
 ) -> list[PlayedSample]:
     """Every task's result, in task order, in this process, a worker pool or ``executor``."""
-    n = executor.workers if executor is not None else min(jobs or os.cpu_count() or 1, len(items))
+    n = executor.workers if executor is not None else min(jobs or os.cpu_count() or 1, len(chunks))
     out: list[PlayedSample] = []
     with nullcontext(executor) if executor is not None else worker_pool(n) if n > 1 else nullcontext() as pool:
-        parts = map(play_work, items) if pool is None else pool.map(play_work, items)
+        parts = map(play_work, chunks) if pool is None else pool.map(play_work, chunks)
         for part in parts:
             out += part
             if progress:
@@ -260,14 +262,14 @@ def _run(
     return out
 
 
-def _estimate(contract: Contract, samples: Sequence[PlayedSample], settings: Settings, dd: bool) -> PlayEstimate:
+def _estimate(contract: Contract, samples: Sequence[PlayedSample], settings: AdviceSettings) -> PlayEstimate:
     policy = settings.policy_of(contract)
     pimc = SideEstimate.of([s.makes for s in samples], [s.points for s in samples], [s.thirds for s in samples])
     both = None
-    if dd:
+    if settings.dd:
         both = SideEstimate.of([bool(s.dd_makes) for s in samples], [s.dd_points_low or 0 for s in samples],
                                [s.dd_thirds or 0 for s in samples], [s.dd_points_high or 0 for s in samples])
-    return PlayEstimate(contract, policy, pimc, both, Gap.of(samples) if dd else None,
+    return PlayEstimate(contract, policy, pimc, both, Gap.of(samples) if settings.dd else None,
                         sum(s.seconds for s in samples), tuple(samples))
 
 

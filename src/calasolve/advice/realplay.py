@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ..exchange.search import search_exchange
 from ..game.cards import Mask, last_trick_bonus
@@ -35,18 +35,26 @@ from ..play.players import PimcPlayer, play_out
 from ..records.dealfile import Record
 from ..search import engines
 from .policies import random_draw
-from .samples import Settings, Task, deal_sample, evaluate, is_dd_defence, policy_exchange, sample_rng
+from .samples import Task, deal_sample, evaluate, is_dd_defence, policy_exchange, sample_rng
+from .settings import AdviceSettings
 
-__all__ = ["PlayTask", "PlayedSample", "play_sample", "play_work", "played_exchange"]
+__all__ = ["PlayChunk", "PlayTask", "PlayedSample", "play_sample", "play_work", "played_exchange"]
 
 
 @dataclass(frozen=True)
 class PlayTask:
-    """Sample ``index`` of ``contract`` to play out; ``dd``: judge it double dummy too."""
+    """Sample ``index`` of ``contract`` to play out (the settings' ``dd``: judge it double dummy too)."""
 
     index: int
     contract: Contract
-    dd: bool = False
+
+
+@dataclass(frozen=True)
+class PlayChunk:
+    """What a worker is sent: deals to play out and the settings they are played under."""
+
+    settings: AdviceSettings
+    tasks: tuple[PlayTask, ...]
 
 
 @dataclass(frozen=True)
@@ -76,13 +84,13 @@ class PlayedSample:
         return (self.dd_points_low + self.dd_points_high) / 2
 
 
-def pimc_seed(settings: Settings, index: int, contract: Contract) -> int:
+def pimc_seed(settings: AdviceSettings, index: int, contract: Contract) -> int:
     """The PIMC players' seed for sample ``index`` of ``contract``: its own stream, apart from the deal's."""
     return int(rng_for(settings.seed, index, 100 + CONTRACTS.index(contract)).integers(2**63 - 1))
 
 
 def played_exchange(
-    settings: Settings, index: int, contract: Contract, hands: Hands, monte: Mask, solver: Any
+    settings: AdviceSettings, index: int, contract: Contract, hands: Hands, monte: Mask, solver: Any
 ) -> tuple[Exchange, int | None]:
     """The exchange sample ``index`` is played with, and the soloist's double-dummy thirds after it
     when finding it gave them (else None)."""
@@ -97,7 +105,7 @@ def played_exchange(
     return found.exchange, found.value
 
 
-def play_sample(task: PlayTask, settings: Settings, pimc_samples: int, solver: Any, goals: Any) -> PlayedSample:
+def play_sample(task: PlayTask, settings: AdviceSettings, solver: Any, goals: Any) -> PlayedSample:
     """Play sample ``task.index`` of ``task.contract`` out with PIMC players on every seat (see the module doc)."""
     start = time.process_time()
     contract, seat, rules = task.contract, settings.seat, settings.rules
@@ -105,10 +113,10 @@ def play_sample(task: PlayTask, settings: Settings, pimc_samples: int, solver: A
     exchange, dd_thirds = played_exchange(settings, task.index, contract, hands, monte, solver)
     record = Record(hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules, exchange=exchange)
     seed = pimc_seed(settings, task.index, contract)
-    players = [PimcPlayer(samples=pimc_samples, seed=seed, solver=solver) for _ in range(3)]
+    players = [PimcPlayer(samples=settings.pimc_samples, seed=seed, solver=solver) for _ in range(3)]
     score = play_out(record, players).record.state().result(contract, rules)
     dd_makes = low = high = None
-    if task.dd:
+    if settings.dd:
         if dd_thirds is None:
             after, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
             dd_thirds = int(solver.value(after, (), record.first_leader, seat, last_trick_bonus(new_monte)))
@@ -116,14 +124,14 @@ def play_sample(task: PlayTask, settings: Settings, pimc_samples: int, solver: A
         dd_makes, low, high = bool(outcome.makes), outcome.payoff_low, outcome.payoff_high
     return PlayedSample(
         index=task.index, contract=contract, thirds=score.soloist_thirds, makes=score.makes, points=score.soloist_payoff,
-        dd_thirds=dd_thirds if task.dd else None, dd_makes=dd_makes, dd_points_low=low, dd_points_high=high,
+        dd_thirds=dd_thirds if settings.dd else None, dd_makes=dd_makes, dd_points_low=low, dd_points_high=high,
         seconds=time.process_time() - start,
     )
 
 
-def play_work(job: tuple[Settings, int, Sequence[PlayTask]]) -> list[PlayedSample]:
+def play_work(chunk: PlayChunk) -> list[PlayedSample]:
     """Play a chunk of tasks with this process's solver and goal search (a worker's share)."""
-    settings, pimc_samples, tasks = job
+    settings = chunk.settings
     solver = engines.solver(settings.tt_mb)
     goals = engines.goal_search(settings.goal_mb)
-    return [play_sample(t, settings, pimc_samples, solver, goals) for t in tasks]
+    return [play_sample(t, settings, solver, goals) for t in chunk.tasks]

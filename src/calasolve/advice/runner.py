@@ -7,10 +7,11 @@ from typing import Any, Callable, Sequence
 
 from ..game.state import CONTRACTS
 from .outcome import Outcome
-from .samples import Settings, Task, work
+from .samples import Chunk, Task, work
+from .settings import AdviceSettings
 
 
-def _chunks(settings: Settings, tasks: Sequence[Task], jobs: int) -> list[tuple[Settings, list[Task]]]:
+def _chunks(settings: AdviceSettings, tasks: Sequence[Task], jobs: int) -> list[Chunk]:
     """Tasks grouped by sample (standard contract order within), a few samples a chunk:
     small chunks keep both cores busy to the end of a round."""
     by_sample: dict[int, list[Task]] = {}
@@ -18,7 +19,7 @@ def _chunks(settings: Settings, tasks: Sequence[Task], jobs: int) -> list[tuple[
         by_sample.setdefault(t.index, []).append(t)
     groups = list(by_sample.values())
     per = max(1, len(groups) // (jobs * 4)) if jobs > 1 else len(groups) or 1
-    return [(settings, [t for g in groups[k : k + per] for t in g]) for k in range(0, len(groups), per)]
+    return [Chunk(settings, tuple(t for g in groups[k : k + per] for t in g)) for k in range(0, len(groups), per)]
 
 
 class Runner:
@@ -33,12 +34,12 @@ class Runner:
 
     def __init__(self, pool: Any, jobs: int) -> None:
         self.pool, self.jobs = pool, jobs
-        self._ahead: list[tuple[list[Task], Any]] = []  # chunks started ahead, and their futures
-        self._queued: list[tuple[Settings, list[Task]]] = []  # chunks that may be started ahead
+        self._ahead: list[tuple[Chunk, Any]] = []  # chunks started ahead, and their futures
+        self._queued: list[Chunk] = []  # chunks that may be started ahead
 
     def run(
         self,
-        settings: Settings,
+        settings: AdviceSettings,
         tasks: Sequence[Task],
         progress: Callable[[int], None] | None,
         ahead: Sequence[Task] = (),
@@ -55,22 +56,22 @@ class Runner:
         return self._run_ahead(settings, tasks, progress, ahead)
 
     def _run_ahead(
-        self, settings: Settings, tasks: Sequence[Task], progress: Callable[[int], None] | None, ahead: Sequence[Task]
+        self, settings: AdviceSettings, tasks: Sequence[Task], progress: Callable[[int], None] | None, ahead: Sequence[Task]
     ) -> list[tuple[Task, Outcome, float]]:
         from concurrent.futures import FIRST_COMPLETED, wait
 
         wanted = set(tasks)
-        mine: list[tuple[list[Task], Any]] = []
-        kept: list[tuple[list[Task], Any]] = []
+        mine: list[tuple[Chunk, Any]] = []
+        kept: list[tuple[Chunk, Any]] = []
         for chunk, future in self._ahead:
-            (mine if wanted.intersection(chunk) else kept).append((chunk, future))
+            (mine if wanted.intersection(chunk.tasks) else kept).append((chunk, future))
         self._ahead = kept
-        covered = {t for chunk, _ in mine for t in chunk}
-        started = {t for chunk, _ in self._ahead for t in chunk} | covered
+        covered = {t for chunk, _ in mine for t in chunk.tasks}
+        started = {t for chunk, _ in self._ahead for t in chunk.tasks} | covered
         self._queued = _chunks(settings, [t for t in ahead if t not in started], self.jobs)
-        for _, chunk in _chunks(settings, [t for t in tasks if t not in covered], self.jobs):
-            mine.append((chunk, self.pool.submit(work, (settings, chunk))))
-        useful = {f: sum(1 for t in chunk if t in wanted) for chunk, f in mine}
+        for chunk in _chunks(settings, [t for t in tasks if t not in covered], self.jobs):
+            mine.append((chunk, self.pool.submit(work, chunk)))
+        useful = {f: sum(1 for t in chunk.tasks if t in wanted) for chunk, f in mine}
         pending = set(useful)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -78,8 +79,8 @@ class Runner:
                 progress(sum(useful[f] for f in done))
             busy = len(pending) + sum(1 for _, f in self._ahead if not f.done())
             while self._queued and busy < self.jobs:
-                job = self._queued.pop(0)
-                self._ahead.append((job[1], self.pool.submit(work, job)))
+                chunk = self._queued.pop(0)
+                self._ahead.append((chunk, self.pool.submit(work, chunk)))
                 busy += 1
         return [r for _, future in mine for r in future.result() if r[0] in wanted]
 

@@ -1,11 +1,11 @@
-"""One sample of the bid advisor: the settings a worker needs, the task, dealing the sample,
-carrying out the contract's exchange under the policies and judging it (what a worker process runs)."""
+"""One sample of the bid advisor: the task and a chunk of them, dealing the sample, carrying out the
+contract's exchange under the policies and judging it (what a worker process runs)."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -16,42 +16,12 @@ from ..game.cards import (
 )
 from ..game.defaults import DEFAULT_GOAL_MB
 from ..game.exchange import Exchange, Hands, apply_exchange
-from ..game.rules import Rules
 from ..game.sampling import deal_rest, rng_for
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, first_leader
 from ..search import engines
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
 from .policies import bonus_after_exchange, heuristic_exchange, random_draw, soloist_policy
-
-SOLOIST_POLICIES = ("sampled", "dd")
-DEFENDER_POLICIES = ("dd", "heuristic")
-DEFAULT_DEFENDER_POLICY = "dd"
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Everything a worker needs to evaluate samples (picklable)."""
-
-    hand: Mask
-    seat: int
-    seed: int
-    contracts: tuple[str, ...]
-    known: tuple[tuple[object, Mask], ...]
-    rules: Rules
-    soloist_policy: str
-    defender_policy: str
-    candidates: int
-    redeals: int
-    tt_mb: int
-    goal_mb: int = DEFAULT_GOAL_MB
-
-    def policy_of(self, contract: Contract) -> str:
-        """Who chooses ``contract``'s exchange, and how, as the advice reports it (``soloist:sampled``, ...)."""
-        if contract in SOLOIST_EXCHANGE:
-            return f"soloist:{self.soloist_policy}"
-        if contract in DEFENDER_EXCHANGE:
-            return f"defenders:{self.defender_policy}"
-        return "none"
+from .settings import AdviceSettings
 
 
 @dataclass(frozen=True)
@@ -67,13 +37,13 @@ class Task:
     upper: bool = False
 
 
-def deal_sample(settings: Settings, index: int) -> tuple[Hands, Mask]:
+def deal_sample(settings: AdviceSettings, index: int) -> tuple[Hands, Mask]:
     """Sample ``index``: the same deal for every contract (common random numbers)."""
     return deal_rest(settings.hand, settings.seat, rng_for(settings.seed, index), dict(settings.known))
 
 
 def oracle_for(
-    task: Task, settings: Settings, solver: Any, goals: Any, hints: dict[int, Hands]
+    task: Task, settings: AdviceSettings, solver: Any, goals: Any, hints: dict[int, Hands]
 ) -> tuple[Oracle, int | None]:
     """The questions about sample ``task.index`` after ``task.contract``'s exchange under
     the settings' policies, and the final thirds when the exchange search already
@@ -100,13 +70,13 @@ def oracle_for(
     return PositionOracle(solver, goals, played, leader, seat, bonus, contract, rules), known
 
 
-def sample_rng(settings: Settings, index: int, contract: Contract) -> np.random.Generator:
+def sample_rng(settings: AdviceSettings, index: int, contract: Contract) -> np.random.Generator:
     """The generator of sample ``index``'s exchange in ``contract`` (the policies' draws and re-deals)."""
     return rng_for(settings.seed, index, 1 + CONTRACTS.index(contract))
 
 
 def policy_exchange(
-    settings: Settings, contract: Contract, hands: Hands, monte: Mask, solver: Any, rng: np.random.Generator
+    settings: AdviceSettings, contract: Contract, hands: Hands, monte: Mask, solver: Any, rng: np.random.Generator
 ) -> tuple[Exchange, int | None]:
     """The exchange of a sample where the policies make one (all but the ``dd`` defence, which
     is a choice among every exchange), and the final thirds when choosing it found them."""
@@ -114,13 +84,13 @@ def policy_exchange(
     if contract == "solissimo":
         return Exchange(), None
     if contract in SOLOIST_EXCHANGE:
-        policy = soloist_policy(settings.soloist_policy, candidates=settings.candidates, redeals=settings.redeals)
+        policy = soloist_policy(settings.policy, candidates=settings.candidates, redeals=settings.redeals)
         return policy.exchange(hands, monte, contract, seat, settings.rules, solver, rng)
     takes = random_draw(monte, seat, rng) if contract == "dividete" else None
     return heuristic_exchange(hands, monte, seat, takes), None
 
 
-def evaluate(task: Task, settings: Settings, solver: Any, goals: Any, hints: dict[int, Hands] | None = None) -> Outcome:
+def evaluate(task: Task, settings: AdviceSettings, solver: Any, goals: Any, hints: dict[int, Hands] | None = None) -> Outcome:
     """Deal sample ``task.index``, carry out the contract's exchange, judge it
     (:func:`calasolve.advice.outcome.judge`): a null-window test at 18 thirds and one
     or two more for the multiplier, unless the task asks for more."""
@@ -140,11 +110,19 @@ def worker_goals(goal_mb: int = DEFAULT_GOAL_MB) -> Any:
     return engines.goal_search(goal_mb)
 
 
-def work(job: tuple[Settings, Sequence[Task]]) -> list[tuple[Task, Outcome, float]]:
-    """Evaluate a chunk of tasks with this process's solver.  A chunk holds whole
-    samples, their contracts in the standard order: a sample's dividete comes
-    before its scegliete, and the table is warm from the same deal."""
-    settings, tasks = job
+@dataclass(frozen=True)
+class Chunk:
+    """What a worker is sent: tasks and the settings they are evaluated under.  A chunk holds
+    whole samples, their contracts in the standard order: a sample's dividete comes before
+    its scegliete, and the table is warm from the same deal."""
+
+    settings: AdviceSettings
+    tasks: tuple[Task, ...]
+
+
+def work(chunk: Chunk) -> list[tuple[Task, Outcome, float]]:
+    """Evaluate a chunk of tasks with this process's solver."""
+    settings, tasks = chunk.settings, chunk.tasks
     solver = engines.solver(settings.tt_mb)
     goals = engines.goal_search(settings.goal_mb)
     hints: dict[int, Hands] = {}
@@ -156,5 +134,5 @@ def work(job: tuple[Settings, Sequence[Task]]) -> list[tuple[Task, Outcome, floa
     return out
 
 
-def is_dd_defence(contract: Contract, settings: Settings) -> bool:
+def is_dd_defence(contract: Contract, settings: AdviceSettings) -> bool:
     return contract in DEFENDER_EXCHANGE and settings.defender_policy == "dd"

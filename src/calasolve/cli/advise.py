@@ -106,9 +106,11 @@ def advise_cmd(
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
       calasolve advise --play both --play-samples 8 --contracts solo 32AR.32A.3A.2A5
     """
-    from ..advice.advisor import Advice, advise, parse_advice_hand
-    from ..advice.playadvice import PlayAdvice, advise_play
+    from ..advice.advisor import Advice, parse_advice_hand, run_advice
+    from ..advice.checks import contract_choice, known_items
+    from ..advice.playadvice import PlayAdvice, run_play_advice
     from ..advice.race import Race
+    from ..advice.settings import AdviceSettings
     from ..game.sampling import parse_known
     from .text import advice_bar_label, format_advice, format_play_advice
 
@@ -122,7 +124,12 @@ def advise_cmd(
     result: Advice | None = None
     played: PlayAdvice | None = None
     with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor:
-        pinned = parse_known(list(known))
+        settings = AdviceSettings(
+            hand=mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
+            defender_policy=defender_policy, contracts=contract_choice(chosen), known=known_items(parse_known(list(known))),
+            rules=rules_, precision=precision / 100, fixed=fixed, thirds_samples=thirds_samples, tt_mb=tt_mb,
+            goal_mb=goal_mb, play_samples=play_samples, pimc_samples=pimc_samples, dd=play_mode == "both",
+        )
         if play_mode != "pimc":
             with click.progressbar(length=samples * len(chosen), label=advice_bar_label(None, fixed=fixed, policy=policy),
                                    file=sys.stderr) if show else NoBar() as bar:
@@ -132,21 +139,11 @@ def advise_cmd(
                     bar.length = sum(t.n if not t.active else samples for t in race.tracks) if show else 0
                     bar.label = advice_bar_label(race, fixed=fixed, policy=policy)
 
-                result = advise(
-                    mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
-                    defender_policy=defender_policy, contracts=chosen, known=pinned,
-                    rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb, precision=precision / 100, fixed=fixed,
-                    thirds_samples=thirds_samples, progress=bar.update, on_round=on_round, executor=executor,
-                )
+                result = run_advice(settings, progress=bar.update, on_round=on_round, executor=executor)
         if play_mode != "dd":
             with click.progressbar(length=play_samples * len(chosen), label="playing out (PIMC)",
                                    file=sys.stderr) if show else NoBar() as bar:
-                played = advise_play(
-                    mask, seat=seat, seed=seed, play_samples=play_samples, pimc_samples=pimc_samples,
-                    dd=play_mode == "both", jobs=jobs, policy=policy, defender_policy=defender_policy,
-                    contracts=chosen, known=pinned, rules=rules_, tt_mb=tt_mb, goal_mb=goal_mb,
-                    progress=bar.update, executor=executor,
-                )
+                played = run_play_advice(settings, progress=bar.update, executor=executor)
     n = notation(symbols)
     if as_json:
         if played is None:

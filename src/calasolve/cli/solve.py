@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import click
@@ -10,6 +11,7 @@ import click
 from ..game.defaults import DEFAULT_GOAL_MB
 from ..game.errors import CalasolveError
 from ..game.limits import MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
+from ..records.dealfile import Record
 from ..records.notation import notation
 from ..search import engines
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
@@ -17,20 +19,33 @@ from .options import files_argument, jobs_option, json_option, rule_option, sche
 from .text import format_solve
 
 
-def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
+@dataclass(frozen=True)
+class SolveOptions:
+    """The command's options every record is solved with (built once; sent whole with each record)."""
+
+    tt_mb: int
+    target: int | None
+    top: int
+    objective: str
+    goal_mb: int
+    #: processes for one record's exchange search
+    exchange_jobs: int
+    time_limit: float | None
+
+
+def _solve_one(job: tuple[Record, SolveOptions]) -> Any:
     from ..exchange.solve import solve
 
     record, opts = job
-    solver = engines.solver(opts["tt_mb"])
-    objective = opts.get("objective", "thirds")
-    if objective == "payoff":
+    solver = engines.solver(opts.tt_mb)
+    if opts.objective == "payoff":
         from ..search.payoff import goal_search
 
-        goal_search(opts["goal_mb"])  # a memo too large is the option's error, not the record's
+        goal_search(opts.goal_mb)  # a memo too large is the option's error, not the record's
     try:
         # solve searches a missing exchange itself (the API's code path)
-        return solve(record, target=opts["target"], solver=solver, objective=objective, top=opts["top"],
-                     jobs=opts.get("exchange_jobs", 1), time_limit=opts.get("time_limit"))
+        return solve(record, target=opts.target, solver=solver, objective=opts.objective, top=opts.top,
+                     jobs=opts.exchange_jobs, time_limit=opts.time_limit)
     except CalasolveError as exc:
         return failure(record, exc)
 
@@ -91,8 +106,8 @@ def solve_cmd(
     check_scheduler(scheduler, jobs)
     # one record: its exchange search uses the cores; several: the records do
     exchange_jobs = (jobs or os.cpu_count() or 1) if len(records) == 1 and scheduler is None else 1
-    opts = {"tt_mb": tt_mb, "target": target, "top": top, "objective": objective, "goal_mb": goal_mb,
-            "exchange_jobs": exchange_jobs, "time_limit": time_limit}
+    opts = SolveOptions(tt_mb=tt_mb, target=target, top=top, objective=objective, goal_mb=goal_mb,
+                        exchange_jobs=exchange_jobs, time_limit=time_limit)
     results = bulk_map(_solve_one, [(r, opts) for r in records], jobs, scheduler, scheduler_timeout)
     n = notation(symbols)
     print_results(records, results, as_json, lambda record, result: format_solve(record, result, n), flat=flat)

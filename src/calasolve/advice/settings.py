@@ -1,0 +1,126 @@
+"""The bid advisor's options as one frozen object (:class:`AdviceSettings`), checked when it is made,
+with the command line's limits; it is what the advisor, the play-outs and their workers are given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..game.cards import Mask, hand_name, popcount
+from ..game.defaults import (
+    DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES,
+    DEFAULT_THIRDS_SAMPLES, DEFAULT_TT_MB,
+)
+from ..game.errors import ParameterError
+from ..game.limits import (
+    MAX_CANDIDATES,
+    MAX_JOBS,
+    MAX_REDEALS,
+    MAX_SAMPLES,
+    MAX_SEED,
+    MAX_TABLE_MB,
+    check_bool,
+    check_choice,
+    check_instance,
+    check_int,
+    check_mask,
+    check_optional_int,
+)
+from ..game.rules import STANDARD, Rules
+from ..game.sampling import MONTE, check_known
+from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract
+from ..play.players import MAX_PIMC_SAMPLES
+from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
+
+SOLOIST_POLICIES = ("sampled", "dd")
+DEFENDER_POLICIES = ("dd", "heuristic")
+DEFAULT_DEFENDER_POLICY = "dd"
+
+
+@dataclass(frozen=True)
+class AdviceSettings:
+    """Everything :func:`~calasolve.advice.advisor.advise`, :func:`~calasolve.advice.playadvice.advise_play`
+    and their workers need (picklable).  Each field is named as the API's keyword, so a bad value's
+    :class:`ParameterError` names the keyword (and the command line its option).
+
+    >>> AdviceSettings(hand=0xFFF, samples=2**70)
+    Traceback (most recent call last):
+    ...
+    calasolve.game.errors.ParameterError: samples 1180591620717411303424: must be an integer from 1 to 1000000
+    """
+
+    hand: Mask
+    seat: int = 0
+    #: the cap per contract (with ``fixed``, every contract gets exactly that many)
+    samples: int = DEFAULT_SAMPLES
+    seed: int = 0
+    #: worker processes (None: every core)
+    jobs: int | None = None
+    #: the soloist's exchange policy, and the defenders'
+    policy: str = "sampled"
+    defender_policy: str = DEFAULT_DEFENDER_POLICY
+    #: once each, in the order given
+    contracts: tuple[Contract, ...] = CONTRACTS
+    #: cards pinned to a seat 0..2 or the monte
+    known: tuple[tuple[object, Mask], ...] = ()
+    rules: Rules = STANDARD
+    #: the ``sampled`` policy's parameters
+    candidates: int = DEFAULT_CANDIDATES
+    redeals: int = DEFAULT_REDEALS
+    #: the 95% half-width wanted on the recommended contract's P(make)
+    precision: float = DEFAULT_PRECISION
+    fixed: bool = False
+    #: samples of each contract that also get their exact final thirds
+    thirds_samples: int = DEFAULT_THIRDS_SAMPLES
+    tt_mb: int = DEFAULT_TT_MB
+    goal_mb: int = DEFAULT_GOAL_MB
+    #: the play-outs (``advise_play``): deals per contract, PIMC layouts a decision, and also double dummy
+    play_samples: int = DEFAULT_PLAY_SAMPLES
+    pimc_samples: int = DEFAULT_PLAY_PIMC_SAMPLES
+    dd: bool = False
+
+    def __post_init__(self) -> None:
+        # the play-outs' own options first, then the order advise has always checked in
+        check_int("play_samples", self.play_samples, 1, MAX_SAMPLES)
+        check_int("pimc_samples", self.pimc_samples, 1, MAX_PIMC_SAMPLES)
+        check_bool("dd", self.dd)
+        mask = check_mask("hand", self.hand)
+        if popcount(mask) != 12:
+            raise ParameterError("hand", hand_name(mask), f"has {popcount(mask)} cards, a hand has 12")
+        check_int("seat", self.seat, 0, 2)
+        check_int("samples", self.samples, 1, MAX_SAMPLES)
+        check_int("seed", self.seed, 0, MAX_SEED)
+        check_optional_int("jobs", self.jobs, 1, MAX_JOBS)
+        check_choice("policy", self.policy, SOLOIST_POLICIES)
+        check_choice("defender_policy", self.defender_policy, DEFENDER_POLICIES)
+        check_int("candidates", self.candidates, 1, MAX_CANDIDATES)
+        check_int("redeals", self.redeals, 1, MAX_REDEALS)
+        check_int("tt_mb", self.tt_mb, 1, MAX_TABLE_MB)
+        check_int("goal_mb", self.goal_mb, 1, MAX_TABLE_MB)
+        check_instance("rules", self.rules, Rules, "a Rules")
+        check_int("thirds_samples", self.thirds_samples, 0, MAX_SAMPLES)
+        check_bool("fixed", self.fixed)
+        precision = self.precision
+        if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision <= 1:
+            raise ParameterError("precision", precision, "must be a number above 0 and at most 1")
+        for c in self.contracts:
+            if not isinstance(c, str) or c not in CONTRACTS:
+                raise ParameterError("contracts", c, f"unknown contract (use {', '.join(CONTRACTS)})")
+        if not self.contracts:
+            raise ParameterError("contracts", self.contracts, "no contract to estimate")
+        pinned: dict[object, Mask] = {}
+        for where, cards in self.known:
+            if isinstance(where, bool) or where not in (0, 1, 2, MONTE):
+                raise ParameterError("known", where, "a place must be a seat 0..2 or 'monte'")
+            pinned[where] = check_mask("known", cards)
+        check_known(mask, self.seat, pinned)
+        # a mask given as another integer type (numpy's) is kept as an int, as the workers deal with ints
+        object.__setattr__(self, "hand", mask)
+        object.__setattr__(self, "known", tuple(pinned.items()))
+
+    def policy_of(self, contract: Contract) -> str:
+        """Who chooses ``contract``'s exchange, and how, as the advice reports it (``soloist:sampled``, ...)."""
+        if contract in SOLOIST_EXCHANGE:
+            return f"soloist:{self.policy}"
+        if contract in DEFENDER_EXCHANGE:
+            return f"defenders:{self.defender_policy}"
+        return "none"

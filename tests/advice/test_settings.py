@@ -1,0 +1,67 @@
+"""The advisor's settings (calasolve.advice.settings): checked when made, named as the API's keywords,
+picklable, and the same answer whether the API's keywords or the settings are given."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+
+from calasolve.advice.advisor import advise, run_advice
+from calasolve.advice.checks import contract_choice, known_items, parse_advice_hand
+from calasolve.advice.samples import Chunk, Task
+from calasolve.advice.settings import AdviceSettings
+from calasolve.game.errors import ParameterError
+from calasolve.game.sampling import KnownCardsError
+
+HAND = parse_advice_hand("32AR.32A.3A.2A5")
+
+
+@pytest.mark.parametrize("field, value", [
+    ("hand", 2**11 - 1), ("seat", 3), ("samples", 0), ("seed", -1), ("jobs", 0), ("policy", "magic"),
+    ("defender_policy", None), ("contracts", ("grand",)), ("contracts", ()), ("known", ((5, 1),)), ("rules", {}),
+    ("candidates", 0), ("redeals", 10**9), ("precision", 0), ("fixed", 1), ("thirds_samples", -1), ("tt_mb", -1),
+    ("goal_mb", 0), ("play_samples", 0), ("pimc_samples", 0), ("dd", "yes"),
+])
+def test_a_bad_field_is_named(field: str, value: Any) -> None:
+    options: dict[str, Any] = {"hand": HAND, field: value}
+    with pytest.raises(ParameterError) as info:
+        AdviceSettings(**options)
+    assert info.value.parameter == field
+
+
+def test_known_cards_that_clash_with_the_hand_are_refused() -> None:
+    with pytest.raises(KnownCardsError):
+        AdviceSettings(hand=HAND, known=((1, HAND & -HAND),))
+
+
+def test_the_loose_forms_keep_the_apis_messages() -> None:
+    with pytest.raises(ParameterError, match=r"^contracts \[\]: no contract to estimate"):
+        contract_choice([])
+    with pytest.raises(ParameterError, match="not one string"):
+        contract_choice("solo")
+    with pytest.raises(ParameterError, match="must be a mapping"):
+        known_items([])  # type: ignore[arg-type]
+    assert contract_choice(["solo", "chiamo", "solo"]) == ("solo", "chiamo")
+
+
+def test_masks_become_ints_and_the_settings_cross_processes_whole() -> None:
+    settings = AdviceSettings(hand=np.int64(HAND), known=(("monte", np.int64(1 << 39)),))  # type: ignore[arg-type]
+    assert type(settings.hand) is int and type(settings.known[0][1]) is int
+    chunk = Chunk(settings, (Task(0, "solo"),))
+    assert pickle.loads(pickle.dumps(chunk)) == chunk
+
+
+def test_the_settings_give_the_keywords_answer() -> None:
+    def steady(advice: Any) -> dict[str, Any]:
+        d: dict[str, Any] = advice.to_dict()
+        d.pop("seconds")
+        for c in d["contracts"]:
+            c.pop("seconds")
+        return d
+
+    by_keywords = advise("32AR.32A.3A.2A5", samples=16, seed=4, jobs=1, contracts=["solissimo"], tt_mb=8)
+    settings = AdviceSettings(hand=HAND, samples=16, seed=4, jobs=1, contracts=("solissimo",), tt_mb=8)
+    assert steady(run_advice(settings)) == steady(by_keywords)
