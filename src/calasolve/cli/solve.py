@@ -14,26 +14,27 @@ from ..game.limits import MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from ..records.dealfile import Record
 from ..records.notation import notation
 from ..search import engines
+from ..search.solving import Objective
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
 from .text import format_solve
 
 
 @dataclass(frozen=True)
-class SolveOptions:
+class SolveRunOptions:
     """The command's options every record is solved with (built once; sent whole with each record)."""
 
     tt_mb: int
     target: int | None
     top: int
-    objective: str
+    objective: Objective
     goal_mb: int
     #: processes for one record's exchange search
     exchange_jobs: int
     time_limit: float | None
 
 
-def _solve_one(job: tuple[Record, SolveOptions]) -> Any:
+def _solve_one(job: tuple[Record, SolveRunOptions]) -> Any:
     from ..exchange.solve import solve
 
     record, opts = job
@@ -106,8 +107,8 @@ def solve_cmd(
     check_scheduler(scheduler, jobs)
     # one record: its exchange search uses the cores; several: the records do
     exchange_jobs = (jobs or os.cpu_count() or 1) if len(records) == 1 and scheduler is None else 1
-    opts = SolveOptions(tt_mb=tt_mb, target=target, top=top, objective=objective, goal_mb=goal_mb,
-                        exchange_jobs=exchange_jobs, time_limit=time_limit)
+    opts = SolveRunOptions(tt_mb=tt_mb, target=target, top=top, objective="payoff" if objective == "payoff" else "thirds",
+                           goal_mb=goal_mb, exchange_jobs=exchange_jobs, time_limit=time_limit)
     results = bulk_map(_solve_one, [(r, opts) for r in records], jobs, scheduler, scheduler_timeout)
     n = notation(symbols)
     print_results(records, results, as_json, lambda record, result: format_solve(record, result, n), flat=flat)
