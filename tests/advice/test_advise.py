@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calasolve.advice.advisor import advise, parse_advice_hand
+from calasolve.advice.advisor import advise
+from calasolve.advice.checks import parse_advice_hand
 from calasolve.game.cards import MAKE_THIRDS, cards_of, parse_hand, popcount
 from calasolve.game.errors import CalasolveError
 from calasolve.game.exchange import apply_exchange

@@ -70,17 +70,14 @@ from .race import CAP, Race, Track
 from ..game.rules import STANDARD, Rules
 from .stats import mean_se
 from ..scale.workers import worker_pool
-from .checks import contract_choice, hand_mask, known_items, parse_advice_hand
-from .prose import PAYOFF_METHOD, POLICY_NOTES, reason
+from .checks import contract_choice, hand_mask, known_items
+from .prose import reason
 from .results import Advice, ContractEstimate
 from .runner import Runner
-from .samples import Task, evaluate, is_dd_defence, worker_goals
+from .samples import Task, is_dd_defence
 from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings
 
-__all__ = [
-    "Advice", "ContractEstimate", "PAYOFF_METHOD", "POLICY_NOTES", "Task",
-    "advise", "evaluate", "parse_advice_hand", "run_advice", "worker_goals",
-]
+__all__ = ["advise", "run_advice"]
 
 
 def advise(

@@ -225,7 +225,7 @@ class Board:
         return JSONResponse({"par": found.to_dict(), "text": found.text()})
 
     async def advise(self, request: Request) -> Response:
-        from ..advice.advisor import parse_advice_hand
+        from ..advice.checks import parse_advice_hand
         from ..game.cards import hand_name
 
         body = await read_json(request)

@@ -106,7 +106,9 @@ def advise_cmd(
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
       calasolve advise --play both --play-samples 8 --contracts solo 32AR.32A.3A.2A5
     """
-    from ..advice.advisor import Advice, parse_advice_hand, run_advice
+    from ..advice.results import Advice
+    from ..advice.checks import parse_advice_hand
+    from ..advice.advisor import run_advice
     from ..advice.checks import contract_choice, known_items
     from ..advice.playadvice import PlayAdvice, run_play_advice
     from ..advice.race import Race
