@@ -59,7 +59,6 @@ from typing import Any, Sequence
 
 from ..game.cards import Mask, last_trick_bonus
 from ..records.dealfile import Record, check_record
-from ..records.notation import exchange_text
 from ..records.results import Draw, ExchangeResult, SearchStats
 from ..game.errors import CalasolveError, ExchangeError, ParameterError
 from ..game.exchange import Exchange
@@ -74,7 +73,6 @@ from .candidates import (
     order_candidates,
     scegliete_splits,
     soloist_layouts,
-    defence_candidates,
     dividete_draws,
 )
 from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, check_deal
@@ -84,16 +82,7 @@ from ..search.position import Position, solve_position
 from ..search.solving import Objective, SolveResult, check_solver, default_solver
 from .parallel import ListResult, list_search
 
-__all__ = [
-    "Draw",
-    "defence_candidates",
-    "dividete_draws",
-    "ExchangeResult",
-    "best_exchange",
-    "exchange_text",
-    "search_exchange",
-    "solve_with_exchange",
-]
+__all__ = ["best_exchange", "check_jobs_and_limit", "check_search_arguments", "search_exchange", "solve_with_exchange"]
 
 # -- the search ------------------------------------------------------------------------
 
