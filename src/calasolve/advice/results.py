@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
-from ..game.cards import (
-    Mask,
-    hand_name,
-)
+from ..game.cards import Mask, hand_name, parse_hand
 from ..game.defaults import DEFAULT_PRECISION, DEFAULT_THIRDS_SAMPLES
-from ..game.rules import Rules
+from ..game.rules import STANDARD, Rules
 from ..game.state import CONTRACTS, Contract
-from ..records.jsonout import finite
+from ..records.jsonout import finite, nan_if_none
 from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 from .prose import PAYOFF_METHOD, POLICY_NOTES
 from .race import INTERVAL_METHOD, Race
@@ -60,6 +57,25 @@ class ContractEstimate:
     @property
     def interval(self) -> tuple[float, float]:
         return self.p_make_95
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ContractEstimate":
+        """The estimate of :meth:`to_dict`'s form, such that ``to_dict`` gives ``d`` back; equal to the
+        estimate it was made of (``seconds`` to the millisecond) unless a number did not exist: null
+        comes back as NaN, which is equal to nothing."""
+        p_make = d["p_make"]
+        lo, hi = d["p_make_95"]
+        p_lo, p_hi = (nan_if_none(v) for v in d["expected_points_95"])
+        r_lo, r_hi = (nan_if_none(v) for v in d["expected_points_range"])
+        return cls(
+            contract=d["contract"], samples=d["samples"],
+            makes=0 if p_make is None else round(p_make * d["make_samples"]), make_samples=d["make_samples"],
+            p_make_95=(lo, hi), mean_thirds=nan_if_none(d["mean_thirds"]), se_thirds=nan_if_none(d["se_thirds"]),
+            thirds_samples=d["thirds_samples"], mean_payoff=nan_if_none(d["expected_points"]),
+            se_payoff=nan_if_none(d["se_points"]), payoff_95=(p_lo, p_hi), payoff_range=(r_lo, r_hi),
+            multipliers={int(k): v for k, v in d["multipliers"].items()}, unresolved=d["unresolved"],
+            policy=d["policy"], stopped=d["stopped"], below=d["below"], seconds=d["seconds"],
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: a number that does not exist (the mean of no samples) is None."""
@@ -123,6 +139,23 @@ class Advice:
     def ranked(self) -> list[ContractEstimate]:
         """The estimates, best expected game points first."""
         return sorted(self.estimates, key=lambda e: (-e.mean_payoff, CONTRACTS.index(e.contract)))
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Advice":
+        """The advice of :meth:`to_dict`'s form, such that ``to_dict`` gives ``d`` back; equal to the advice
+        it was made of but for ``seconds`` (to the millisecond), the estimates as :meth:`ContractEstimate.from_dict`
+        gives them, and ``thirds_samples`` and ``race``, not in the JSON (the default, and None)."""
+        return cls(
+            hand=parse_hand(d["hand"]), seat=d["seat"], samples=d["samples"], seed=d["seed"],
+            rules=STANDARD.with_(d["rules"]), soloist_policy=d["soloist_policy"],
+            defender_policy=d["defender_policy"],
+            # the JSON ranks them; the advisor gives them in contract order
+            estimates=tuple(sorted((ContractEstimate.from_dict(e) for e in d["contracts"]),
+                                   key=lambda e: CONTRACTS.index(e.contract))),
+            recommendation=d["recommendation"], reason=d["reason"], seconds=d["seconds"], known=dict(d["known"]),
+            candidates=d["sampled"]["candidates"], redeals=d["sampled"]["redeals"], toss_up=tuple(d["toss_up"]),
+            precision=d["precision"], fixed=d["sampling"] == "fixed",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -13,41 +13,48 @@ import asyncio
 import contextlib
 import multiprocessing
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..game.errors import CalasolveError
+
+if TYPE_CHECKING:
+    from ..deals.analysis import Analysis
+    from ..records.results import ExchangeResult
+    from ..table.ddtable import TableEntry
+    from .pimc import PimcContinuation
 
 
 class Abandoned(Exception):
     """The page no longer wants the answer (it closed the request): its work was stopped."""
 
 
-def _analyse(solver: Any, record: Any, judge: bool) -> dict[str, Any]:
+def _analyse(solver: Any, record: Any, judge: bool) -> Analysis:
     from ..deals.analysis import analyse
 
-    return analyse(record, solver=solver, exchange=judge).to_dict()
+    return analyse(record, solver=solver, exchange=judge)
 
 
-def _exchange(solver: Any, record: Any, top: int, time_limit: float | None = None) -> dict[str, Any]:
+def _exchange(solver: Any, record: Any, top: int, time_limit: float | None = None) -> ExchangeResult:
     from ..exchange.search import best_exchange
 
-    return best_exchange(record, solver=solver, top=top, time_limit=time_limit).to_dict()
+    return best_exchange(record, solver=solver, top=top, time_limit=time_limit)
 
 
-def _table_entry(solver: Any, record: Any, soloist: int, contract: Any) -> dict[str, Any]:
+def _table_entry(solver: Any, record: Any, soloist: int, contract: Any) -> TableEntry:
     from ..table.ddtable import table_entry
 
-    return table_entry((record, soloist, contract), solver).to_dict()
+    return table_entry((record, soloist, contract), solver)
 
 
-def _pimc(solver: Any, record: Any, samples: int, seed: int, cards: int | None, judge: bool = True) -> dict[str, Any]:
+def _pimc(solver: Any, record: Any, samples: int, seed: int, cards: int | None, judge: bool = True) -> PimcContinuation:
     from .pimc import continue_with_pimc
 
     return continue_with_pimc(record, samples=samples, seed=seed, cards=cards, solver=solver, double_dummy=judge)
 
 
-#: What the child answers, by name (names, not functions, go through the pipe).
-QUESTIONS: dict[str, Callable[..., dict[str, Any]]] = {
+#: What the child answers, by name (names, not functions, go through the pipe; the answers are
+#: result objects, pickled as the worker pools' are: the server writes their JSON).
+QUESTIONS: dict[str, Callable[..., Any]] = {
     "analyse": _analyse, "exchange": _exchange, "table_entry": _table_entry, "pimc": _pimc,
 }
 
@@ -124,8 +131,8 @@ class SlowWorker:
         self.stop()
         self._waiter.shutdown(wait=False, cancel_futures=True)
 
-    async def ask(self, name: str, args: tuple[Any, ...], gone: Callable[[], Awaitable[None]]) -> dict[str, Any]:
-        """The answer to question ``name``; ``gone`` returns once the asker has left, and
+    async def ask(self, name: str, args: tuple[Any, ...], gone: Callable[[], Awaitable[None]]) -> Any:
+        """The answer to question ``name`` (the result object of :data:`QUESTIONS`); ``gone`` returns once the asker has left, and
         then the question is stopped (:class:`Abandoned`).  A question's error is raised as
         a :class:`CalasolveError` carrying its status."""
         left = asyncio.ensure_future(gone())
@@ -155,7 +162,7 @@ class SlowWorker:
         finally:
             left.cancel()
         if reply[0] == "ok":
-            return reply[1]  # type: ignore[no-any-return]
+            return reply[1]
         error = CalasolveError(reply[1])
         error.status = reply[2]  # type: ignore[attr-defined]
         raise error
@@ -182,7 +189,7 @@ class SlowPool:
         for w in self.workers:
             w.close()
 
-    async def ask(self, name: str, args: tuple[Any, ...], gone: Callable[[], Awaitable[None]]) -> dict[str, Any]:
+    async def ask(self, name: str, args: tuple[Any, ...], gone: Callable[[], Awaitable[None]]) -> Any:
         """:meth:`SlowWorker.ask` of the first worker free (waiting for one if all are busy)."""
         if self._free is None:
             self._free = asyncio.Queue()

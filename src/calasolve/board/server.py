@@ -2,7 +2,8 @@
 
 Every handler checks its request with :mod:`calasolve.board.views` and then
 calls the Python API the command line uses (``Position``, ``analyse``,
-``best_exchange``, ``advise``).  Solving runs on one worker thread per
+``best_exchange``, ``advise``); it computes on the result objects and writes
+their JSON (``to_dict``) only in its answer.  Solving runs on one worker thread per
 solver, so that the server keeps answering and each solver's table stays
 warm from one click to the next.
 """
@@ -34,7 +35,7 @@ from ..records.jsonout import dumps
 from ..search.position import Position
 from .advice import MAX_SAMPLES, AdviceRun
 from .jobs import Abandoned, SlowPool, SlowWorker
-from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, table_game_points, want, want_int
+from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, table_entries, want, want_int
 
 T = TypeVar("T")
 
@@ -173,8 +174,8 @@ class Board:
         judge = want(body, "exchange", bool, False)
         if not record.played:
             raise BadRequest("analyse: the record has no played cards to review")
-        result = await self.slow.ask("analyse", (record, judge), _gone(request))
-        return JSONResponse({"analysis": result, "graph": graph_of(result)})
+        analysis = await self.slow.ask("analyse", (record, judge), _gone(request))
+        return JSONResponse({"analysis": analysis.to_dict(), "graph": graph_of(analysis)})
 
     async def exchange(self, request: Request) -> Response:
         body = await read_json(request)
@@ -183,7 +184,8 @@ class Board:
         limit = want(body, "time_limit", (int, float))
         if limit is not None and not 0 < limit <= MAX_TIME_LIMIT:
             raise BadRequest(f"time_limit: {limit} is out of range (0, {MAX_TIME_LIMIT}] seconds")
-        return JSONResponse(await self.slow.ask("exchange", (record, top, limit), _gone(request)))
+        found = await self.slow.ask("exchange", (record, top, limit), _gone(request))
+        return JSONResponse(found.to_dict())
 
     async def table_entry(self, request: Request) -> Response:
         """One entry of the double-dummy table of the deal as dealt (``calasolve table``)."""
@@ -195,7 +197,8 @@ class Board:
         contract = want(body, "contract", str)
         if contract not in CONTRACTS:
             raise BadRequest(f"contract: {contract!r} is not a contract (use {', '.join(CONTRACTS)})")
-        return JSONResponse(await self.table_workers.ask("table_entry", (record, soloist, contract), _gone(request)))
+        entry = await self.table_workers.ask("table_entry", (record, soloist, contract), _gone(request))
+        return JSONResponse(entry.to_dict())
 
     async def pimc(self, request: Request) -> Response:
         """PIMC players on every seat play on from the position (docs/board.md), each card judged double dummy."""
@@ -210,18 +213,19 @@ class Board:
         if cards is not None and not 1 <= cards <= 36:
             raise BadRequest(f"cards: {cards} is out of range 1..36")
         judge = want(body, "double_dummy", bool, True)
-        return JSONResponse(await self.slow.ask("pimc", (record, samples, seed, cards, judge), _gone(request)))
+        played = await self.slow.ask("pimc", (record, samples, seed, cards, judge), _gone(request))
+        return JSONResponse(played.to_dict())
 
     async def par(self, request: Request) -> Response:
         """The par of a table whose 15 entries the page has (as /api/table-entry gave them)."""
-        from ..table.par import par
+        from ..table.ddtable import par_of
 
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
         entries = want(body, "entries", list)
         if entries is None:
             raise BadRequest("entries: the table's entries are missing")
-        found = par(table_game_points(entries), record.rules)
+        found = par_of(table_entries(entries, record.rules), record.rules)
         return JSONResponse({"par": found.to_dict(), "text": found.text()})
 
     async def advise(self, request: Request) -> Response:

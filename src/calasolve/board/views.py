@@ -24,9 +24,7 @@ calasolve.board.views.BadRequest: deal.record: 2 is not a record of the file (it
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..game.cards import (
     MAKE_THIRDS,
@@ -43,11 +41,16 @@ from ..game.cards import (
 from ..records.dealfile import Record, parse_deal_text
 from ..game.errors import CalasolveError, DealFileError, ExchangeError
 from ..game.exchange import Exchange
+from ..game.rules import Rules
 from ..game.state import CONTRACTS
 from ..records.notation import exchange_text
 from ..search.position import Position
 
-__all__ = ["BadRequest", "deal_record", "position_view", "record_summary", "parse_played", "graph_of"]
+if TYPE_CHECKING:
+    from ..deals.analysis import Analysis
+    from ..table.ddtable import TableEntry
+
+__all__ = ["BadRequest", "deal_record", "position_view", "record_summary", "parse_played", "graph_of", "table_entries"]
 
 #: The name a pasted record goes by in its errors, as ``<stdin>`` for the CLI.
 PASTED = "<pasted>"
@@ -265,19 +268,20 @@ def position_view(record: Record, position: Position) -> dict[str, Any]:
     }
 
 
-def graph_of(analysis: dict[str, Any]) -> dict[str, Any]:
-    """The evaluation graph of ``Analysis.to_dict()``: the soloist's double-dummy thirds
-    at the first lead and after every card, and the mistakes (the cards that cost).
+def graph_of(analysis: Analysis) -> dict[str, Any]:
+    """The evaluation graph of an analysis: the soloist's double-dummy thirds at the first lead
+    and after every card, and the mistakes (the cards that cost).
 
-    >>> g = graph_of({"start_value": 20, "cards": [
-    ...     {"index": 0, "trick": 1, "seat": 0, "role": "soloist", "card": "AS", "before": 20, "after": 17, "cost": 3,
-    ...      "best": ["3S"], "swing": True}]})
+    >>> from calasolve.deals.analysis import Analysis, CardReview
+    >>> from calasolve.game.cards import parse_card
+    >>> card = CardReview(0, 1, 0, True, parse_card("AS"), 20, 17, 3, (parse_card("3S"),), {})
+    >>> g = graph_of(Analysis("solo", 0, None, None, 20, (card,), False, None, 17, None, 0.0))
     >>> g["points"], g["mistakes"][0]["cost"]
     ([20, 17], 3)
     """
-    cards = analysis["cards"]
+    cards = [r.to_dict() for r in analysis.reviews]
     return {
-        "points": [analysis["start_value"]] + [c["after"] for c in cards],
+        "points": [analysis.start_value] + [c["after"] for c in cards],
         "mistakes": [
             {k: c[k] for k in ("index", "trick", "seat", "role", "card", "cost", "best", "before", "after", "swing")}
             for c in cards if c["cost"]
@@ -286,16 +290,21 @@ def graph_of(analysis: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def table_game_points(entries: list[Any]) -> dict[tuple[int, str], tuple[Fraction, Fraction, Fraction]]:
-    """The game points of every (soloist, contract) of a table, exactly, from its entries' JSON:
-    each draw's game points for dividete (their mean, as a fraction), the entry's otherwise.
+def table_entries(entries: list[Any], rules: Rules) -> list[TableEntry]:
+    """The table's entries as the page sends them back (as /api/table-entry gave them), rebuilt:
+    each checked for what the par reads (seat, contract, game points), the table for every entry
+    the par needs, then each read whole (:meth:`TableEntry.from_dict`).
 
-    >>> gp = table_game_points([{"soloist": 0, "contract": "dividete", "draws": [
-    ...     {"game_points": [16, -8, -8]}, {"game_points": [-16, 8, 8]}, {"game_points": [16, -8, -8]}]}])
-    >>> [str(x) for x in gp[(0, "dividete")]]
-    ['16/3', '-8/3', '-8/3']
+    >>> from calasolve.game.rules import STANDARD
+    >>> table_entries([{"soloist": 0, "contract": "solo", "game_points": [4, -2]}], STANDARD)
+    Traceback (most recent call last):
+    ...
+    calasolve.board.views.BadRequest: entries[0].game_points: expected three whole numbers
     """
-    out: dict[tuple[int, str], tuple[Fraction, Fraction, Fraction]] = {}
+    from ..table.ddtable import TableEntry  # on first use, as the handlers import the searches
+    from ..table.par import check_table
+
+    keys = []
     for i, entry in enumerate(entries):
         where = f"entries[{i}]."
         if not isinstance(entry, dict):
@@ -304,13 +313,16 @@ def table_game_points(entries: list[Any]) -> dict[tuple[int, str], tuple[Fractio
         contract = want(entry, "contract", str, where=where)
         if soloist is None or contract not in CONTRACTS:
             raise BadRequest(f"{where[:-1]}: needs a soloist (0-2) and a contract ({', '.join(CONTRACTS)})")
-        draws = want(entry, "draws", list, [entry], where=where)
-        rows = []
-        for d in draws:
+        for d in want(entry, "draws", list, [entry], where=where):
             points = d.get("game_points") if isinstance(d, dict) else None
             if not (isinstance(points, list) and len(points) == 3 and all(type(p) is int for p in points)):
                 raise BadRequest(f"{where}game_points: expected three whole numbers")
-            rows.append(points)
-        a, b, c = (Fraction(sum(r[s] for r in rows), len(rows)) for s in range(3))
-        out[(soloist, contract)] = (a, b, c)
+        keys.append((soloist, contract))
+    check_table(keys, rules)
+    out = []
+    for i, entry in enumerate(entries):
+        try:
+            out.append(TableEntry.from_dict(entry))
+        except (KeyError, TypeError, ValueError, CalasolveError) as err:
+            raise BadRequest(f"entries[{i}]: not an entry as /api/table-entry gives it ({type(err).__name__}: {err})") from None
     return out

@@ -4,18 +4,24 @@ heuristic), then review the play as ``analyse`` does."""
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 import click
 
-from ..game.cards import card_name
+from ..game.cards import card_name, parse_card
+from ..game.exchange import Exchange
 from ..game.errors import CalasolveError
 from ..game.limits import MAX_SEED
-from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, PLAYERS
+from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, PLAYERS, PlayedDeal
 from ..records.notation import notation
 from ..search import engines
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
+
+if TYPE_CHECKING:
+    from ..deals.analysis import Analysis
+    from ..records.dealfile import Record
 
 
 def _play_one(job: tuple[Any, dict[str, Any]], pool: Any = None, workers: int = 1) -> Any:
@@ -46,14 +52,26 @@ def _shared_layouts(records: Sequence[Any], opts: dict[str, Any], workers: int) 
             yield _play_one((record, opts), pool, workers)
 
 
+@dataclass(frozen=True)
 class PlayedResult:
     """A record played out by the chosen players, and the analysis of that play."""
 
-    def __init__(self, played: Any, analysis: Any, searched: bool) -> None:
-        self.played, self.analysis, self.searched = played, analysis, searched
+    played: PlayedDeal
+    analysis: Analysis
+    searched: bool
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], record: Record) -> "PlayedResult":
+        """The result of :meth:`to_dict`'s form for ``record``, the record played (the JSON names it by
+        file and number, not by its cards): equal to the result it was made of, ``seconds`` to the microsecond."""
+        from ..deals.analysis import Analysis  # on use, as the command imports the analyser
+
+        names = d["players"]
+        played = record.with_(exchange=Exchange.from_dict(d["exchange"]), played=tuple(parse_card(c) for c in d["played"]))
+        return cls(PlayedDeal(played, (names[0], names[1], names[2]), d["seconds"]), Analysis.from_dict(d["analysis"]),
+                   d["exchange_searched"])
 
     def to_dict(self) -> dict[str, Any]:
-
         return {
             "players": list(self.played.players),
             "exchange_searched": self.searched,

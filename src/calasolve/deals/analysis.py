@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from ..game.cards import MAKE_THIRDS, Card, card_name
+from ..game.cards import MAKE_THIRDS, Card, card_name, parse_card
 from ..records.dealfile import Record, check_record
 from ..game.exchange import Exchange
 from ..exchange.search import best_exchange
@@ -47,6 +47,15 @@ class CardReview:
     def swing(self) -> bool:
         """Did this card change whether the contract is made (double dummy)?"""
         return (self.before >= MAKE_THIRDS) != (self.after >= MAKE_THIRDS)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "CardReview":
+        """The review of :meth:`to_dict`'s form: ``CardReview.from_dict(r.to_dict()) == r``."""
+        return cls(
+            index=d["index"], trick=d["trick"], seat=d["seat"], soloist=d["role"] == "soloist", card=parse_card(d["card"]),
+            before=d["before"], after=d["after"], cost=d["cost"], best=tuple(parse_card(c) for c in d["best"]),
+            values=CardValues((parse_card(c), v) for c, v in d["values"].items()),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -80,6 +89,11 @@ class ExchangeReview:
     best_fields: Exchange
     #: what the choosing side gave away, in the soloist's final thirds
     cost: int
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ExchangeReview":
+        """The review of :meth:`to_dict`'s form: ``ExchangeReview.from_dict(r.to_dict()) == r``."""
+        return cls(d["chosen_by"], d["actual"], d["best"], d["best_exchange"], Exchange.from_dict(d["best_fields"]), d["cost"])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -127,6 +141,27 @@ class Analysis:
     def swings(self) -> list[CardReview]:
         """The cards that changed the double-dummy fate of the contract, in order."""
         return [r for r in self.reviews if r.swing]
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Analysis":
+        """The analysis of :meth:`to_dict`'s form, such that ``to_dict`` gives ``d`` back.
+
+        Equal to the analysis the JSON was made of (``seconds`` to the microsecond) but for a partly
+        played deal's ``continuation``: the JSON has only its line, so it comes back as that line and
+        the final value alone (no card values, tricks or counts).
+        """
+        line = d["continuation"]
+        continuation = None if line is None else SolveResult(
+            soloist=d["soloist"], to_move=None, captured=0, soloist_thirds=d["final_value"], cards={},
+            line=tuple(parse_card(c) for c in line), tricks=(), nodes=0, seconds=0.0,
+        )
+        return cls(
+            contract=d["contract"], soloist=d["soloist"], name=d["name"], record=d["record"],
+            start_value=d["start_value"], reviews=tuple(CardReview.from_dict(c) for c in d["cards"]),
+            complete=d["complete"], actual_thirds=d["actual_thirds"], final_value=d["final_value"],
+            continuation=continuation, seconds=d["seconds"],
+            exchange=ExchangeReview.from_dict(d["exchange"]) if "exchange" in d else None,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         swings = self.swings()

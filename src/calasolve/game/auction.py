@@ -40,7 +40,7 @@ calasolve.game.auction.AuctionError: call 2 'chiamo' by seat 1: a bid must be hi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from .errors import CalasolveError
 from .rules import STANDARD, Rules
@@ -74,6 +74,11 @@ class AuctionResult:
     def void(self) -> bool:
         """All three passed: the deal is not played."""
         return self.soloist is None
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "AuctionResult":
+        """The outcome of :meth:`to_dict`'s form (other keys are ignored): ``AuctionResult.from_dict(a.to_dict()) == a``."""
+        return cls(d["soloist"], d["bid"], d["contract"], tuple((seat, call) for seat, call in d["calls"]))
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -14,7 +14,7 @@ into points, make/fail, the multiplier and the payment.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Sequence, get_args
+from typing import Any, Literal, Mapping, Sequence, get_args
 
 from .cards import (
     last_trick_bonus,
@@ -367,6 +367,13 @@ class DealResult:
     @property
     def soloist_payoff(self) -> int:
         return self.payments[self.soloist]
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "DealResult":
+        """The result of :meth:`to_dict`'s form: ``DealResult.from_dict(r.to_dict()) == r``."""
+        a, b, c = d["payments"]
+        return cls(d["contract"], d["soloist"], d["soloist_thirds"], d["defender_thirds"], d["soloist_points"],
+                   d["defender_points"], d["makes"], d["soloist_tricks"], d["bonus"], d["multiplier"], (a, b, c))
 
     def to_dict(self) -> dict[str, object]:
         return {

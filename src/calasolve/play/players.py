@@ -17,7 +17,7 @@ record, whose exchange is complete, and its :class:`~calasolve.game.PlayState`).
 Ties go to the lowest card (lowest rank, then suit order): a player
 indifferent between cards keeps its high ones.
 
-:func:`play_out` plays a record to the end with a player per seat.
+:func:`play_on` plays a record on with a player per seat, card by card; :func:`play_out` to the end.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Literal, Mapping, Protocol, Sequence
+from typing import Iterator, Literal, Mapping, Protocol, Sequence
 
 from ..game.cards import Card, Mask, card_thirds, cards_of, rank_of, suit_of
 from ..game.errors import CalasolveError, ParameterError
@@ -252,23 +252,30 @@ class PlayedDeal:
     seconds: float
 
 
-def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
-    """Play ``record`` from its ``played`` point to the end, ``players[s]`` choosing seat ``s``'s cards."""
+def play_on(record: Record, players: Sequence[Player]) -> Iterator[Card]:
+    """Play ``record`` on from its ``played`` point, ``players[s]`` choosing seat ``s``'s cards: each card
+    once played, to the end of the deal (a caller wanting fewer stops asking)."""
     check_record("record", record)
     if len(players) != 3:
         raise ParameterError("players", players, "needs one player per seat (3)")
     if record.needs_exchange:
         raise CalasolveError(f"{record.where()}: the exchange is incomplete; give it or let the exchange be searched first")
-    start = time.perf_counter()
     state = record.state()
     while not state.is_over:
         card = players[state.to_move].choose(record, state)
         state.play(card)  # an illegal choice raises here: a player bug, never a silent wrong play
+        yield card
+
+
+def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
+    """Play ``record`` from its ``played`` point to the end, ``players[s]`` choosing seat ``s``'s cards."""
+    start = time.perf_counter()
+    cards = tuple(play_on(record, players))
     names = (players[0].name, players[1].name, players[2].name)
-    return PlayedDeal(record.with_(played=tuple(state.history)), names, time.perf_counter() - start)
+    return PlayedDeal(record.with_(played=record.played + cards), names, time.perf_counter() - start)
 
 
 __all__ = [
     "DEFAULT_PIMC_SAMPLES", "DoubleDummyPlayer", "HeuristicPlayer", "PLAYERS", "PimcPlayer", "PimcStats", "PlayedDeal",
-    "Player", "layout_values", "make_player", "pick", "play_out",
+    "Player", "layout_values", "make_player", "pick", "play_on", "play_out",
 ]

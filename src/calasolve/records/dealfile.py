@@ -48,6 +48,7 @@ from ..game.cards import (
     cards_name,
     display_order,
     hand_name,
+    parse_card,
     parse_cards,
     parse_cards_or_hand,
     parse_hand,
@@ -175,6 +176,15 @@ class Record:
     def with_(self, **changes: Any) -> "Record":
         """A copy with some fields changed (checked again)."""
         return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Record":
+        """The record of :meth:`to_dict`'s form, checked as any record: ``Record.from_dict(r.to_dict()) == r``
+        (where it came from, ``path``, ``line`` and ``index``, is not in the JSON, nor in ``==``)."""
+        hands = tuple(parse_hand(h) for h in d["hands"])
+        return cls(hands=(hands[0], hands[1], hands[2]), monte=parse_hand(d["monte"]), contract=d["contract"],
+                   soloist=d["soloist"], leader=d["leader"], played=tuple(parse_card(c) for c in d["played"]),
+                   rules=STANDARD.with_(d["rules"]), name=d["name"], exchange=Exchange.from_dict(d["exchange"]))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description; ``leader`` as written, ``first_leader`` as used."""

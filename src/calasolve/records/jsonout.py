@@ -19,12 +19,17 @@ import json
 import math
 from typing import Any
 
-__all__ = ["dumps", "finite"]
+__all__ = ["dumps", "finite", "nan_if_none"]
 
 
 def finite(value: float) -> float | None:
     """``value``, or None when it is not a finite number (what JSON writes ``null``)."""
     return value if math.isfinite(value) else None
+
+
+def nan_if_none(value: float | None) -> float:
+    """A number :func:`finite` wrote: ``null`` reads back as NaN (a number that does not exist)."""
+    return math.nan if value is None else value
 
 
 def _strict(value: Any) -> Any:

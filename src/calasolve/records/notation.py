@@ -25,6 +25,7 @@ Denari  A
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -37,7 +38,10 @@ from ..game.cards import (
     Mask,
     display_order,
     mask_thirds,
+    parse_card,
+    parse_cards_or_hand,
 )
+from ..game.errors import CalasolveError
 from ..game.exchange import Exchange, called_from
 from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, PlayState, Trick, defender_seats
 from .dealfile import Record
@@ -54,6 +58,8 @@ __all__ = [
     "record_header",
     "exchange_block",
     "exchange_text",
+    "exchange_from_text",
+    "called_from_text",
     "position_block",
     "trick_lines",
 ]
@@ -305,6 +311,70 @@ def exchange_text(
             parts.append(text)
         return "; ".join(parts)
     return "no exchange"
+
+
+def exchange_from_text(text: str, contract: Contract, soloist: int) -> Exchange:
+    """The exchange :func:`exchange_text` wrote (letters, not ``aside``) for ``contract`` and ``soloist``:
+    its inverse, for JSON that gives an exchange in words only.
+
+    >>> from calasolve.game.cards import parse_hand
+    >>> ex = Exchange(takes=(0, parse_hand("-.-.4.3"), parse_hand("-.-.-.27")),
+    ...               discards=(0, parse_hand("7.-.-.6"), parse_hand("5.-.-.7")))
+    >>> exchange_from_text(exchange_text(ex, "dividete", 0, (0, 0, 0), 0), "dividete", 0) == ex
+    True
+    >>> exchange_from_text("call AD from seat 1, return 4D, discard RB 4C 7D 5D", "chiamo", 0)
+    Exchange(call='AD', return='4D', discards={'0': 'R.-.4.75'})
+    """
+    if contract in SOLOIST_EXCHANGE:
+        fields: dict[str, Any] = {}
+        for part in [] if text == "-" else text.split(", "):
+            word, _, rest = part.partition(" ")
+            if word == "call" and _CALLED.match(part):
+                fields["call"] = parse_card(rest.split()[0])
+            elif word == "return":
+                fields["returned"] = parse_card(rest)
+            elif word == "discard":
+                mask = 0 if rest == "-" else parse_cards_or_hand(rest)
+                fields["discards"] = tuple(mask if s == soloist else 0 for s in range(3))
+            else:
+                raise CalasolveError(f"{text!r} is not a {contract} exchange in words: {part!r}")
+        return Exchange(**fields)
+    if contract in DEFENDER_EXCHANGE:
+        takes, discards, unknown = [0, 0, 0], [0, 0, 0], False
+        parts = text.split("; ")
+        if len(parts) != 2:
+            raise CalasolveError(f"{text!r} is not a {contract} exchange in words: it names both defenders")
+        for seat, part in zip(defender_seats(soloist), parts):
+            took, _, dropped = part.partition(", discards ")
+            head = f"seat {seat} takes "
+            if not took.startswith(head):
+                raise CalasolveError(f"{text!r} is not a {contract} exchange in words for soloist {soloist}: {part!r}")
+            took = took[len(head):]
+            unknown = unknown or took == "?"
+            takes[seat] = 0 if took in ("?", "nothing") else parse_cards_or_hand(took)
+            discards[seat] = parse_cards_or_hand(dropped) if dropped else 0
+        # "?" stands for takes not given; a seat discarding nothing is not written (no discards: not given)
+        return Exchange(discards=(discards[0], discards[1], discards[2]) if any(discards) else None,
+                        takes=None if unknown else (takes[0], takes[1], takes[2]))
+    if text != "no exchange":
+        raise CalasolveError(f"{text!r} is not a {contract} exchange in words: {contract} has none")
+    return Exchange()
+
+
+def called_from_text(text: str) -> int | None:
+    """Where :func:`exchange_text` says the called card comes from: a seat, or None for the monte.
+
+    >>> called_from_text("call AD from seat 1, return 4D"), called_from_text("call AD from the monte")
+    (1, None)
+    """
+    found = _CALLED.match(text)
+    if found is None:
+        raise CalasolveError(f"{text!r} calls no card")
+    return None if found.group(1) is None else int(found.group(1))
+
+
+#: ``call AD from seat 1`` or ``call AD from the monte``, as :func:`exchange_text` writes a called card.
+_CALLED = re.compile(r"call \S+ from (?:seat ([012])|the monte)(?:,|$)")
 
 
 def position_block(state: PlayState, symbols: Notation | bool = False, *, title: str = "") -> list[str]:

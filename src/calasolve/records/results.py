@@ -9,12 +9,12 @@ played with as an object.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
-from ..game.cards import MAKE_THIRDS, Mask, card_name, display_order, hand_name
+from ..game.cards import MAKE_THIRDS, Mask, card_name, display_order, hand_name, parse_cards_or_hand
 from ..game.exchange import Exchange, Hands
 from ..game.state import Contract, defender_seats
-from .notation import exchange_text
+from .notation import called_from_text, exchange_text
 
 __all__ = ["Choice", "Draw", "ExchangeResult", "SearchStats"]
 
@@ -124,6 +124,39 @@ class ExchangeResult:
             "exchange": exchange.to_dict(),
         }
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ExchangeResult":
+        """The result of :meth:`to_dict`'s form: ``ExchangeResult.from_dict(r.to_dict()) == r`` but for
+        ``seconds`` (to the microsecond) and ``bound``, its draws' too, a number (a bound of None, the value,
+        comes back as the value).
+
+        The JSON has not the deal: ``hands`` and ``monte`` come back as far as the texts tell, each
+        called card where its text says it came from, so that :meth:`text` and :meth:`to_dict` say the same.
+        """
+        contract, soloist = d["contract"], d["soloist"]
+        choices = [d["best"], *d["alternatives"], *d.get("draws", ())]
+        hands, monte = [0, 0, 0], 0
+        for choice in choices:
+            exchange = Exchange.from_dict(choice["exchange"])
+            if exchange.call is not None:
+                holder = called_from_text(choice["text"])
+                if holder is None:
+                    monte |= 1 << exchange.call
+                else:
+                    hands[holder] |= 1 << exchange.call
+        draws = tuple(
+            Draw(_takes(x["takes"]), Exchange.from_dict(x["exchange"]), x["soloist_thirds"], x["proven"], x["bound"])
+            for x in d.get("draws", ())
+        )
+        return cls(
+            contract=contract, soloist=soloist, exchange=Exchange.from_dict(d["best"]["exchange"]),
+            value=d["best"]["soloist_thirds"],
+            alternatives=tuple((Exchange.from_dict(x["exchange"]), x["soloist_thirds"]) for x in d["alternatives"]),
+            draws=draws, mean=d.get("mean"), given=Exchange.from_dict(d["given"]), searched=d["searched"],
+            proven=d["proven"], bound=d["bound"], candidates=d["candidates"], searches=d["searches"],
+            nodes=d["nodes"], seconds=d["seconds"], hands=(hands[0], hands[1], hands[2]), monte=monte,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: ``best`` and ``alternatives`` as ``{text, soloist_thirds, soloist_points,
         makes, exchange}``; dividete adds ``draws`` (the same, plus ``takes``, ``proven``
@@ -158,3 +191,11 @@ class ExchangeResult:
 
 def _tokens(mask: Mask) -> str:
     return " ".join(card_name(c) for c in display_order(mask))
+
+
+def _takes(by_seat: Mapping[str, str]) -> Hands:
+    """A draw's ``takes`` from its JSON (``{"seat": tokens}``, the defenders only)."""
+    out = [0, 0, 0]
+    for seat, tokens in by_seat.items():
+        out[int(seat)] = parse_cards_or_hand(tokens) if tokens else 0
+    return out[0], out[1], out[2]

@@ -234,6 +234,25 @@ class SolveResult:
         items = sorted(self.cards.items(), key=lambda kv: (kv[0] // 10, -(kv[0] % 10)))
         return sorted(items, key=lambda kv: -kv[1] if maximise else kv[1])
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "SolveResult":
+        """The result of :meth:`to_dict`'s form: ``SolveResult.from_dict(r.to_dict()) == r`` but for ``seconds``
+        (to the microsecond) and, in a result without a line, ``last_bonus`` (the JSON gives it on the last
+        trick only); ``exchange`` as :meth:`ExchangeResult.from_dict <calasolve.records.results.ExchangeResult.from_dict>`."""
+        tricks = d["tricks"]
+        payoff = d.get("objective") == "payoff"
+        return cls(
+            soloist=d["soloist"], to_move=d["to_move"], captured=d["captured"], soloist_thirds=d.get("soloist_thirds"),
+            cards=CardValues((parse_card(c), v) for c, v in d["cards"].items()),
+            line=tuple(parse_card(c) for c in d["line"]),
+            tricks=tuple(Trick(t["leader"], _three(t["cards"]), t["winner"]) for t in tricks),
+            nodes=d["nodes"], seconds=d["seconds"], target=d.get("target"), reaches=d.get("reaches"),
+            last_bonus=tricks[-1]["bonus"] if tricks else 0, contract=d["contract"], name=d["name"], record=d["record"],
+            objective="payoff" if payoff else "thirds", payoff=d["payoff"] if payoff else None,
+            multiplier=d["multiplier"] if payoff else None,
+            exchange=ExchangeResult.from_dict(d["exchange"]) if "exchange" in d else None,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``calasolve solve --json``."""
         out: dict[str, Any] = {
@@ -266,6 +285,12 @@ class SolveResult:
         out["seconds"] = round(self.seconds, 6)
         out.update(self.extra)
         return out
+
+
+def _three(tokens: Sequence[str]) -> tuple[Card, Card, Card]:
+    """A trick's three cards from their tokens."""
+    a, b, c = (parse_card(t) for t in tokens)
+    return a, b, c
 
 
 #: The methods of the solver contract (:class:`~calasolve.search.engines.CoreSolver`).

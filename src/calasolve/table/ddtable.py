@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..exchange.search import best_exchange
 from ..exchange.candidates import dividete_draws
@@ -31,6 +31,7 @@ from ..game.exchange import Exchange
 from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract, payments
 from ..records.dealfile import Record, check_record
+from ..records.notation import exchange_from_text
 from ..search.engines import CoreSolver
 from ..search.payoff import goal_search, multiplier_of, payoff_value
 from ..search.solving import default_solver
@@ -56,6 +57,14 @@ class Outcome:
     @property
     def makes(self) -> bool:
         return self.thirds >= MAKE_THIRDS
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], contract: Contract, soloist: int) -> "Outcome":
+        """The outcome of :meth:`to_dict`'s form, of ``soloist`` playing ``contract`` (the exchange read
+        back from its words): ``Outcome.from_dict(o.to_dict(), contract, soloist) == o``."""
+        a, b, c = d["game_points"]
+        return cls(exchange_from_text(d["exchange"], contract, soloist), d["exchange"], d["soloist_thirds"],
+                   d["multiplier"], (a, b, c))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -107,6 +116,15 @@ class TableEntry:
         n = len(self.outcomes)
         a, b, c = (Fraction(sum(o.payments[s] for o in self.outcomes), n) for s in SEATS)
         return a, b, c
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "TableEntry":
+        """The entry of :meth:`to_dict`'s form: ``TableEntry.from_dict(e.to_dict()) == e`` for a whole entry
+        (``seconds`` to the microsecond); a part's ``draw`` (:func:`table_part`) is not in the JSON."""
+        soloist, contract = d["soloist"], d["contract"]
+        rows = d["draws"] if "draws" in d else [d]
+        outcomes = tuple(Outcome.from_dict(row, contract, soloist) for row in rows)
+        return cls(soloist, contract, outcomes, d["nodes"], d["seconds"])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: the means as numbers; ``draws`` for dividete, ``exchange`` and ``multiplier`` otherwise."""
@@ -230,6 +248,11 @@ def _whole(parts: list[TableEntry]) -> TableEntry:
                       sum(e.nodes for e in parts), sum(e.seconds for e in parts))
 
 
+def par_of(entries: Iterable[TableEntry], rules: Rules) -> Par:
+    """The par of a table's whole entries (one per soloist and contract), from their game points."""
+    return par({(e.soloist, e.contract): e.game_points for e in entries}, rules)
+
+
 def assemble(record: Record, entries: Iterable[TableEntry]) -> DDTable:
     """The table of ``record`` from its entries or parts (in any order), with its par."""
     parts: dict[tuple[int, Contract], list[TableEntry]] = {}
@@ -237,7 +260,7 @@ def assemble(record: Record, entries: Iterable[TableEntry]) -> DDTable:
         parts.setdefault((e.soloist, e.contract), []).append(e)
     by_key = {key: _whole(p) for key, p in parts.items()}
     ordered = tuple(by_key[(s, c)] for s in SEATS for c in CONTRACTS)
-    found = par({key: e.game_points for key, e in by_key.items()}, record.rules)
+    found = par_of(by_key.values(), record.rules)
     return DDTable(record.hands, record.monte, record.rules, ordered, found, record.name, record.index)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..game.auction import AGGRAVATIONS, Auction, AuctionResult
 from ..game.errors import CalasolveError
@@ -86,9 +86,23 @@ class Par:
         points = " ".join(signed(p) for p in self.payments)
         return f"par: seat {self.soloist} plays {self.contract} ({calls}{raised}); game points {points}"
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Par":
+        """The par of :meth:`to_dict`'s form, such that ``to_dict`` gives ``d`` back; equal to the par it
+        was made of when its game points are fractions of denominator up to a million (a table's are
+        means over at most six draws), as the JSON has them as decimals."""
+        a, b, c = (_fraction(x) for x in d["game_points"])
+        return cls(AuctionResult.from_dict(d), (a, b, c))
+
     def to_dict(self) -> dict[str, object]:
         """The auction's JSON (:meth:`~calasolve.game.auction.AuctionResult.to_dict`) and the ``game_points``."""
         return {**self.auction.to_dict(), "game_points": [float(p) for p in self.payments]}
+
+
+def _fraction(x: float) -> Fraction:
+    """The fraction a decimal was written from: the simplest near it that gives it back (16/3 for 5.333...)."""
+    near = Fraction(x).limit_denominator(1_000_000)
+    return near if float(near) == x else Fraction(x)
 
 
 def fraction_text(x: Fraction) -> str:
@@ -99,6 +113,12 @@ def fraction_text(x: Fraction) -> str:
 def signed(x: Fraction) -> str:
     """Game points with their sign: ``+4``, ``-2``, ``0``."""
     return ("+" if x > 0 else "") + fraction_text(x)
+
+
+def check_table(entries: Iterable[tuple[int, str]], rules: Rules = STANDARD) -> None:
+    """The error :func:`par` gives for a table that has only ``entries`` (soloist, contract), raised
+    before their game points are read: the entries par reads, and their order, do not depend on them."""
+    par(dict.fromkeys(entries, _NOBODY), rules)
 
 
 def _payments(game_points: GamePoints, soloist: int, contract: str) -> Payments:
