@@ -131,7 +131,8 @@ class ExchangeResult:
         comes back as the value).
 
         The JSON has not the deal: ``hands`` and ``monte`` come back as far as the texts tell, each
-        called card where its text says it came from, so that :meth:`text` and :meth:`to_dict` say the same.
+        called card where its text says it came from, so that :meth:`text` and :meth:`to_dict` say the same;
+        nor the search's detailed ``stats`` (None).
         """
         contract, soloist = d["contract"], d["soloist"]
         choices = [d["best"], *d["alternatives"], *d.get("draws", ())]
