@@ -25,8 +25,8 @@ from typing import Any, Sequence
 import click
 
 from .. import __version__
-from ..game.errors import CalasolveError, OutputError, ParameterError
-from ..scale.workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all
+from ..game.errors import CalasolveError, OutputError, ParameterError, Terminated
+from ..scale.workers import SIGTERM_STATUS, exit_on_sigterm, stop_all
 from .advise import advise_cmd
 from .analyse import analyse_cmd
 from .bench import bench_cmd

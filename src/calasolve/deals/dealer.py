@@ -36,12 +36,12 @@ from typing import Any, Iterator, Mapping
 
 from ..game.cards import Mask, popcount, strength
 from ..records.dealfile import Record
-from ..game.errors import CalasolveError
+from ..game.errors import CalasolveError, KnownCardsError
 from ..game.exchange import Exchange
 from ..exchange.search import best_exchange, dividete_draws
 from ..game.state import CONTRACTS, parse_contract
 from ..game.rules import STANDARD, Rules
-from ..game.sampling import KnownCardsError, check_known, deal_rest, rng_for
+from ..game.sampling import check_known, deal_rest, rng_for
 from ..search.solving import make_solver, solve
 
 #: The highest hand strength (every 3, 2, A, R, C and F of the deck).
