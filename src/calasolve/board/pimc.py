@@ -17,7 +17,7 @@ from ..deals.analysis import review_play
 from ..game.cards import MAKE_THIRDS, card_name
 from ..game.errors import CalasolveError
 from ..game.state import PlayState
-from ..play.players import PimcPlayer
+from ..play.players import PimcPlayer, play_choice
 from ..records.dealfile import Record
 from ..search.engines import CoreSolver
 from ..search.solving import solve
@@ -57,8 +57,9 @@ def continue_with_pimc(record: Record, *, samples: int, seed: int, cards: int | 
     state = start.copy()
     new: list[Any] = []
     while not state.is_over and (cards is None or len(new) < cards):
-        card = players[state.to_move].choose(record, state)
-        state.play(card)  # an illegal choice raises here: a player bug, never a silent wrong play
+        player = players[state.to_move]
+        card = player.choose(record, state)
+        play_choice(state, player, card)
         new.append(card)
     reviews = []
     for review in review_play(start.copy(), new, solver):

@@ -62,7 +62,7 @@ from ..search import _core
 from ..records.dealfile import Record, check_record
 from ..records.notation import exchange_text
 from ..records.results import Draw, ExchangeResult
-from ..game.errors import CalasolveError, ExchangeError, ParameterError
+from ..game.errors import CalasolveError, InternalError, ParameterError
 from ..game.exchange import Exchange
 from .candidates import (
     Hands,
@@ -377,7 +377,7 @@ def solve_with_exchange(
     try:
         completed = record.with_(exchange=found.exchange)
     except CalasolveError as err:  # cannot happen: the search builds legal exchanges only
-        raise ExchangeError(f"internal error: the best exchange is not legal: {err}") from None
+        raise InternalError(f"the best exchange is not legal: {err}") from None
     played = solve(completed, target=target, solver=solver, objective=objective)
     return dataclasses.replace(
         played, exchange=found, nodes=played.nodes + found.nodes, seconds=played.seconds + found.seconds

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Mapping, Protocol, Sequence
 
 from ..game.cards import Card, Mask, card_thirds, cards_of, rank_of, suit_of
-from ..game.errors import CalasolveError, ParameterError
+from ..game.errors import CalasolveError, IllegalPlayError, InternalError, ParameterError
 from ..game.limits import check_int
 from ..game.sampling import rng_for
 from ..game.state import PlayState, legal_cards, trick_winner
@@ -252,6 +252,16 @@ class PlayedDeal:
     seconds: float
 
 
+def play_choice(state: PlayState, player: Player, card: Card) -> None:
+    """Play ``player``'s choice for the seat to move: an illegal card is a bug of that player
+    (an :class:`InternalError` naming it, the seat and the card), never a silent wrong play."""
+    seat = state.to_move
+    try:
+        state.play(card)
+    except IllegalPlayError as err:
+        raise InternalError(f"player {player.name!r} (seat {seat}) chose a card it may not play: {err}") from None
+
+
 def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
     """Play ``record`` from its ``played`` point to the end, ``players[s]`` choosing seat ``s``'s cards."""
     check_record("record", record)
@@ -262,13 +272,13 @@ def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
     start = time.perf_counter()
     state = record.state()
     while not state.is_over:
-        card = players[state.to_move].choose(record, state)
-        state.play(card)  # an illegal choice raises here: a player bug, never a silent wrong play
+        player = players[state.to_move]
+        play_choice(state, player, player.choose(record, state))
     names = (players[0].name, players[1].name, players[2].name)
     return PlayedDeal(record.with_(played=tuple(state.history)), names, time.perf_counter() - start)
 
 
 __all__ = [
     "DEFAULT_PIMC_SAMPLES", "DoubleDummyPlayer", "HeuristicPlayer", "PLAYERS", "PimcPlayer", "PimcStats", "PlayedDeal",
-    "Player", "layout_values", "make_player", "pick", "play_out",
+    "Player", "layout_values", "make_player", "pick", "play_choice", "play_out",
 ]
