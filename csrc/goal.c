@@ -24,6 +24,7 @@
 #include "key.h"
 #include "movegen.h"
 #include "position.h"
+#include "tables.h"
 
 #define GOAL_SLOTS 8
 

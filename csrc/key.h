@@ -25,7 +25,7 @@
  * data access, no PLT/GOT). */
 #pragma GCC visibility push(hidden)
 
-/* Fills the lookup tables (after cs_tables_init; idempotent). */
+/* Fills the lookup tables (after pos_tables_init: through cs_tables_init, tables.h). */
 void key_tables_init(void);
 
 /* Key of `p` (ntrick must be 0). */

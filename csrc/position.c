@@ -1,8 +1,6 @@
 /* position.c -- card tables and loading a public position. */
 #include "position.h"
 
-#include "key.h"
-
 #include <string.h>
 
 #define PTS_SUIT 0, 0, 0, 0, 1, 1, 1, 3, 1, 1
@@ -11,14 +9,7 @@ const uint8_t cs_card_points[CS_NUM_CARDS] = {PTS_SUIT, PTS_SUIT, PTS_SUIT, PTS_
 uint8_t cs_suit_points[1 << CS_SUIT_BITS];
 uint8_t cs_popcount10[1 << CS_SUIT_BITS];
 
-static int tables_ready = 0;
-
-/* Run once when the library is loaded (GCC/Clang), before any thread can
- * use the tables; cs_solver_new calls it again, which is then a no-op. */
-__attribute__((constructor)) static void tables_at_load(void) { cs_tables_init(); }
-
-void cs_tables_init(void) {
-    if (tables_ready) return;
+void pos_tables_init(void) {
     for (unsigned m = 0; m < (1u << CS_SUIT_BITS); m++) {
         unsigned pts = 0, n = 0;
         for (int r = 0; r < CS_SUIT_BITS; r++) {
@@ -30,9 +21,6 @@ void cs_tables_init(void) {
         cs_suit_points[m] = (uint8_t)pts;
         cs_popcount10[m] = (uint8_t)n;
     }
-    key_tables_init();
-    tt_tables_init();
-    tables_ready = 1;
 }
 
 void pos_load(pos_t *p, const cs_position *in) {

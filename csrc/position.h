@@ -27,9 +27,8 @@ extern const uint8_t cs_card_points[CS_NUM_CARDS];
 extern uint8_t cs_suit_points[1 << CS_SUIT_BITS]; /* thirds of a 10-bit suit mask */
 extern uint8_t cs_popcount10[1 << CS_SUIT_BITS];
 
-/* Fills the lookup tables: once, at library load (a constructor); later
- * calls (cs_solver_new makes one) do nothing. */
-void cs_tables_init(void);
+/* Fills cs_suit_points and cs_popcount10 (through cs_tables_init, tables.h). */
+void pos_tables_init(void);
 
 /* Portable popcount: no -mpopcnt, so a SWAR count beats the libgcc call. */
 static inline int cs_popcount(uint64_t x) {

@@ -7,6 +7,7 @@
 #include "calasolve.h"
 #include "search.h"
 #include "solver_int.h"
+#include "tables.h"
 
 #define CS_DEFAULT_TT_MB 32
 

@@ -399,7 +399,8 @@ async def stays() -> None:
 def test_a_search_nobody_waits_for_is_stopped() -> None:
     """The slow questions' process is ended when the asker leaves, and the next question
     gets a new one."""
-    from calasolve.board.jobs import Abandoned, SlowWorker
+    from calasolve.board.jobs import SlowWorker
+    from calasolve.game.errors import Abandoned
 
     chiamo = parse_deal_text(SOLO_NO_EXCHANGE.replace("contract: solo", "contract: chiamo").replace("soloist: 1", "soloist: 0"))[0]
     [record] = read_deal_file(PLAYED)[:1]
@@ -424,7 +425,8 @@ def test_the_tables_pool_answers_questions_side_by_side() -> None:
     """Two questions asked together go to two processes; one whose asker leaves is stopped
     there and the pool answers the next; a question waiting for a free process is dropped
     when its asker leaves."""
-    from calasolve.board.jobs import Abandoned, SlowPool
+    from calasolve.board.jobs import SlowPool
+    from calasolve.game.errors import Abandoned
     from calasolve.table.ddtable import table_entry
 
     from calasolve.records.dealfile import Record
@@ -706,7 +708,8 @@ def test_pimc_refuses_bad_input(played_client: TestClient, body: dict[str, Any],
 
 def test_a_pimc_run_nobody_waits_for_is_stopped() -> None:
     """The page moved on: the PIMC run's process is ended, and the next run answers as before."""
-    from calasolve.board.jobs import Abandoned, SlowWorker
+    from calasolve.board.jobs import SlowWorker
+    from calasolve.game.errors import Abandoned
 
     record = read_deal_file(PLAYED)[2]
 

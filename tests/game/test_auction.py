@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from calasolve.game.auction import Auction, AuctionError, run_auction
-from calasolve.game.errors import CalasolveError
+from calasolve.game.auction import Auction, run_auction
+from calasolve.game.errors import AuctionError, CalasolveError
 from calasolve.game.rules import Rules
 
 OPEN = Rules(auction="open")

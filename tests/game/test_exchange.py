@@ -7,10 +7,9 @@ import random
 import pytest
 
 from calasolve.game.cards import FULL_DECK, cards_of, hand_name, mask_of, parse_card, parse_hand, popcount
-from calasolve.game.errors import ExchangeError
+from calasolve.game.errors import ExchangeError, ExchangeFieldError, InternalError
 from calasolve.game.exchange import (
     Exchange,
-    ExchangeFieldError,
     apply_exchange,
     called_from,
     check_exchange,
@@ -324,3 +323,15 @@ def test_random_legal_exchanges_keep_the_deck():
             assert new_monte == ex.discards[0] | ex.discards[1] | ex.discards[2]
         if contract in ("dividete", "scegliete"):
             assert new_hands[soloist] == hands[soloist]
+
+
+def test_an_exchange_past_its_checks_but_broken_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the checks force both invariants; with the checks switched off, a bug shows as an InternalError
+    import calasolve.game.exchange as module
+
+    monkeypatch.setattr(module, "check_exchange", lambda *args: None)
+    monkeypatch.setattr(module, "missing_fields", lambda *args: ())
+    with pytest.raises(InternalError, match="the exchange's discards is missing"):
+        apply_exchange(HANDS, MONTE, "solo", 0, Exchange())
+    with pytest.raises(InternalError, match=r"solo: the exchange left hands of \[16, 12, 12\] cards and a monte of 0"):
+        apply_exchange(HANDS, MONTE, "solo", 0, Exchange(discards=(0, 0, 0)))

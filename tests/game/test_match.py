@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from calasolve.game.errors import CalasolveError
+from calasolve.game.errors import CalasolveError, MatchError
 from calasolve.game.state import DealResult, score
-from calasolve.game.match import Match, MatchError, Seating
+from calasolve.game.match import Match, Seating
 from calasolve.game.rules import Rules
 
 

@@ -8,6 +8,8 @@ import pytest
 
 import calasolve
 from calasolve.game.cards import cards_of
+from calasolve.game.errors import InternalError
+from calasolve.game.state import PlayState
 from calasolve.records.dealfile import Record, parse_deal_text, read_deal_file
 from calasolve.play.knowledge import layout_count, view_of
 from calasolve.play.players import PimcPlayer, make_player, pick, play_out
@@ -170,3 +172,20 @@ def test_play_command(tmp_path: Path) -> None:
     for args in (["--players", "oracle"], ["--players", "dd,dd"], ["--samples", "0"]):
         bad = run(*args, example)
         assert bad.returncode == 2 and bad.stdout == "" and "Traceback" not in bad.stderr, args
+
+
+class _Cheat:
+    """A player that plays a card its seat does not hold."""
+
+    name = "cheat"
+
+    def choose(self, record: Record, state: PlayState) -> int:
+        return next(c for c in range(40) if not state.hands[state.to_move] >> c & 1)
+
+
+def test_a_player_choosing_an_illegal_card_is_a_bug() -> None:
+    record = EXAMPLES[0]
+    assert not record.played
+    with pytest.raises(InternalError, match=rf"player 'cheat' \(seat {record.first_leader}\) chose a card it may not play: "
+                                            rf"\w+: seat {record.first_leader} does not hold it"):
+        play_out(record, [_Cheat()] * 3)

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from calasolve.game.errors import CalasolveError, SolverArgumentError, SolverArgumentTypeError
 from calasolve.search._core import MAX_BONUS, Solver
 from calasolve.game.cards import parse_card, parse_hand
 
@@ -72,10 +73,37 @@ def test_mid_trick_and_equivalent_cards():
 )
 def test_bad_arguments(args, exc):
     s = Solver(tt_mb=1)
-    with pytest.raises(exc):
+    with pytest.raises(exc) as info:
         s.value(*args)
+    # bad input, as everywhere in calasolve; a wrong type is still a TypeError too
+    assert isinstance(info.value, SolverArgumentError) and isinstance(info.value, CalasolveError)
+    assert isinstance(info.value, SolverArgumentTypeError) == (exc is TypeError)
     with pytest.raises(exc):
         s.card_values(*args)
+
+
+def test_every_bad_argument_is_a_calasolve_error():
+    from calasolve.search._core import GoalSearch, best_of, reaches_batch
+
+    s, g = Solver(tt_mb=1), GoalSearch(1)
+    hands = LAST[0]
+    calls = [
+        (lambda: Solver(0), "tt_mb must be 1.."),
+        (lambda: Solver("64"), "tt_mb must be an int number of MiB"),
+        (lambda: GoalSearch(-1), "memo_mb must be 0..65536, got -1"),
+        (lambda: GoalSearch(1.0), "memo_mb must be an int number of MiB"),
+        (lambda: s.reaches(*LAST, 1.5), "target must be an int"),
+        (lambda: g.reaches(hands, (), 0, 0, 3, 99, False, False, bytes(216)), "captured must be 0..35 thirds, got 99"),
+        (lambda: g.reaches(hands, (), 0, 0, 3, 0, False, False, b"x"), "goal must be 216 bytes"),
+        (lambda: best_of(s, [hands], [3], 0, 0, True, 0), "top must be at least 1"),
+        (lambda: best_of(s, [hands], [3, 3], 0, 0, True, 1), "one last_bonus per candidate"),
+        (lambda: best_of(s, [hands], [3], 5, 0, True, 1), "leader and soloist must be seats 0..2"),
+        (lambda: best_of(s, [(1, 1, 4)], [3], 0, 0, True, 1), "candidate 0: hands must be disjoint masks"),
+        (lambda: reaches_batch(s, [hands], [3], 0, 0, 4, -1), "max_fails must be at least 0"),
+    ]
+    for call, message in calls:
+        with pytest.raises(SolverArgumentError, match=message):
+            call()
 
 
 class _Lying(int):

@@ -61,6 +61,7 @@ from ..game.cards import (
     hand_name,
 )
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.errors import InternalError
 from ..game.limits import check_callable
 from ..game.state import CONTRACTS, Contract
 from .outcome import Outcome
@@ -215,7 +216,8 @@ def _collect(
         if task.refine and task.index < track.n:
             track.replace(task.index, outcome)
         else:
-            assert task.index == track.n, "samples arrive in order"
+            if task.index != track.n:
+                raise InternalError(f"sample {task.index} of {task.contract} arrived after {track.n} others: samples arrive in order")
             track.add(outcome)
         fresh.append((task, outcome))
     return fresh

@@ -15,17 +15,13 @@ import multiprocessing
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from ..game.errors import CalasolveError
+from ..game.errors import Abandoned, BadRequest, CalasolveError
 
 if TYPE_CHECKING:
     from ..deals.analysis import Analysis
     from ..records.results import ExchangeResult
     from ..table.ddtable import TableEntry
     from .pimc import PimcContinuation
-
-
-class Abandoned(Exception):
-    """The page no longer wants the answer (it closed the request): its work was stopped."""
 
 
 def _analyse(solver: Any, record: Any, judge: bool) -> Analysis:
@@ -60,7 +56,7 @@ QUESTIONS: dict[str, Callable[..., Any]] = {
 
 
 def _serve(conn: Any, tt_mb: int) -> None:
-    """The child: answer each question with ("ok", answer) or ("error", one line, status)."""
+    """The child: answer each question with ("ok", answer) or ("error", the error, whole: its class and fields)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops this
@@ -76,9 +72,9 @@ def _serve(conn: Any, tt_mb: int) -> None:
             solver = solver or make_solver(tt_mb)
             conn.send(("ok", QUESTIONS[name](solver, *args)))
         except CalasolveError as err:
-            conn.send(("error", str(err), getattr(err, "status", 400)))
+            conn.send(("error", err))
         except MemoryError as err:
-            conn.send(("error", f"out of memory: {err}", 503))
+            conn.send(("error", BadRequest(f"out of memory: {err}", 503)))
 
 
 class SlowWorker:
@@ -132,9 +128,9 @@ class SlowWorker:
         self._waiter.shutdown(wait=False, cancel_futures=True)
 
     async def ask(self, name: str, args: tuple[Any, ...], gone: Callable[[], Awaitable[None]]) -> Any:
-        """The answer to question ``name`` (the result object of :data:`QUESTIONS`); ``gone`` returns once the asker has left, and
-        then the question is stopped (:class:`Abandoned`).  A question's error is raised as
-        a :class:`CalasolveError` carrying its status."""
+        """The answer to question ``name`` (the result object of :data:`QUESTIONS`); ``gone`` returns once the asker
+        has left, and then the question is stopped (:class:`Abandoned`).  A question's error is raised here as
+        the child raised it (its class, message and fields: a :class:`BadRequest`'s status)."""
         left = asyncio.ensure_future(gone())
         try:
             async with self._lock:  # one question at a time: a page that left while waiting asks nothing
@@ -163,9 +159,7 @@ class SlowWorker:
             left.cancel()
         if reply[0] == "ok":
             return reply[1]
-        error = CalasolveError(reply[1])
-        error.status = reply[2]  # type: ignore[attr-defined]
-        raise error
+        raise reply[1]
 
 
 class SlowPool:

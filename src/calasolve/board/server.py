@@ -29,13 +29,13 @@ from starlette.staticfiles import StaticFiles
 
 from ..records.dealfile import Record, parse_deal_text
 from ..game.defaults import DEFAULT_TT_MB
-from ..game.errors import CalasolveError
+from ..game.errors import Abandoned, BadRequest, CalasolveError
 from ..game.state import CONTRACTS
 from ..records.jsonout import dumps
 from ..search.position import Position
 from .advice import MAX_SAMPLES, AdviceRun
-from .jobs import Abandoned, SlowPool, SlowWorker
-from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, table_entries, want, want_int
+from .jobs import SlowPool, SlowWorker
+from .views import PASTED, deal_record, graph_of, position_view, record_summary, table_entries, want, want_int
 
 T = TypeVar("T")
 

@@ -19,7 +19,7 @@ validation; :func:`position_view` is what the page draws.
 >>> deal_record({"record": 2}, [rec])
 Traceback (most recent call last):
 ...
-calasolve.board.views.BadRequest: deal.record: 2 is not a record of the file (it has 1)
+calasolve.game.errors.BadRequest: deal.record: 2 is not a record of the file (it has 1)
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from ..game.cards import (
     suit_of,
 )
 from ..records.dealfile import Record, parse_deal_text
-from ..game.errors import CalasolveError, DealFileError, ExchangeError
+from ..game.errors import BadRequest, CalasolveError, DealFileError, ExchangeError
 from ..game.exchange import Exchange
 from ..game.rules import Rules
 from ..game.state import CONTRACTS
@@ -50,20 +50,12 @@ if TYPE_CHECKING:
     from ..deals.analysis import Analysis
     from ..table.ddtable import TableEntry
 
-__all__ = ["BadRequest", "deal_record", "position_view", "record_summary", "parse_played", "graph_of", "table_entries"]
+__all__ = ["deal_record", "position_view", "record_summary", "parse_played", "graph_of", "table_entries"]
 
 #: The name a pasted record goes by in its errors, as ``<stdin>`` for the CLI.
 PASTED = "<pasted>"
 #: The most text a pasted record may hold (a record is a few hundred bytes).
 MAX_TEXT = 16_384
-
-
-class BadRequest(CalasolveError):
-    """A request the board cannot answer: one line, sent back with a 4xx status."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 # -- request fields ------------------------------------------------------------
@@ -76,7 +68,7 @@ def want(body: Mapping[str, Any], key: str, kind: type | tuple[type, ...], defau
     >>> want({"n": True}, "n", int)
     Traceback (most recent call last):
     ...
-    calasolve.board.views.BadRequest: n: expected int, got bool
+    calasolve.game.errors.BadRequest: n: expected int, got bool
     """
     name = f"{where}{key}"
     if key not in body or body[key] is None:
@@ -95,7 +87,7 @@ def want_int(body: Mapping[str, Any], key: str, low: int, high: int, default: in
     >>> want_int({"top": 0}, "top", 1, 50, 10)
     Traceback (most recent call last):
     ...
-    calasolve.board.views.BadRequest: top: 0 is out of range 1..50
+    calasolve.game.errors.BadRequest: top: 0 is out of range 1..50
     """
     value = want(body, key, int, default, where=where)
     if not low <= value <= high:
@@ -111,7 +103,7 @@ def parse_played(value: Any) -> tuple[Card, ...]:
     >>> parse_played(["3B", 7])
     Traceback (most recent call last):
     ...
-    calasolve.board.views.BadRequest: played card 2: expected a card token, got int
+    calasolve.game.errors.BadRequest: played card 2: expected a card token, got int
     """
     if value is None:
         return ()

@@ -3,7 +3,7 @@
 ``check``, ``solve`` and ``analyse`` read deal files (see README.md),
 ``advise`` a hand; every command prints readable text or, with ``--json``,
 JSON objects one per line, and reports bad input as one line on stderr with
-exit status 2 (never a traceback).
+exit status 2, a bug of its own as one line with exit status 70 (never a traceback).
 
 The top layer: a module per command (``check``, ``rules``, ``solve``, ``table``,
 ``analyse``, ``play``, ``advise``, ``deal``, ``bench``, ``board``), registered on the
@@ -25,8 +25,8 @@ from typing import Any, Sequence
 import click
 
 from .. import __version__
-from ..game.errors import CalasolveError, OutputError, ParameterError
-from ..scale.workers import SIGTERM_STATUS, Terminated, exit_on_sigterm, stop_all
+from ..game.errors import CalasolveError, OutputError, ParameterError, Terminated
+from ..scale.workers import SIGTERM_STATUS, exit_on_sigterm, stop_all
 from .advise import advise_cmd
 from .analyse import analyse_cmd
 from .bench import bench_cmd
@@ -37,7 +37,8 @@ from .play import play_cmd
 from .rules import rules
 from .solve import solve_cmd
 from .table import table_cmd
-from .streams import CheckedOutput, drop_unwritten_output, fit_streams, one_line, option_message, say, set_signals
+from .streams import (INTERNAL_STATUS, CheckedOutput, drop_unwritten_output, fit_streams, internal_error_line, one_line,
+                      option_message, say, set_signals)
 
 __all__ = ["cli", "main"]
 
@@ -67,7 +68,8 @@ for _command in (check, rules, solve_cmd, table_cmd, analyse_cmd, play_cmd, advi
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the command line; errors become one line on stderr and exit status 2.
+    """Run the command line; errors become one line on stderr and exit status 2, a bug of
+    calasolve (an :class:`InternalError`, or any exception no command expects) one line and 70.
 
     Every way out stops the worker processes first (:mod:`calasolve.scale.workers`):
     the end of the work, an error, Ctrl-C (exit status 130), SIGTERM (143), a
@@ -141,6 +143,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         # `calasolve solve ... | head`: the reader went away; not an error of ours
         stop_all()
         os._exit(0)
+    except Exception as exc:  # InternalError, or any other bug: one line, never a traceback
+        say(internal_error_line(exc))
+        code = INTERNAL_STATUS
     finally:
         # a second Ctrl-C or SIGTERM must not interrupt the workers' shutdown
         set_signals({signal.SIGINT: signal.SIG_IGN, signal.SIGTERM: signal.SIG_IGN})

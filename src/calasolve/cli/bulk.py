@@ -5,10 +5,11 @@ per record, and the silent progress bar when stderr is not a terminal.
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
 import click
 
@@ -80,10 +81,9 @@ def check_records(files: Sequence[str], rule_items: Sequence[str]) -> tuple[list
 
 def failure(record: Any, exc: CalasolveError) -> "Failure":
     """A record's error, saying once where (the record's own errors name its file and line)."""
-    text = str(exc)
-    if record.path and text.startswith(f"{record.path}:"):
-        return Failure(text)
-    return Failure(f"{record_label(record)}: {text}")
+    if record.path and str(exc).startswith(f"{record.path}:"):
+        return Failure(exc)
+    return Failure(exc, record_label(record))
 
 
 def emit_json(obj: dict[str, Any]) -> None:
@@ -148,7 +148,7 @@ def print_results(
     ``flat``: JSON in the flat form of :mod:`calasolve.records.flat`, with the deal."""
     for i, (record, result) in enumerate(zip(records, results)):
         if isinstance(result, Failure):
-            raise CalasolveError(result.message)
+            result.raise_error()
         if flat:
             from ..records.flat import flatten
 
@@ -164,10 +164,25 @@ def print_results(
 
 
 class Failure:
-    """A record that could not be processed: carries its one-line message back from a worker."""
+    """A record that could not be processed: carries its error back from a worker whole (its
+    class and fields pickle with it), and ``where`` it happened unless the error says so itself."""
 
-    def __init__(self, message: str) -> None:
-        self.message = message
+    def __init__(self, error: CalasolveError, where: str | None = None) -> None:
+        self.error = error
+        self.where = where
+
+    @property
+    def message(self) -> str:
+        """The one line the user sees."""
+        return f"{self.where}: {self.error}" if self.where else str(self.error)
+
+    def raise_error(self) -> NoReturn:
+        """Raise the worker's error here: of its own class, with its fields, worded as :attr:`message`."""
+        if self.where is None:
+            raise self.error
+        error = copy.copy(self.error)  # the fields kept, the message with the record in front
+        error.args = (self.message,)
+        raise error
 
 
 class NoBar:

@@ -27,7 +27,7 @@ def _deal_one(job: tuple[Any, int, int, int]) -> Any:
     try:
         return deal_one(spec, seed, index, solver)
     except CalasolveError as exc:
-        return Failure(str(exc))
+        return Failure(exc)
 
 
 @click.command("deal")
@@ -106,7 +106,7 @@ def deal_cmd(
     with _output_file(output) as out:
         for i, record in enumerate(records):
             if isinstance(record, Failure):
-                raise CalasolveError(record.message)
+                record.raise_error()
             out.write(("\n" if i else "") + format_record(record) + "\n")
 
 

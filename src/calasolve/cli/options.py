@@ -71,7 +71,7 @@ def symbols_option(f: F) -> F:
 @contextmanager
 def known_errors() -> Iterator[None]:
     """Known cards at fault, reported with the ``--known`` option that gave them."""
-    from ..game.sampling import KnownCardsError
+    from ..game.errors import KnownCardsError
 
     try:
         yield

@@ -12,7 +12,11 @@ from typing import Any
 import click
 
 from ..game.cards import SUIT_SYMBOLS, SUITS
-from ..game.errors import OutputError, ParameterError
+from ..game.errors import InternalError, OutputError, ParameterError
+
+#: Exit status of a bug of calasolve (an :class:`InternalError`, or an exception no command
+#: expects): ``EX_SOFTWARE`` of sysexits.h, so that it is never taken for bad input (2).
+INTERNAL_STATUS = 70
 
 
 def suits_as_letters(err: UnicodeError) -> tuple[str, int]:
@@ -32,6 +36,18 @@ codecs.register_error("calasolve-suits", suits_as_letters)
 def one_line(text: str) -> str:
     """An error message kept on one line (a file name may hold a line break)."""
     return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """A bug of calasolve as the one line the user sees: an :class:`InternalError`'s message,
+    or any other exception's type and message, and a plea to report it."""
+    try:
+        text = str(exc)
+    except Exception:  # a broken __str__ must not become the traceback this line replaces
+        text = ""
+    if not isinstance(exc, InternalError) or not text:
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return f"calasolve: internal error: {one_line(text)} (this is a bug in calasolve; please report it with the command that caused it)"
 
 
 def fit_streams() -> None:

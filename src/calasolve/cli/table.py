@@ -62,7 +62,7 @@ def table_cmd(
         entries = [next(results) for _ in parts[i]]
         for entry in entries:
             if isinstance(entry, Failure):
-                raise CalasolveError(entry.message)
+                entry.raise_error()
         table = assemble(record, entries)
         if as_json:
             emit_json({"record": record.index, "file": record.path, **table.to_dict()})

@@ -36,13 +36,13 @@ from typing import Any, Iterator, Mapping
 
 from ..game.cards import Mask, popcount, strength
 from ..records.dealfile import Record
-from ..game.errors import CalasolveError
+from ..game.errors import CalasolveError, KnownCardsError
 from ..game.exchange import Exchange
 from ..exchange.search import best_exchange
 from ..exchange.candidates import dividete_draws
 from ..game.state import CONTRACTS, parse_contract
 from ..game.rules import STANDARD, Rules
-from ..game.sampling import KnownCardsError, check_known, deal_rest, rng_for
+from ..game.sampling import check_known, deal_rest, rng_for
 from ..search.engines import make_solver
 from ..search.position import Position, solve_position
 

@@ -60,7 +60,7 @@ from typing import Any, Sequence
 from ..game.cards import Mask, last_trick_bonus
 from ..records.dealfile import Record, check_record
 from ..records.results import Draw, ExchangeResult, SearchStats
-from ..game.errors import CalasolveError, ExchangeError, ParameterError
+from ..game.errors import CalasolveError, InternalError, ParameterError
 from ..game.exchange import Exchange
 from .candidates import (
     Hands,
@@ -366,7 +366,7 @@ def solve_with_exchange(
     try:
         completed = record.with_(exchange=found.exchange)
     except CalasolveError as err:  # cannot happen: the search builds legal exchanges only
-        raise ExchangeError(f"internal error: the best exchange is not legal: {err}") from None
+        raise InternalError(f"the best exchange is not legal: {err}") from None
     played = solve_position(Position.from_record(completed, solver=solver), target=target, objective=objective)
     return dataclasses.replace(
         played, exchange=found, nodes=played.nodes + found.nodes, seconds=played.seconds + found.seconds

@@ -34,7 +34,7 @@ True
 >>> run_auction("solo chiamo")
 Traceback (most recent call last):
 ...
-calasolve.game.auction.AuctionError: call 2 'chiamo' by seat 1: a bid must be higher than solo (legal: pass, solissimo)
+calasolve.game.errors.AuctionError: call 2 'chiamo' by seat 1: a bid must be higher than solo (legal: pass, solissimo)
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from .errors import CalasolveError
+from .errors import AuctionError
 from .rules import STANDARD, Rules
 
 PASS = "pass"
@@ -53,10 +53,6 @@ LADDERS: dict[str, tuple[str, ...]] = {
 }
 #: What a won solissimo may be aggravated to under ``aggravations=declared``.
 AGGRAVATIONS = ("dividete", "scegliete")
-
-
-class AuctionError(CalasolveError):
-    """An illegal call, or an auction result asked for too early or wrongly aggravated."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +127,7 @@ class Auction:
         >>> a.call("solo", seat=0)
         Traceback (most recent call last):
         ...
-        calasolve.game.auction.AuctionError: call 2 'solo' by seat 0: seat 0 has passed and may not speak again
+        calasolve.game.errors.AuctionError: call 2 'solo' by seat 0: seat 0 has passed and may not speak again
         """
         call = text.strip().lower()
         where = f"call {len(self.calls) + 1} {text.strip()!r}"
@@ -223,7 +219,7 @@ def run_auction(
     >>> run_auction("chiamo pass pass pass")
     Traceback (most recent call last):
     ...
-    calasolve.game.auction.AuctionError: call 4 'pass': the auction is over, no one may speak (seat 0 won with chiamo)
+    calasolve.game.errors.AuctionError: call 4 'pass': the auction is over, no one may speak (seat 0 won with chiamo)
     """
     if isinstance(calls, str):
         calls = calls.split()

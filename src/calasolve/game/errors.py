@@ -1,8 +1,16 @@
-"""Exceptions raised by calasolve.
+"""Every exception class of calasolve, by kind.
 
-Every error a user can provoke with bad input is a :class:`CalasolveError`,
-a subclass of :class:`ValueError`, so callers can catch it the usual way.
-The command line prints ``str(error)`` on one line and exits with status 2.
+* Bad input, which a user can provoke, is a :class:`CalasolveError`, a
+  subclass of :class:`ValueError`, so callers can catch it the usual way.
+  The command line prints ``str(error)`` on one line and exits with status 2.
+* A broken internal invariant (a bug of calasolve, never the input's fault)
+  is an :class:`InternalError`, not a :class:`CalasolveError`: the command
+  line says so on one line and exits with status 70.
+* :class:`Terminated` (SIGTERM) and :class:`Abandoned` (the board's asker
+  left) stop work; they are neither.
+
+Every class pickles whole (type, message and fields), so an error raised in
+a worker process is the same error in the parent.
 """
 
 from __future__ import annotations
@@ -76,12 +84,87 @@ class ParameterError(CalasolveError):
         return (type(self), (self.parameter, self.value, self.problem, self.show_value))
 
 
+class ExchangeFieldError(ExchangeError):
+    """An :class:`ExchangeError` that also names the :class:`~calasolve.game.exchange.Exchange`
+    field at fault, so a deal file can point at the line of that field."""
+
+    def __init__(self, field: str | None, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def __reduce__(self) -> tuple[type, tuple[str | None, str]]:  # pickles across worker processes
+        return (type(self), (self.field, self.args[0]))
+
+
+class AuctionError(CalasolveError):
+    """An illegal call, or an auction result asked for too early or wrongly aggravated."""
+
+
+class MatchError(CalasolveError):
+    """A match set up or fed wrongly (bad player count, a deal after the end)."""
+
+
+class KnownCardsError(CalasolveError):
+    """Known cards that are malformed or cannot be placed.  ``item`` is the ``WHERE=CARDS``
+    text at fault (None for a problem of the whole placement) and ``detail`` the problem,
+    so that the command line can name its own option."""
+
+    def __init__(self, detail: str, item: str | None = None) -> None:
+        super().__init__(f"known cards {item!r}: {detail}" if item is not None else f"known cards: {detail}")
+        self.detail = detail
+        self.item = item
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.detail, self.item))
+
+
+class SolverArgumentError(CalasolveError):
+    """An argument the C core refuses (``Solver``, ``GoalSearch`` and the batch functions of
+    :mod:`calasolve.search._core`): a position, a size, a goal; the message says which."""
+
+
+class SolverArgumentTypeError(SolverArgumentError, TypeError):
+    """A :class:`SolverArgumentError` of type (a float or a string where an int belongs):
+    also a :class:`TypeError`, as it was before it was a :class:`CalasolveError`."""
+
+
+class BadRequest(CalasolveError):
+    """A request the board cannot answer: one line, sent back with a 4xx (or 503) status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+    def __reduce__(self) -> tuple[type, tuple[str, int]]:  # the board's child sends it whole
+        return (type(self), (self.args[0], self.status))
+
+
 class OutputError(CalasolveError):
     """The output cannot be written (a full disk, a closed stream)."""
 
 
 class WorkerStartError(CalasolveError):
     """Worker processes cannot start (a memory limit, a module that does not import)."""
+
+
+class InternalError(Exception):
+    """A broken invariant of calasolve: a bug, never bad input (so not a :class:`CalasolveError`).
+
+    The message says what went wrong; the command line reports it on one line
+    with a plea to report it, and exits with status 70.
+    """
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: raised in the main thread so that ``with`` and ``finally`` blocks run
+    (:func:`calasolve.scale.workers.exit_on_sigterm`).
+
+    A :class:`BaseException`, like :class:`KeyboardInterrupt`, so that no
+    ``except Exception`` swallows it."""
+
+
+class Abandoned(Exception):
+    """The board's page no longer wants the answer (it closed the request): its work was stopped."""
 
 
 def value_text(value: object, limit: int = 40) -> str:

@@ -18,13 +18,14 @@ what *is* given (:func:`check_exchange`), say whether it is enough to play
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn, Sequence, TypeVar
 
 from .cards import NUM_CARDS, Card, Mask, card_name, display_order, hand_name, parse_card, parse_cards_or_hand, popcount
-from .errors import CalasolveError, ExchangeError
+from .errors import CalasolveError, ExchangeError, ExchangeFieldError, InternalError
 from .state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, defender_seats
 
 Hands = tuple[Mask, Mask, Mask]
+T = TypeVar("T")
 
 #: The Exchange fields each contract uses (``returned`` only when a defender held the called card).
 _FIELDS: dict[str, tuple[str, ...]] = {
@@ -34,18 +35,6 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "dividete": ("takes", "discards"),
     "scegliete": ("takes", "discards"),
 }
-
-
-class ExchangeFieldError(ExchangeError):
-    """An :class:`ExchangeError` that also names the :class:`Exchange` field at fault,
-    so a deal file can point at the line of that field."""
-
-    def __init__(self, field: str | None, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-    def __reduce__(self) -> tuple[type, tuple[str | None, str]]:  # pickles across worker processes
-        return (type(self), (self.field, self.args[0]))
 
 
 def _fail(field: str | None, message: str) -> NoReturn:
@@ -244,7 +233,7 @@ def check_exchange(hands: Sequence[Mask], monte: Mask, contract: Contract, soloi
     >>> check_exchange(hands, parse_hand("-.-.4.327"), "chiamo", 0, Exchange(call=parse_card("AB")))
     Traceback (most recent call last):
     ...
-    calasolve.game.exchange.ExchangeFieldError: chiamo: the soloist (seat 0) holds AB; call a card they do not hold
+    calasolve.game.errors.ExchangeFieldError: chiamo: the soloist (seat 0) holds AB; call a card they do not hold
     """
     _check_deal(hands, monte, contract, soloist)
     ex = exchange
@@ -358,25 +347,34 @@ def apply_exchange(hands: Sequence[Mask], monte: Mask, contract: Contract, soloi
         raise ExchangeError(f"{contract}: the exchange is incomplete (missing: {words})")
     if contract == "solissimo":
         return (new[0], new[1], new[2]), monte
-    assert exchange.discards is not None
+    discards = _known(exchange.discards, "discards")
     if contract in SOLOIST_EXCHANGE:
         new[soloist] |= monte
         if contract == "chiamo":
-            assert exchange.call is not None
-            holder = called_from(hands, monte, exchange.call)
-            new[soloist] |= 1 << exchange.call
+            call = _known(exchange.call, "call")
+            holder = called_from(hands, monte, call)
+            new[soloist] |= 1 << call
             if holder is not None:
-                assert exchange.returned is not None
-                new[holder] = new[holder] & ~(1 << exchange.call) | 1 << exchange.returned
-                new[soloist] &= ~(1 << exchange.returned)
+                returned = _known(exchange.returned, "returned")
+                new[holder] = new[holder] & ~(1 << call) | 1 << returned
+                new[soloist] &= ~(1 << returned)
     else:
-        assert exchange.takes is not None
+        takes = _known(exchange.takes, "takes")
         for seat in range(3):
-            new[seat] |= exchange.takes[seat]
+            new[seat] |= takes[seat]
     new_monte = 0
     for seat in range(3):
-        new[seat] &= ~exchange.discards[seat]
-        new_monte |= exchange.discards[seat]
+        new[seat] &= ~discards[seat]
+        new_monte |= discards[seat]
     # The checks above already force this; kept as a guard for the invariant later code relies on.
-    assert [popcount(h) for h in new] == [12, 12, 12] and popcount(new_monte) == 4, (new, new_monte)
+    if [popcount(h) for h in new] != [12, 12, 12] or popcount(new_monte) != 4:
+        raise InternalError(f"{contract}: the exchange left hands of {[popcount(h) for h in new]} cards "
+                            f"and a monte of {popcount(new_monte)}")
     return (new[0], new[1], new[2]), new_monte
+
+
+def _known(value: T | None, field: str) -> T:
+    """An exchange field that :func:`missing_fields` found present: None here is a bug."""
+    if value is None:
+        raise InternalError(f"the exchange's {field} is missing after the check that it is complete")
+    return value

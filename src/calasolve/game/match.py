@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .errors import CalasolveError
+from .errors import MatchError
 from .state import DealResult
 from .rules import STANDARD, Rules
 
@@ -49,10 +49,6 @@ from .rules import STANDARD, Rules
 SESSION_DEALS = 9
 #: The balance to reach in each target variant.
 TARGETS = {"target21": 21, "target31": 31}
-
-
-class MatchError(CalasolveError):
-    """A match set up or fed wrongly (bad player count, a deal after the end)."""
 
 
 class Seating(NamedTuple):

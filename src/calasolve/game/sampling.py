@@ -19,7 +19,7 @@ from typing import Mapping
 import numpy as np
 
 from .cards import FULL_DECK, Mask, card_name, cards_of, hand_name, mask_of, parse_cards_or_hand, popcount
-from .errors import CalasolveError
+from .errors import CalasolveError, KnownCardsError
 
 #: Where a known card can be: a seat 0..2 or the monte.
 MONTE = "monte"
@@ -29,20 +29,6 @@ _SIZES = {0: 12, 1: 12, 2: 12, MONTE: 4}
 def rng_for(seed: int, *stream: int) -> np.random.Generator:
     """The generator of one sample: a function of the seed and the sample's indices only."""
     return np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, *stream])
-
-
-class KnownCardsError(CalasolveError):
-    """Known cards that are malformed or cannot be placed.  ``item`` is the ``WHERE=CARDS``
-    text at fault (None for a problem of the whole placement) and ``detail`` the problem,
-    so that the command line can name its own option."""
-
-    def __init__(self, detail: str, item: str | None = None) -> None:
-        super().__init__(f"known cards {item!r}: {detail}" if item is not None else f"known cards: {detail}")
-        self.detail = detail
-        self.item = item
-
-    def __reduce__(self):  # type: ignore[no-untyped-def]
-        return (type(self), (self.detail, self.item))
 
 
 def parse_known(items: list[str] | tuple[str, ...]) -> dict[object, Mask]:

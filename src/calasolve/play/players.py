@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, Literal, Mapping, Protocol, Sequence
 
 from ..game.cards import Card, Mask, card_thirds, cards_of, rank_of, suit_of
-from ..game.errors import CalasolveError, ParameterError
+from ..game.errors import CalasolveError, IllegalPlayError, InternalError, ParameterError
 from ..game.limits import check_int
 from ..game.sampling import rng_for
 from ..game.state import PlayState, legal_cards, trick_winner
@@ -252,6 +252,16 @@ class PlayedDeal:
     seconds: float
 
 
+def play_choice(state: PlayState, player: Player, card: Card) -> None:
+    """Play ``player``'s choice for the seat to move: an illegal card is a bug of that player
+    (an :class:`InternalError` naming it, the seat and the card), never a silent wrong play."""
+    seat = state.to_move
+    try:
+        state.play(card)
+    except IllegalPlayError as err:
+        raise InternalError(f"player {player.name!r} (seat {seat}) chose a card it may not play: {err}") from None
+
+
 def play_on(record: Record, players: Sequence[Player]) -> Iterator[Card]:
     """Play ``record`` on from its ``played`` point, ``players[s]`` choosing seat ``s``'s cards: each card
     once played, to the end of the deal (a caller wanting fewer stops asking)."""
@@ -262,8 +272,9 @@ def play_on(record: Record, players: Sequence[Player]) -> Iterator[Card]:
         raise CalasolveError(f"{record.where()}: the exchange is incomplete; give it or let the exchange be searched first")
     state = record.state()
     while not state.is_over:
-        card = players[state.to_move].choose(record, state)
-        state.play(card)  # an illegal choice raises here: a player bug, never a silent wrong play
+        player = players[state.to_move]
+        card = player.choose(record, state)
+        play_choice(state, player, card)
         yield card
 
 
@@ -277,5 +288,5 @@ def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
 
 __all__ = [
     "DEFAULT_PIMC_SAMPLES", "DoubleDummyPlayer", "HeuristicPlayer", "PLAYERS", "PimcPlayer", "PimcStats", "PlayedDeal",
-    "Player", "layout_values", "make_player", "pick", "play_on", "play_out",
+    "Player", "layout_values", "make_player", "pick", "play_choice", "play_on", "play_out",
 ]

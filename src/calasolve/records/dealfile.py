@@ -54,8 +54,8 @@ from ..game.cards import (
     parse_hand,
     popcount,
 )
-from ..game.errors import CalasolveError, DealFileError, ExchangeError, ParameterError
-from ..game.exchange import Exchange, ExchangeFieldError, apply_exchange, check_exchange, is_complete, missing_fields
+from ..game.errors import CalasolveError, DealFileError, ExchangeError, ExchangeFieldError, ParameterError
+from ..game.exchange import Exchange, apply_exchange, check_exchange, is_complete, missing_fields
 from ..game.state import DEFENDER_EXCHANGE, Contract, PlayState, defender_seats, first_leader, parse_contract
 from ..game.rules import STANDARD, Rules
 

@@ -30,9 +30,9 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Iterator
 
-from ..game.errors import WorkerStartError
+from ..game.errors import Terminated, WorkerStartError
 
-__all__ = ["Terminated", "exit_on_sigterm", "live_workers", "stop_all", "worker_pool"]
+__all__ = ["exit_on_sigterm", "live_workers", "stop_all", "worker_pool"]
 
 #: Exit status after SIGTERM: 128 + the signal number, as a shell reports it.
 SIGTERM_STATUS = 128 + signal.SIGTERM
@@ -47,13 +47,6 @@ _GRACE = 2.0
 #: The live pools of this process, so that a signal or the command's end stops them all: owned by
 #: :func:`worker_pool` (which adds and drops its pool) and :func:`stop_all`.
 _POOLS: list[ProcessPoolExecutor] = []
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived: raised in the main thread so that ``with`` and ``finally`` blocks run.
-
-    A :class:`BaseException`, like :class:`KeyboardInterrupt`, so that no
-    ``except Exception`` swallows it."""
 
 
 def _raise_terminated(signum: int, frame: Any) -> None:

@@ -38,6 +38,8 @@ from operator import index as _index
 
 from numpy import ascontiguousarray as _ascontiguous, int64 as _int64, ndarray as _ndarray, uint64 as _uint64
 
+from calasolve.game.errors import InternalError, SolverArgumentError, SolverArgumentTypeError
+
 from calasolve.search._ccore cimport (
     CS_EINVAL, CS_ENOMEM, CS_MAX_BONUS, CS_MAX_LINE, CS_MAX_VALUE, CS_OK,
     cs_analyse, cs_analysis, cs_card_values, cs_config, cs_config_default,
@@ -74,52 +76,52 @@ cdef int _popcount(uint64_t x) noexcept:
 
 
 cdef object _int(object v, str what):
-    """``v`` as an exact int (TypeError for a float, a string, ...).  The
+    """``v`` as an exact int (SolverArgumentTypeError for a float, a string, ...).  The
     checks that follow compare exact ints, so an int subclass with its own
     comparison methods cannot slip a bad value past them."""
     try:
         return _index(v)
     except TypeError:
-        raise TypeError(f"{what} must be an int, not {type(v).__name__}") from None
+        raise SolverArgumentTypeError(f"{what} must be an int, not {type(v).__name__}") from None
 
 
 cdef void _load(cs_position *pos, object hands, object trick, object leader,
                 object soloist, object last_bonus) except *:
-    """Checks a position and fills ``pos``; raises ValueError / TypeError."""
+    """Checks a position and fills ``pos``; raises SolverArgumentError (a TypeError too for a wrong type)."""
     cdef int i, n, seat, c, m
     cdef uint64_t h, seen = 0
     hs = tuple(hands)
     if len(hs) != 3:
-        raise ValueError(f"hands must be 3 masks, got {len(hs)}")
+        raise SolverArgumentError(f"hands must be 3 masks, got {len(hs)}")
     for i in range(3):
         v = _int(hs[i], f"hand {i}")
         if v < 0 or v > _DECK:
-            raise ValueError(f"hand {i} is not a mask of cards 0..39: {v!r}")
+            raise SolverArgumentError(f"hand {i} is not a mask of cards 0..39: {v!r}")
         h = <uint64_t>v
         if h & seen:
-            raise ValueError(f"hand {i} shares cards with another hand")
+            raise SolverArgumentError(f"hand {i} shares cards with another hand")
         seen |= h
         pos.hands[i] = h
     tr = tuple(trick)
     n = len(tr)
     if n > 2:
-        raise ValueError(f"the current trick holds 0..2 cards before the player to move, got {n}")
+        raise SolverArgumentError(f"the current trick holds 0..2 cards before the player to move, got {n}")
     for i in range(n):
         v = _int(tr[i], "a trick card")
         if v < 0 or v >= 40:
-            raise ValueError(f"trick card {v!r} is not a card id 0..39")
+            raise SolverArgumentError(f"trick card {v!r} is not a card id 0..39")
         c = v
         if (seen >> c) & 1:
-            raise ValueError(f"trick card {c} is also in a hand or played twice")
+            raise SolverArgumentError(f"trick card {c} is also in a hand or played twice")
         seen |= (<uint64_t>1) << c
         pos.trick[i] = <uint8_t>c
     leader, soloist = _int(leader, "leader"), _int(soloist, "soloist")
     for name, v in (("leader", leader), ("soloist", soloist)):
         if not 0 <= v <= 2:
-            raise ValueError(f"{name} must be a seat 0..2, got {v!r}")
+            raise SolverArgumentError(f"{name} must be a seat 0..2, got {v!r}")
     last_bonus = _int(last_bonus, "last_bonus")
     if not 0 <= last_bonus <= MAX_BONUS:
-        raise ValueError(f"last_bonus must be 0..{MAX_BONUS}, got {last_bonus!r}")
+        raise SolverArgumentError(f"last_bonus must be 0..{MAX_BONUS}, got {last_bonus!r}")
     pos.ntrick = <uint8_t>n
     pos.leader = <uint8_t>leader
     pos.soloist = <uint8_t>soloist
@@ -130,13 +132,13 @@ cdef void _load(cs_position *pos, object hands, object trick, object leader,
     for i in range(3):
         seat = (pos.leader + i) % 3
         if _popcount(pos.hands[seat]) != (m - 1 if i < n else m):
-            raise ValueError("inconsistent hand sizes for the current trick")
+            raise SolverArgumentError("inconsistent hand sizes for the current trick")
     if n > 0 and m == 0:
-        raise ValueError("the player to move holds no card")
+        raise SolverArgumentError("the player to move holds no card")
     # The second card may leave the suit led only if its player is void in it.
     if n == 2 and tr[1] // 10 != tr[0] // 10:
         if pos.hands[(pos.leader + 1) % 3] & _suit_mask(tr[0] // 10):
-            raise ValueError("the second card of the trick did not follow suit")
+            raise SolverArgumentError("the second card of the trick did not follow suit")
 
 
 cdef class Solver:
@@ -146,7 +148,9 @@ cdef class Solver:
     ordering=True)``: ``tt_mb`` is the table size in MiB (32 solves the
     benchmark suites as fast as 64); the keyword flags switch techniques
     off for ablation (answers never change, only speed).
-    Raises MemoryError when the table cannot be allocated.
+    Raises MemoryError when the table cannot be allocated, and
+    :class:`~calasolve.game.errors.SolverArgumentError` (a ``CalasolveError``)
+    for a bad argument of any method, as the functions of this module do.
 
     One solver must not be used by two threads at once (it raises
     RuntimeError if that is tried); distinct solvers are independent and
@@ -163,9 +167,9 @@ cdef class Solver:
         cdef int rc
         self._s = NULL
         if not isinstance(tt_mb, int) or isinstance(tt_mb, bool):
-            raise TypeError("tt_mb must be an int number of MiB")
+            raise SolverArgumentTypeError("tt_mb must be an int number of MiB")
         if not 1 <= tt_mb <= _MAX_TT_MB:
-            raise ValueError(f"tt_mb must be 1..{_MAX_TT_MB}, got {tt_mb!r}")
+            raise SolverArgumentError(f"tt_mb must be 1..{_MAX_TT_MB}, got {tt_mb!r}")
         cs_config_default(&cfg)
         cfg.tt_mb = <size_t>tt_mb
         cfg.use_tt = 1 if tt else 0
@@ -176,7 +180,7 @@ cdef class Solver:
         if rc == CS_ENOMEM:
             raise MemoryError(f"cannot allocate a {tt_mb} MiB transposition table")
         if rc != CS_OK:
-            raise ValueError("bad solver configuration")
+            raise InternalError("bad solver configuration")
         self.config = {"tt_mb": tt_mb, "tt": bool(tt), "equivalence": bool(equivalence),
                        "canonical_suits": bool(canonical_suits), "ordering": bool(ordering)}
 
@@ -206,7 +210,7 @@ cdef class Solver:
         finally:
             self._busy = False
         if r < 0:
-            raise ValueError("invalid position")
+            raise InternalError("invalid position: the C core refuses what the checks here passed")
         return r
 
     def reaches(self, hands, trick, leader, soloist, last_bonus, target):
@@ -215,7 +219,7 @@ cdef class Solver:
         cdef int r, t
         _load(&pos, hands, trick, leader, soloist, last_bonus)
         if not isinstance(target, int):
-            raise TypeError("target must be an int")
+            raise SolverArgumentTypeError("target must be an int")
         if target <= 0:
             return True
         if target > 127:
@@ -228,7 +232,7 @@ cdef class Solver:
         finally:
             self._busy = False
         if r < 0:
-            raise ValueError("invalid position")
+            raise InternalError("invalid position: the C core refuses what the checks here passed")
         return r == 1
 
     def reaches_batch(self, hands, last_bonus, leader, soloist, target, max_fails=0):
@@ -259,7 +263,7 @@ cdef class Solver:
         finally:
             self._busy = False
         if r < 0:
-            raise ValueError("invalid position")
+            raise InternalError("invalid position: the C core refuses what the checks here passed")
         return {c: vals[c] for c in range(40) if vals[c] >= 0}
 
     def line(self, hands, trick, leader, soloist, last_bonus):
@@ -276,7 +280,7 @@ cdef class Solver:
         finally:
             self._busy = False
         if n < 0:
-            raise ValueError("invalid position")
+            raise InternalError("invalid position: the C core refuses what the checks here passed")
         return [buf[i] for i in range(n)]
 
     def analyse(self, hands, trick, leader, soloist, last_bonus):
@@ -292,7 +296,7 @@ cdef class Solver:
         finally:
             self._busy = False
         if r < 0:
-            raise ValueError("invalid position")
+            raise InternalError("invalid position: the C core refuses what the checks here passed")
         return (r, {c: an.card_value[c] for c in range(40) if an.card_value[c] >= 0},
                 [an.line[i] for i in range(an.nline)])
 
@@ -361,15 +365,15 @@ cdef class GoalSearch:
     def __cinit__(self, memo_mb=8):
         self._g = NULL
         if not isinstance(memo_mb, int) or isinstance(memo_mb, bool):
-            raise TypeError("memo_mb must be an int number of MiB")
+            raise SolverArgumentTypeError("memo_mb must be an int number of MiB")
         memo_mb = _index(memo_mb)
         if not 0 <= memo_mb <= 65536:
-            raise ValueError(f"memo_mb must be 0..65536, got {memo_mb!r}")
+            raise SolverArgumentError(f"memo_mb must be 0..65536, got {memo_mb!r}")
         rc = cs_goal_new(<size_t>memo_mb, &self._g)
         if rc == CS_ENOMEM:
             raise MemoryError(f"cannot allocate a {memo_mb} MiB goal memo")
         if rc != CS_OK:
-            raise RuntimeError(f"cs_goal_new failed ({rc})")
+            raise InternalError(f"cs_goal_new failed ({rc})")
 
     def __dealloc__(self):
         cs_goal_free(self._g)
@@ -395,11 +399,11 @@ cdef class GoalSearch:
         _load(&pos, hands, trick, leader, soloist, last_bonus)
         captured = _int(captured, "captured")
         if not 0 <= captured <= MAX_VALUE:
-            raise ValueError(f"captured must be 0..{MAX_VALUE} thirds, got {captured!r}")
+            raise SolverArgumentError(f"captured must be 0..{MAX_VALUE} thirds, got {captured!r}")
         if not isinstance(goal, (bytes, bytearray)) or len(goal) != CS_GOAL_SIZE:
-            raise ValueError(f"goal must be {CS_GOAL_SIZE} bytes")
+            raise SolverArgumentError(f"goal must be {CS_GOAL_SIZE} bytes")
         if goal.count(0) + goal.count(1) != CS_GOAL_SIZE:
-            raise ValueError("goal flags must be 0 or 1")
+            raise SolverArgumentError("goal flags must be 0 or 1")
         st.captured = <uint8_t>captured
         st.soloist_has_trick = 1 if soloist_has_trick else 0
         st.defence_has_trick = 1 if defence_has_trick else 0
@@ -414,19 +418,19 @@ cdef class GoalSearch:
         finally:
             self._busy = False
         if rc < 0:
-            raise ValueError("invalid position")
+            raise InternalError("invalid position: the C core refuses what the checks here passed")
         return rc == 1
 
 
 cdef void _store(cs_position *p, Py_ssize_t i, uint64_t h0, uint64_t h1, uint64_t h2, long long b,
                  int leader, int soloist) except *:
     if (h0 | h1 | h2) & ~_DECK or h0 & h1 or h0 & h2 or h1 & h2:
-        raise ValueError(f"candidate {i}: hands must be disjoint masks of cards 0..39")
+        raise SolverArgumentError(f"candidate {i}: hands must be disjoint masks of cards 0..39")
     size = _popcount(h0)
     if _popcount(h1) != size or _popcount(h2) != size:
-        raise ValueError(f"candidate {i}: hands of unequal sizes")
+        raise SolverArgumentError(f"candidate {i}: hands of unequal sizes")
     if not 0 <= b <= MAX_BONUS:
-        raise ValueError(f"candidate {i}: last_bonus must be 0..{MAX_BONUS}")
+        raise SolverArgumentError(f"candidate {i}: last_bonus must be 0..{MAX_BONUS}")
     p.hands[0] = h0
     p.hands[1] = h1
     p.hands[2] = h2
@@ -446,13 +450,13 @@ cdef cs_position *_load_batch(object hands, object last_bonus, int leader, int s
     cdef const uint64_t[:, ::1] harr
     cdef const int64_t[::1] barr
     if len(last_bonus) != n:
-        raise ValueError("one last_bonus per candidate")
+        raise SolverArgumentError("one last_bonus per candidate")
     if n > 0x7FFFFFFF:
-        raise ValueError("too many candidates")
+        raise SolverArgumentError("too many candidates")
     arrays = isinstance(hands, _ndarray) and isinstance(last_bonus, _ndarray)
     if arrays:
         if hands.dtype != _uint64 or last_bonus.dtype != _int64 or hands.ndim != 2 or hands.shape[1] != 3:
-            raise TypeError("arrays must be (n, 3) uint64 hands and (n,) int64 bonuses")
+            raise SolverArgumentTypeError("arrays must be (n, 3) uint64 hands and (n,) int64 bonuses")
         harr = _ascontiguous(hands)
         barr = _ascontiguous(last_bonus)
     pos = <cs_position *>malloc((n if n > 0 else 1) * sizeof(cs_position))
@@ -466,8 +470,8 @@ cdef cs_position *_load_batch(object hands, object last_bonus, int leader, int s
             for i in range(n):
                 t0, t1, t2 = hands[i]
                 b = _int(last_bonus[i], "last_bonus")
-                if not 0 <= b <= MAX_BONUS:  # checked as a Python int: any size is a ValueError
-                    raise ValueError(f"candidate {i}: last_bonus must be 0..{MAX_BONUS}")
+                if not 0 <= b <= MAX_BONUS:  # checked as a Python int: any size is a SolverArgumentError
+                    raise SolverArgumentError(f"candidate {i}: last_bonus must be 0..{MAX_BONUS}")
                 _store(&pos[i], i, _int(t0, "a hand"), _int(t1, "a hand"), _int(t2, "a hand"), b, leader, soloist)
     except BaseException:
         free(pos)
@@ -485,7 +489,7 @@ cdef int _clamp_target(object target) except? -1:
 cdef tuple _seats(object leader, object soloist):
     leader, soloist = _int(leader, "leader"), _int(soloist, "soloist")
     if not 0 <= leader <= 2 or not 0 <= soloist <= 2:
-        raise ValueError("leader and soloist must be seats 0..2")
+        raise SolverArgumentError("leader and soloist must be seats 0..2")
     return leader, soloist
 
 
@@ -542,7 +546,7 @@ def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, 
     leader, soloist = _seats(leader, soloist)
     top = _int(top, "top")
     if top < 1:
-        raise ValueError("top must be at least 1")
+        raise SolverArgumentError("top must be at least 1")
     if floor is None:
         lim.floor = -1 if maximise else CS_MAX_VALUE + 1
     else:
@@ -553,7 +557,7 @@ def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, 
     if shared is not None:
         shared_view = memoryview(shared).cast("B").cast("i")
         if shared_view.shape[0] < CS_MAX_VALUE + 1:
-            raise ValueError(f"shared: room for {CS_MAX_VALUE + 1} ints needed")
+            raise SolverArgumentError(f"shared: room for {CS_MAX_VALUE + 1} ints needed")
         lim.shared = &shared_view[0]
     pos = _load_batch(hands, last_bonus, leader, soloist)
     if n == 0:
@@ -574,7 +578,7 @@ def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, 
         finally:
             solver._busy = False
         if r < 0:
-            raise ValueError("invalid candidates")
+            raise InternalError("invalid candidates: the C core refuses what the checks here passed")
         bound = hi[0] if maximise else lo[0]
         for i in range(1, n):
             if maximise and hi[i] > bound:
@@ -612,7 +616,7 @@ def reaches_batch(Solver solver not None, hands, last_bonus, leader, soloist, ta
     t = _clamp_target(target)
     mf = _int(max_fails, "max_fails")
     if mf < 0:
-        raise ValueError("max_fails must be at least 0")
+        raise SolverArgumentError("max_fails must be at least 0")
     pos = _load_batch(hands, last_bonus, leader, soloist)
     out = <int8_t *>malloc(n if n > 0 else 1)
     try:
@@ -625,7 +629,7 @@ def reaches_batch(Solver solver not None, hands, last_bonus, leader, soloist, ta
         finally:
             solver._busy = False
         if r < 0:
-            raise ValueError("invalid candidates")
+            raise InternalError("invalid candidates: the C core refuses what the checks here passed")
         return [out[i] for i in range(n)], searches
     finally:
         free(pos)

@@ -41,6 +41,7 @@ from ..game.cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask
 from ..game.state import CONTRACT_VALUE, TRICKS, Contract, PlayState, core_position, legal_cards, multiplier, payments, trick_winner
 from . import engines
 from ..game.defaults import DEFAULT_GOAL_MB
+from ..game.errors import InternalError
 from ..game.rules import STANDARD, Rules
 
 #: Trick classes of a finished deal, from the soloist's side.
@@ -363,7 +364,8 @@ def payoff_line(
             if ok:
                 chosen = card
                 break
-        assert chosen is not None, "no card keeps the payoff: the goal search disagrees with itself"
+        if chosen is None:
+            raise InternalError("no card keeps the payoff: the goal search disagrees with itself")
         state.play(chosen)
         line.append(chosen)
     return line

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from ..exchange.search import best_exchange
 from ..exchange.candidates import dividete_draws
 from ..game.cards import MAKE_THIRDS, Mask, hand_name
-from ..game.errors import CalasolveError
+from ..game.errors import CalasolveError, InternalError
 from ..game.exchange import Exchange
 from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract, payments
@@ -231,7 +231,7 @@ def table_part(part: TablePart, solver: CoreSolver | None = None) -> TableEntry:
         seconds += time.perf_counter() - start
         makes = thirds >= MAKE_THIRDS
         if (value > 0) != makes:
-            raise CalasolveError(f"internal error: the payoff and thirds searches disagree on {contract} for seat {soloist}")
+            raise InternalError(f"the payoff and thirds searches disagree on {contract} for seat {soloist}")
         m = multiplier_of(value, contract, record.rules)
         outcomes.append(Outcome(exchange, found.text(exchange), thirds, m, payments(contract, soloist, makes, m, record.rules)))
     return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw)
