@@ -291,7 +291,7 @@ def table_entries(entries: list[Any], rules: Rules) -> list[TableEntry]:
     >>> table_entries([{"soloist": 0, "contract": "solo", "game_points": [4, -2]}], STANDARD)
     Traceback (most recent call last):
     ...
-    calasolve.board.views.BadRequest: entries[0].game_points: expected three whole numbers
+    calasolve.game.errors.BadRequest: entries[0].game_points: expected three whole numbers
     """
     from ..table.ddtable import TableEntry  # on first use, as the handlers import the searches
     from ..table.par import check_table
