@@ -33,8 +33,8 @@ from suites import random_suite, strong_suite  # noqa: E402
 
 from calasolve.advice.stats import percentile  # noqa: E402
 from calasolve.exchange.search import best_exchange  # noqa: E402
-from calasolve.records.dealfile import Record  # noqa: E402
-from calasolve.records.results import SearchStats  # noqa: E402
+from calasolve.types.record import Record  # noqa: E402
+from calasolve.types.exchange import SearchStats  # noqa: E402
 from calasolve.search.engines import make_solver  # noqa: E402
 
 

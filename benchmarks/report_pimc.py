@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from suites import random_suite  # noqa: E402
 
 from calasolve.play.players import PimcPlayer, play_out  # noqa: E402
-from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.types.record import Record  # noqa: E402
 from calasolve.scale.workers import worker_pool  # noqa: E402
 from calasolve.search.engines import make_solver  # noqa: E402
 

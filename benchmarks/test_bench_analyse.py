@@ -24,7 +24,7 @@ from suites import strong_suite  # noqa: E402
 
 from calasolve.deals.analysis import analyse  # noqa: E402
 from calasolve.game.cards import cards_of  # noqa: E402
-from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.types.record import Record  # noqa: E402
 from calasolve.game.state import core_position  # noqa: E402
 from calasolve.search.engines import make_solver  # noqa: E402
 from calasolve.exchange.solve import solve  # noqa: E402

@@ -28,7 +28,7 @@ pytest.importorskip("starlette", reason="the board needs the extra calasolve[boa
 from suites import strong_suite  # noqa: E402
 
 from calasolve.board.server import create_app  # noqa: E402
-from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.types.record import Record  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message=".*httpx2")
@@ -125,7 +125,7 @@ def test_board_click_in_the_browser(benchmark, tmp_path) -> None:  # type: ignor
     Playwright polls the page for the change)."""
     import subprocess
 
-    from calasolve.records.dealfile import format_deal_text
+    from calasolve.types.record import format_deal_text
 
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"no Chromium at {CHROMIUM}")

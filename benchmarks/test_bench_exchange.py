@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from suites import strong_suite  # noqa: E402
 
-from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.types.record import Record  # noqa: E402
 from calasolve.exchange.search import best_exchange  # noqa: E402
 from calasolve.search.engines import make_solver  # noqa: E402
 

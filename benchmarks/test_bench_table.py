@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from suites import random_suite, strong_suite  # noqa: E402
 
-from calasolve.records.dealfile import Record  # noqa: E402
+from calasolve.types.record import Record  # noqa: E402
 from calasolve.table.ddtable import assemble, table_part, table_parts  # noqa: E402
 from calasolve.scale.workers import worker_pool  # noqa: E402
 

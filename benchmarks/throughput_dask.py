@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from calasolve.deals.dealer import DealSpec, generate_deals
-from calasolve.records.dealfile import format_record
+from calasolve.types.record import format_record
 from calasolve.records import jsonout
 from calasolve.scale.cluster import chunk_size
 

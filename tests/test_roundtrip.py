@@ -18,20 +18,22 @@ from typing import Any, Callable
 import pytest
 
 from calasolve.advice.advisor import advise
-from calasolve.advice.results import Advice, ContractEstimate
+from calasolve.types.advice import Advice, ContractEstimate
 from calasolve.board.pimc import DoubleDummyLine, PimcContinuation, continue_with_pimc
 from calasolve.cli.play import PlayedResult, _play_one
-from calasolve.deals.analysis import Analysis, CardReview, ExchangeReview, analyse
+from calasolve.types.analysis import Analysis, CardReview, ExchangeReview
+from calasolve.deals.analysis import analyse
 from calasolve.exchange.search import best_exchange
 from calasolve.exchange.solve import solve
 from calasolve.game.auction import AuctionResult
 from calasolve.game.cards import cards_of
 from calasolve.game.exchange import Exchange
 from calasolve.game.state import DealResult
-from calasolve.records.dealfile import Record, read_deal_file
-from calasolve.records.jsonout import dumps
-from calasolve.records.results import ExchangeResult
-from calasolve.search.solving import SolveResult
+from calasolve.types.record import Record
+from calasolve.records.dealfile import read_deal_file
+from calasolve.types.jsonout import dumps
+from calasolve.types.exchange import ExchangeResult
+from calasolve.types.solution import SolveResult
 from calasolve.search.engines import make_solver
 from calasolve.table.ddtable import Outcome, TableEntry, dd_table
 from calasolve.table.par import Par

@@ -100,7 +100,8 @@ def deal_case(rng: random.Random) -> bytes:
 
 
 def check_deal(data: bytes) -> None:
-    from calasolve.records.dealfile import format_deal_text, parse_deal_text, parse_deal_bytes
+    from calasolve.types.record import format_deal_text
+    from calasolve.records.dealfile import parse_deal_text, parse_deal_bytes
     from calasolve.game.errors import CalasolveError
 
     try:

@@ -21,20 +21,22 @@ from .game.cards import card_name, cards_name, hand_name, parse_card, parse_card
 from .game.errors import CalasolveError, DealFileError, ExchangeError, IllegalPlayError, ParameterError, RuleError
 from .game.state import DealResult, PlayState, score
 from .game.rules import Rules
-from .search.solving import CardValues, SolveResult
+from .types.solution import CardValues, SolveResult
 
 if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .search._core import Solver
     from .advice.advisor import advise
-    from .deals.analysis import Analysis, analyse
+    from .types.analysis import Analysis
+    from .deals.analysis import analyse
     from .table.ddtable import DDTable, dd_table
-    from .records.dealfile import Record, check_deal_file, parse_deal_text, read_deal_file
+    from .types.record import Record
+    from .records.dealfile import check_deal_file, parse_deal_text, read_deal_file
     from .game.exchange import Exchange
-    from .records.results import ExchangeResult
+    from .types.exchange import ExchangeResult
     from .exchange.search import best_exchange
     from .exchange.solve import solve
     from .search.position import Position, solve_position
-    from .records.notation import Notation, hand_diagram, notation, table_diagram
+    from .game.notation import Notation, hand_diagram, notation, table_diagram
 
 __version__ = "0.1.0"
 
@@ -44,12 +46,12 @@ _LAZY = {
     "Solver": ".search._core",
     "Position": ".search.position",
     "solve_position": ".search.position",
-    "Record": ".records.dealfile",
+    "Record": ".types.record",
     "read_deal_file": ".records.dealfile",
     "parse_deal_text": ".records.dealfile",
     "check_deal_file": ".records.dealfile",
     "Exchange": ".game.exchange",
-    "ExchangeResult": ".records.results",
+    "ExchangeResult": ".types.exchange",
     "best_exchange": ".exchange.search",
     "solve": ".exchange.solve",
     "Analysis": ".deals.analysis",
@@ -57,10 +59,10 @@ _LAZY = {
     "DDTable": ".table.ddtable",
     "dd_table": ".table.ddtable",
     "advise": ".advice.advisor",
-    "Notation": ".records.notation",
-    "notation": ".records.notation",
-    "hand_diagram": ".records.notation",
-    "table_diagram": ".records.notation",
+    "Notation": ".game.notation",
+    "notation": ".game.notation",
+    "hand_diagram": ".game.notation",
+    "table_diagram": ".game.notation",
 }
 
 __all__ = [

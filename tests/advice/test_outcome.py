@@ -7,7 +7,7 @@ import pytest
 from calasolve.advice.checks import parse_advice_hand
 from calasolve.advice.samples import Task, evaluate, worker_goals
 from calasolve.advice.settings import AdviceSettings
-from calasolve.advice.outcome import UPPER_BUDGET, Outcome
+from calasolve.advice.outcome import UPPER_BUDGET, SampleOutcome
 from calasolve.advice.race import FULL_PREFIX, Race, Track
 from calasolve.game.rules import STANDARD
 from calasolve.search.engines import make_solver
@@ -38,20 +38,20 @@ def test_the_upper_end_only_bounds_the_exact_game_points(engines: tuple[object, 
             assert exact.refuted_at is not None
 
 
-def _failure(at: int | None) -> Outcome:
-    return Outcome(makes=False, payoff_low=-48, payoff_high=-16, refuted_at=at)
+def _failure(at: int | None) -> SampleOutcome:
+    return SampleOutcome(makes=False, payoff_low=-48, payoff_high=-16, refuted_at=at)
 
 
-def _race(behind: list[Outcome], lead_points: int) -> Race:
+def _race(behind: list[SampleOutcome], lead_points: int) -> Race:
     lead, other = Track("solissimo", -24, 24), Track("dividete", -48, 48)
     for k in range(FULL_PREFIX):
-        lead.add(Outcome(makes=True, payoff_low=lead_points, payoff_high=lead_points))
+        lead.add(SampleOutcome(makes=True, payoff_low=lead_points, payoff_high=lead_points))
         other.add(behind[k % len(behind)])
     return Race([lead, other], cap=400, precision=0.05)
 
 
 def test_upper_only_for_a_contract_far_behind_whose_refuters_come_early() -> None:
-    made = Outcome(makes=True, payoff_low=16, payoff_high=16)
+    made = SampleOutcome(makes=True, payoff_low=16, payoff_high=16)
     early = _race([made, _failure(-1), _failure(3)], 8)
     assert early.upper_only(early.tracks[1])
     assert not early.upper_only(early.tracks[0])  # the leader is asked in full
@@ -69,11 +69,11 @@ def test_upper_only_for_a_contract_far_behind_whose_refuters_come_early() -> Non
 def test_p_make_comes_from_the_samples_asked_in_full() -> None:
     t = Track("dividete", -48, 48)
     for _ in range(10):
-        t.add(Outcome(makes=True, payoff_low=16, payoff_high=16))
+        t.add(SampleOutcome(makes=True, payoff_low=16, payoff_high=16))
     for _ in range(30):
-        t.add(Outcome(makes=None, payoff_low=-48, payoff_high=16, partial=True))
-    t.add(Outcome(makes=False, payoff_low=-48, payoff_high=-16, partial=True))
+        t.add(SampleOutcome(makes=None, payoff_low=-48, payoff_high=16, partial=True))
+    t.add(SampleOutcome(makes=False, payoff_low=-48, payoff_high=-16, partial=True))
     assert list(t.makes()) == [1.0] * 10
     # refining a sample asked for its upper end does not bring it into P(make)
-    t.replace(12, Outcome(makes=False, payoff_low=-16, payoff_high=-16))
+    t.replace(12, SampleOutcome(makes=False, payoff_low=-16, payoff_high=-16))
     assert len(t.makes()) == 10

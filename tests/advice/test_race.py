@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from calasolve.advice.confseq import bet_interval, interval, lower_unit, upper_unit
-from calasolve.advice.outcome import Outcome
+from calasolve.advice.outcome import SampleOutcome
 from calasolve.advice.race import CAP, ELIMINATED, FIXED, SETTLED, Race, Track
 
 ROUND = 32
@@ -25,11 +25,11 @@ class Synthetic:
         # made: +u, or +2u with p_double; failed: -u, or -2u with p_double
         self.mean_payoff = unit * (2 * p_make - 1) * (1 + p_double)
 
-    def draw(self, rng: np.random.Generator) -> Outcome:
+    def draw(self, rng: np.random.Generator) -> SampleOutcome:
         makes = bool(rng.random() < self.p_make)
         m = 2 if rng.random() < self.p_double else 1
         points = self.unit * m * (1 if makes else -1)
-        return Outcome(makes=makes, payoff_low=points, payoff_high=points)
+        return SampleOutcome(makes=makes, payoff_low=points, payoff_high=points)
 
 
 def run(contracts: list[Synthetic], rng: np.random.Generator, cap: int, precision: float = 0.05) -> Race:
@@ -138,7 +138,7 @@ def test_interval_scaling_and_the_open_samples() -> None:
     # a sample known only as [-12, -4] counts at its low end for the lower bound, its high end for the upper
     t = Track("solo", -12, 12)
     for _ in range(64):
-        t.add(Outcome(makes=False, payoff_low=-12, payoff_high=-4))
+        t.add(SampleOutcome(makes=False, payoff_low=-12, payoff_high=-4))
     plo, phi = t.payoff_interval()
     assert plo <= -12 + 1e-9 and -4 <= phi < 4
     assert t.mean_range() == (-12.0, -4.0)
@@ -179,14 +179,14 @@ def test_intervals_cover_the_truth_when_open_samples_are_refined_after_the_round
                     points = 4 if rng.random() < p else -4
                     hidden[k].append(points)
                     opened = rng.random() < 0.4
-                    t.add(Outcome(makes=points > 0, payoff_low=-8 if opened else points,
+                    t.add(SampleOutcome(makes=points > 0, payoff_low=-8 if opened else points,
                                   payoff_high=4 if opened else points))
             race.eliminate()
             for k, t in enumerate(race.tracks):
                 if race.needs_refining(t):
                     for i, o in enumerate(t.outcomes):
                         if not o.settled:
-                            t.replace(i, Outcome(makes=o.makes, payoff_low=hidden[k][i], payoff_high=hidden[k][i]))
+                            t.replace(i, SampleOutcome(makes=o.makes, payoff_low=hidden[k][i], payoff_high=hidden[k][i]))
             race.eliminate()
             race.settle(n)
         for t in race.tracks:

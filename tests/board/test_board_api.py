@@ -429,7 +429,7 @@ def test_the_tables_pool_answers_questions_side_by_side() -> None:
     from calasolve.game.errors import Abandoned
     from calasolve.table.ddtable import table_entry
 
-    from calasolve.records.dealfile import Record
+    from calasolve.types.record import Record
     from calasolve.search.suites import random_suite
 
     deal = random_suite(2)[1]  # seat 0's chiamo: minutes of search

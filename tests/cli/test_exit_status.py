@@ -12,8 +12,9 @@ import pytest
 from calasolve.cli.bulk import Failure, failure, pool_map
 from calasolve.cli.streams import INTERNAL_STATUS
 from calasolve.game.errors import DealFileError, InternalError, KnownCardsError
-from calasolve.records.dealfile import Record, read_deal_file
-from calasolve.records.notation import record_label
+from calasolve.types.record import Record
+from calasolve.records.dealfile import read_deal_file
+from calasolve.types.record import record_label
 
 from cli_run import run
 

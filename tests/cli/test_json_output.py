@@ -10,7 +10,7 @@ import pytest
 from strict_json import strict_lines, strict_loads
 
 from calasolve.cli import main
-from calasolve.records.jsonout import dumps
+from calasolve.types.jsonout import dumps
 from calasolve.search.suites import ADVISE_HANDS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ import pytest
 from calasolve.search import engines
 from calasolve.game.cards import parse_hand
 from cli_run import run
-from calasolve.records.notation import LETTERS, SYMBOLS, hand_diagram, notation, plural, table_diagram
+from calasolve.game.notation import LETTERS, SYMBOLS, hand_diagram, notation, plural, table_diagram
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"

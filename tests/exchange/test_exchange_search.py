@@ -23,7 +23,7 @@ from calasolve.records.dealfile import parse_deal_text
 from calasolve.game.exchange import Exchange, apply_exchange
 from calasolve.exchange.search import best_exchange, search_exchange, solve_with_exchange
 from calasolve.exchange.candidates import dividete_draws
-from calasolve.records.notation import exchange_text
+from calasolve.game.notation import exchange_text
 from calasolve.game.state import defender_seats
 from calasolve.search.reference import ReferenceSolver, clear_cache
 from calasolve.search.engines import CoreSolver, make_solver
@@ -450,7 +450,7 @@ def _strong_record(i: int, contract: str) -> Any:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from suites import strong_suite  # type: ignore[import-not-found]
 
-    from calasolve.records.dealfile import Record
+    from calasolve.types.record import Record
 
     deal = strong_suite(i + 1)[i]
     return Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist)
@@ -579,7 +579,7 @@ def test_two_workers_give_the_one_process_values(
 @pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
 def test_two_workers_give_the_one_process_values_on_full_deals(contract: str, suite: str) -> None:
     # the first 10 deals of each benchmark suite, as `calasolve solve` searches them (top 10)
-    from calasolve.records.dealfile import Record
+    from calasolve.types.record import Record
     from calasolve.exchange.search import best_exchange
     from calasolve.search.suites import random_suite, strong_suite
 
@@ -616,7 +616,7 @@ def test_a_time_limit_gives_a_legal_exchange_within_its_proven_bound(
 
 @pytest.mark.parametrize("bad", [0, -1, 0.0, float("nan"), float("inf"), True, "1"])
 def test_a_bad_time_limit_is_a_parameter_error(bad: Any) -> None:
-    from calasolve.records.dealfile import Record
+    from calasolve.types.record import Record
     from calasolve.search.suites import strong_suite
 
     deal = strong_suite(1)[0]
@@ -635,7 +635,7 @@ def test_cli_solve_with_a_time_limit_marks_the_exchange_not_proven(tmp_path) -> 
     import subprocess
     import sys
 
-    from calasolve.records.dealfile import Record, format_record
+    from calasolve.types.record import Record, format_record
     from calasolve.search.suites import strong_suite
 
     deal = strong_suite(1)[0]

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from calasolve.game.cards import FULL_DECK, mask_of, popcount, suit_of
-from calasolve.records.dealfile import Record, read_deal_file
+from calasolve.types.record import Record
+from calasolve.records.dealfile import read_deal_file
 from calasolve.game.state import PlayState, defender_seats
 from calasolve.play.knowledge import MONTE, deal_layout, layout_count, shown_voids, view_of
 from calasolve.play.players import make_player, play_out

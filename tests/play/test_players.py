@@ -10,7 +10,8 @@ import calasolve
 from calasolve.game.cards import cards_of
 from calasolve.game.errors import InternalError
 from calasolve.game.state import PlayState
-from calasolve.records.dealfile import Record, parse_deal_text, read_deal_file
+from calasolve.types.record import Record
+from calasolve.records.dealfile import parse_deal_text, read_deal_file
 from calasolve.play.knowledge import layout_count, view_of
 from calasolve.play.players import PimcPlayer, make_player, pick, play_out
 from calasolve.search.solving import default_solver, final_card_values

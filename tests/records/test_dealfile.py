@@ -9,8 +9,9 @@ import pytest
 from deal_cases import CHIAMO, GOOD, MALFORMED, edit
 
 from calasolve.game.cards import hand_name, mask_of, parse_card, parse_cards, parse_hand
-from calasolve.records.dealfile import Record, format_deal_text, format_record, parse_deal_text, read_deal_file
-from calasolve.game.errors import DealFileError, ExchangeError
+from calasolve.types.record import Record, format_deal_text, format_record
+from calasolve.records.dealfile import parse_deal_text, read_deal_file
+from calasolve.game.errors import DealFileError, ExchangeError, RecordError
 from calasolve.game.exchange import Exchange
 from calasolve.game.state import CONTRACTS, PlayState
 from calasolve.game.rules import Rules
@@ -254,15 +255,19 @@ def test_after_exchange_incomplete_names_the_record():
 
 
 def test_python_records_are_checked():
-    with pytest.raises(DealFileError, match=r"^<deal>: seat 2 holds 0 cards"):
+    """A record made in memory that breaks a rule is a RecordError naming the key; read from a file, a DealFileError."""
+    with pytest.raises(RecordError, match=r"^seat 2 holds 0 cards") as info:
         Record((HANDS[0], HANDS[1], 0), MONTE, "solo", 0)
+    assert info.value.key == "hands" and not isinstance(info.value, DealFileError)
     rec = Record(HANDS, MONTE, "solo", 0, exchange=Exchange(discards=masks(s0="4C,7D,5D,4D")))
-    with pytest.raises(DealFileError, match="played card 1 \\(7B, trick 1\\): seat 0 does not hold it"):
+    with pytest.raises(RecordError, match="played card 1 \\(7B, trick 1\\): seat 0 does not hold it"):
         rec.with_(played=(parse_card("7B"),))
-    with pytest.raises(DealFileError, match="name 'a # b': must be one line without '#'"):
+    with pytest.raises(RecordError, match="name 'a # b': must be one line without '#'"):
         rec.with_(name="a # b")
-    with pytest.raises(DealFileError, match="leader 3"):
+    with pytest.raises(RecordError, match="leader 3"):
         rec.with_(leader=3)
+    with pytest.raises(DealFileError, match="^x.deal: leader 3"):
+        rec.with_(path="x.deal").with_(leader=3)
     assert rec.with_(played=[parse_card("3B")]).played == (parse_card("3B"),)
     assert rec.with_(name="  padded ").name == "padded"
     assert hash(rec) == hash(rec.with_(path="elsewhere", line=9, index=4))

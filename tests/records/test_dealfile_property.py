@@ -7,7 +7,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from calasolve.records.dealfile import format_deal_text, parse_deal_bytes, parse_deal_text
+from calasolve.types.record import format_deal_text
+from calasolve.records.dealfile import parse_deal_bytes, parse_deal_text
 from calasolve.game.errors import CalasolveError
 
 EXAMPLES = [p.read_bytes() for p in sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.deal"))]

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 import calasolve
-from calasolve.records.dealfile import Record, parse_deal_text
+from calasolve.types.record import Record
+from calasolve.records.dealfile import parse_deal_text
 from calasolve.table.ddtable import assemble, deal_record, table_entry, table_part, table_parts, table_tasks
 from calasolve.game.state import CONTRACTS
 from calasolve.game.rules import Rules

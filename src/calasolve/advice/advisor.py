@@ -64,19 +64,21 @@ from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, D
 from ..game.errors import InternalError
 from ..game.limits import check_callable
 from ..game.state import CONTRACTS, Contract
-from .outcome import Outcome
+from .outcome import SampleOutcome
 from ..search.payoff import multiplier_of, payoff_levels
-from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
+from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 from .race import CAP, Race, Track
 from ..game.rules import STANDARD, Rules
 from .stats import mean_se
 from ..scale.workers import worker_pool
 from .checks import contract_choice, hand_mask, known_items
 from .prose import reason
-from .results import Advice, ContractEstimate
+from ..types.advice import Advice, ContractEstimate
 from .runner import Runner
 from .samples import Task, is_dd_defence
 from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings
+from .race import INTERVAL_METHOD
+from .prose import PAYOFF_METHOD, POLICY_NOTES
 
 __all__ = ["advise", "run_advice"]
 
@@ -189,6 +191,9 @@ def run_advice(
         known={str(k): hand_name(v) for k, v in settings.known},
         candidates=settings.candidates, redeals=settings.redeals, precision=settings.precision,
         fixed=settings.fixed, thirds_samples=thirds_samples, race=race,
+        policy_notes={"soloist": POLICY_NOTES["soloist"][settings.policy],
+                      "defenders": POLICY_NOTES["defenders"][settings.defender_policy]},
+        interval_method=INTERVAL_METHOD, payoff_method=PAYOFF_METHOD,
     )
 
 
@@ -203,8 +208,8 @@ def _round_tasks(indices: range, asked: Sequence[tuple[Contract, bool]], setting
 
 
 def _collect(
-    results: Sequence[tuple[Task, Outcome, float]], race: Race, thirds: dict[str, dict[int, int]], cpu: dict[str, float]
-) -> list[tuple[Task, Outcome]]:
+    results: Sequence[tuple[Task, SampleOutcome, float]], race: Race, thirds: dict[str, dict[int, int]], cpu: dict[str, float]
+) -> list[tuple[Task, SampleOutcome]]:
     """File a batch of results into the race's tracks (a refined sample replaces its
     first outcome, in place), in sample order."""
     fresh = []

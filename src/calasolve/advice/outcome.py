@@ -37,7 +37,7 @@ _MIDDLE = MAKE_THIRDS - 0.5
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class SampleOutcome:
     """One sample of one contract, double dummy.
 
     ``payoff_low <= game points <= payoff_high`` (equal when settled);
@@ -212,7 +212,7 @@ def judge(
     thirds: bool = False,
     known: int | None = None,
     upper: bool = False,
-) -> Outcome:
+) -> SampleOutcome:
     """The sample's outcome: made or not, and its game points as tight as the
     null-window tests make them (exact with ``refine``: goal searches decide the
     rest); ``thirds`` also computes the exact final thirds, ``known`` gives them.
@@ -247,7 +247,7 @@ def judge(
             test(w)
             if high == before:
                 break
-        return Outcome(
+        return SampleOutcome(
             makes=True if low >= MAKE_THIRDS else False if high < MAKE_THIRDS else None,
             payoff_low=levels[lo_i], payoff_high=levels[hi_i], searches=getattr(oracle, "searches", 0), partial=True,
             refuted_at=getattr(oracle, "refuted_at", None),
@@ -270,7 +270,7 @@ def judge(
             else:
                 hi_i = mid - 1
     exact = low if low == high else None
-    return Outcome(
+    return SampleOutcome(
         makes=low >= MAKE_THIRDS, payoff_low=levels[lo_i], payoff_high=levels[hi_i], thirds=exact,
         searches=getattr(oracle, "searches", 0), refuted_at=getattr(oracle, "refuted_at", None),
     )

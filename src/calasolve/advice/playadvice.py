@@ -31,10 +31,10 @@ from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_
 from ..game.limits import check_callable
 from ..game.rules import STANDARD, Rules
 from ..game.state import CONTRACTS, Contract
-from ..records.jsonout import finite
+from ..types.jsonout import finite
 from ..scale.workers import worker_pool
 from .checks import contract_choice, hand_mask, known_items
-from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
+from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 from .prose import POLICY_NOTES
 from .realplay import PlayChunk, PlayedSample, PlayTask, play_work
 from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings

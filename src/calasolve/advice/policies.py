@@ -38,11 +38,10 @@ from ..game.exchange import Exchange, Hands
 from ..game.state import Contract, defender_seats, first_leader
 from ..exchange.search import search_exchange
 from ..game.rules import Rules
+from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 
 #: The ``sampled`` policy's defaults: discard sets tried, and re-deals each
 #: (close to 6 x 10 at a fraction of the cost; docs/experiments.md).
-DEFAULT_CANDIDATES = 4
-DEFAULT_REDEALS = 4
 
 
 # -- the soloist's policies -------------------------------------------------------------

@@ -37,7 +37,7 @@ from typing import Sequence
 import numpy as np
 
 from .confseq import interval, lower_bound, upper_bound
-from .outcome import UPPER_BUDGET, Outcome
+from .outcome import UPPER_BUDGET, SampleOutcome
 from ..game.state import Contract
 
 #: The 1 - confidence of every reported interval.
@@ -57,7 +57,7 @@ class Track:
     #: the lowest and highest game points the contract can end with
     low: int
     high: int
-    outcomes: list[Outcome] = field(default_factory=list)
+    outcomes: list[SampleOutcome] = field(default_factory=list)
     stopped: str | None = None
     #: what eliminated it: "pass" or another contract's name
     below: str | None = None
@@ -66,15 +66,15 @@ class Track:
 
     def __post_init__(self) -> None:
         #: every sample's outcome as first recorded (what the bets are sized from)
-        self.first: list[Outcome] = list(self.outcomes)
+        self.first: list[SampleOutcome] = list(self.outcomes)
         self._arrays: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    def add(self, outcome: Outcome) -> None:
+    def add(self, outcome: SampleOutcome) -> None:
         self.outcomes.append(outcome)
         self.first.append(outcome)
         self._arrays = {}
 
-    def replace(self, index: int, outcome: Outcome) -> None:
+    def replace(self, index: int, outcome: SampleOutcome) -> None:
         """A refined outcome in place of sample ``index``'s (its first record stays)."""
         self.outcomes[index] = outcome
         self._arrays.pop(False, None)

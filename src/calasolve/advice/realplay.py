@@ -32,7 +32,7 @@ from ..game.exchange import Exchange, Hands, apply_exchange
 from ..game.sampling import rng_for
 from ..game.state import CONTRACTS, Contract, first_leader
 from ..play.players import PimcPlayer, play_out
-from ..records.dealfile import Record
+from ..types.record import Record
 from ..search import engines
 from .policies import random_draw
 from .samples import Task, deal_sample, evaluate, is_dd_defence, policy_exchange, sample_rng

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ..game.state import CONTRACTS
-from .outcome import Outcome
+from .outcome import SampleOutcome
 from .samples import Chunk, Task, work
 from .settings import AdviceSettings
 
@@ -43,9 +43,9 @@ class Runner:
         tasks: Sequence[Task],
         progress: Callable[[int], None] | None,
         ahead: Sequence[Task] = (),
-    ) -> list[tuple[Task, Outcome, float]]:
+    ) -> list[tuple[Task, SampleOutcome, float]]:
         if self.pool is None or not hasattr(self.pool, "submit"):
-            out: list[tuple[Task, Outcome, float]] = []
+            out: list[tuple[Task, SampleOutcome, float]] = []
             chunks = _chunks(settings, tasks, self.jobs)
             parts = map(work, chunks) if self.pool is None else self.pool.map(work, chunks)
             for part in parts:
@@ -57,7 +57,7 @@ class Runner:
 
     def _run_ahead(
         self, settings: AdviceSettings, tasks: Sequence[Task], progress: Callable[[int], None] | None, ahead: Sequence[Task]
-    ) -> list[tuple[Task, Outcome, float]]:
+    ) -> list[tuple[Task, SampleOutcome, float]]:
         from concurrent.futures import FIRST_COMPLETED, wait
 
         wanted = set(tasks)

@@ -19,7 +19,7 @@ from ..game.exchange import Exchange, Hands, apply_exchange
 from ..game.sampling import deal_rest, rng_for
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, first_leader
 from ..search import engines
-from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, Outcome, PositionOracle, judge
+from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, SampleOutcome, PositionOracle, judge
 from .policies import bonus_after_exchange, heuristic_exchange, random_draw, soloist_policy
 from .settings import AdviceSettings
 
@@ -90,7 +90,7 @@ def policy_exchange(
     return heuristic_exchange(hands, monte, seat, takes), None
 
 
-def evaluate(task: Task, settings: AdviceSettings, solver: Any, goals: Any, hints: dict[int, Hands] | None = None) -> Outcome:
+def evaluate(task: Task, settings: AdviceSettings, solver: Any, goals: Any, hints: dict[int, Hands] | None = None) -> SampleOutcome:
     """Deal sample ``task.index``, carry out the contract's exchange, judge it
     (:func:`calasolve.advice.outcome.judge`): a null-window test at 18 thirds and one
     or two more for the multiplier, unless the task asks for more."""
@@ -120,7 +120,7 @@ class Chunk:
     tasks: tuple[Task, ...]
 
 
-def work(chunk: Chunk) -> list[tuple[Task, Outcome, float]]:
+def work(chunk: Chunk) -> list[tuple[Task, SampleOutcome, float]]:
     """Evaluate a chunk of tasks with this process's solver."""
     settings, tasks = chunk.settings, chunk.tasks
     solver = engines.solver(settings.tt_mb)

@@ -29,7 +29,7 @@ from ..game.rules import STANDARD, Rules
 from ..game.sampling import MONTE, check_known
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract
 from ..play.players import MAX_PIMC_SAMPLES
-from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
+from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 
 SOLOIST_POLICIES = ("sampled", "dd")
 DEFENDER_POLICIES = ("dd", "heuristic")

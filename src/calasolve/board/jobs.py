@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 from ..game.errors import Abandoned, BadRequest, CalasolveError
 
 if TYPE_CHECKING:
-    from ..deals.analysis import Analysis
-    from ..records.results import ExchangeResult
+    from ..types.analysis import Analysis
+    from ..types.exchange import ExchangeResult
     from ..table.ddtable import TableEntry
     from .pimc import PimcContinuation
 

@@ -17,12 +17,13 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any, Mapping
 
-from ..deals.analysis import CardReview, review_play
+from ..types.analysis import CardReview
+from ..deals.analysis import review_play
 from ..game.cards import MAKE_THIRDS, Card, card_name, parse_card
 from ..game.errors import CalasolveError
 from ..game.state import DealResult, PlayState
 from ..play.players import PimcPlayer, play_on
-from ..records.dealfile import Record
+from ..types.record import Record
 from ..search.engines import CoreSolver
 from ..search.position import Position, solve_position
 

@@ -27,11 +27,12 @@ from starlette.responses import JSONResponse as _StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..records.dealfile import Record, parse_deal_text
+from ..types.record import Record
+from ..records.dealfile import parse_deal_text
 from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import Abandoned, BadRequest, CalasolveError
 from ..game.state import CONTRACTS
-from ..records.jsonout import dumps
+from ..types.jsonout import dumps
 from ..search.position import Position
 from .advice import MAX_SAMPLES, AdviceRun
 from .jobs import SlowPool, SlowWorker
@@ -51,7 +52,7 @@ CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 's
 
 
 class JSONResponse(_StarletteJSON):
-    """An answer in standard JSON: a number that does not exist is null (:mod:`calasolve.records.jsonout`)."""
+    """An answer in standard JSON: a number that does not exist is null (:mod:`calasolve.types.jsonout`)."""
 
     def render(self, content: Any) -> bytes:
         return dumps(content, compact=True).encode("utf-8")

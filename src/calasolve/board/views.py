@@ -3,7 +3,7 @@
 A request names a deal (a record of the board's FILE by number, or a pasted
 record's text), optionally the exchange to apply and the cards played from
 the first lead.  :func:`deal_record` turns that into a checked
-:class:`~calasolve.records.dealfile.Record` through the deal-file reader's own
+:class:`~calasolve.types.record.Record` through the deal-file reader's own
 validation; :func:`position_view` is what the page draws.
 
 >>> from calasolve.records.dealfile import parse_deal_text
@@ -38,16 +38,17 @@ from ..game.cards import (
     parse_card,
     suit_of,
 )
-from ..records.dealfile import Record, parse_deal_text
+from ..types.record import Record
+from ..records.dealfile import parse_deal_text
 from ..game.errors import BadRequest, CalasolveError, DealFileError, ExchangeError
 from ..game.exchange import Exchange
 from ..game.rules import Rules
 from ..game.state import CONTRACTS
-from ..records.notation import exchange_text
+from ..game.notation import exchange_text
 from ..search.position import Position
 
 if TYPE_CHECKING:
-    from ..deals.analysis import Analysis
+    from ..types.analysis import Analysis
     from ..table.ddtable import TableEntry
 
 __all__ = ["deal_record", "position_view", "record_summary", "parse_played", "graph_of", "table_entries"]

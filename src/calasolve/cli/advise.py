@@ -16,7 +16,7 @@ from ..game.limits import MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB
 from ..game.rules import Rules
 from ..game.state import CONTRACTS
 from ..play.players import MAX_PIMC_SAMPLES
-from ..records.notation import notation
+from ..game.notation import notation
 from .bulk import NoBar, check_scheduler, emit_json
 from .options import jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
 
@@ -106,7 +106,7 @@ def advise_cmd(
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
       calasolve advise --play both --play-samples 8 --contracts solo 32AR.32A.3A.2A5
     """
-    from ..advice.results import Advice
+    from ..types.advice import Advice
     from ..advice.checks import parse_advice_hand
     from ..advice.advisor import run_advice
     from ..advice.checks import contract_choice, known_items

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import click
 
 from ..game.errors import CalasolveError
-from ..records.notation import notation
+from ..game.notation import notation
 from ..search import engines
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option

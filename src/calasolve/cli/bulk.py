@@ -16,8 +16,8 @@ import click
 from ..game.cards import hand_name
 from ..game.errors import CalasolveError
 from ..game.rules import Rules
-from ..records import jsonout
-from ..records.notation import record_label
+from ..types import jsonout
+from ..types.record import record_label
 from ..scale.workers import worker_pool
 
 

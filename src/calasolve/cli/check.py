@@ -6,7 +6,7 @@ from typing import Sequence
 
 import click
 
-from ..records.notation import notation
+from ..game.notation import notation
 from .bulk import check_records, emit_json
 from .options import files_argument, json_option, rule_option, symbols_option
 from .streams import one_line

@@ -82,7 +82,7 @@ def deal_cmd(
     """
     from ..deals.dealer import DealSpec, generate_deals, parse_soloist
     from ..game.sampling import parse_known
-    from ..records.dealfile import format_record
+    from ..types.record import format_record
 
     with known_errors():
         spec = DealSpec(contract=contract.strip().lower(), soloist=parse_soloist(soloist), leader=leader,

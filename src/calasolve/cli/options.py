@@ -12,7 +12,7 @@ import click
 from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import CalasolveError
 from ..game.limits import MAX_JOBS, MAX_TABLE_MB
-from ..records.notation import ENV_SYMBOLS
+from ..game.notation import ENV_SYMBOLS
 
 F = TypeVar("F", bound=Callable[..., Any])
 

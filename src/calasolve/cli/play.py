@@ -13,15 +13,16 @@ from ..game.cards import card_name, parse_card
 from ..game.exchange import Exchange
 from ..game.errors import CalasolveError
 from ..game.limits import MAX_SEED
-from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, PLAYERS, PlayedDeal
-from ..records.notation import notation
+from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, PLAYERS
+from ..types.play import PlayedDeal
+from ..game.notation import notation
 from ..search import engines
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
 
 if TYPE_CHECKING:
-    from ..deals.analysis import Analysis
-    from ..records.dealfile import Record
+    from ..types.analysis import Analysis
+    from ..types.record import Record
 
 
 def _play_one(job: tuple[Any, dict[str, Any]], pool: Any = None, workers: int = 1) -> Any:
@@ -64,7 +65,7 @@ class PlayedResult:
     def from_dict(cls, d: Mapping[str, Any], record: Record) -> "PlayedResult":
         """The result of :meth:`to_dict`'s form for ``record``, the record played (the JSON names it by
         file and number, not by its cards): equal to the result it was made of, ``seconds`` to the microsecond."""
-        from ..deals.analysis import Analysis  # on use, as the command imports the analyser
+        from ..types.analysis import Analysis  # on use, as the command imports the analyser
 
         names = d["players"]
         played = record.with_(exchange=Exchange.from_dict(d["exchange"]), played=tuple(parse_card(c) for c in d["played"]))

@@ -11,10 +11,10 @@ import click
 from ..game.defaults import DEFAULT_GOAL_MB
 from ..game.errors import CalasolveError
 from ..game.limits import MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
-from ..records.dealfile import Record
-from ..records.notation import notation
+from ..types.record import Record
+from ..game.notation import notation
 from ..search import engines
-from ..search.solving import Objective
+from ..types.solution import Objective
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
 from .text import format_solve

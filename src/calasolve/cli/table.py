@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import click
 
 from ..game.errors import CalasolveError
-from ..records.notation import record_label
+from ..types.record import record_label
 from ..search import engines
 from .bulk import Failure, bulk_map, check_scheduler, emit_json, failure, load_records
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, tt_option

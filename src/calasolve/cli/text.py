@@ -1,5 +1,5 @@
 """The wording of every command's results: check, solve (with the searched exchange), analyse,
-rules, bench and advise, in one card notation (:mod:`calasolve.records.notation`).
+rules, bench and advise, in one card notation (:mod:`calasolve.game.notation`).
 """
 
 from __future__ import annotations
@@ -9,24 +9,14 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from ..game.cards import MAKE_THIRDS, Card, parse_hand, mask_thirds
 from ..game.exchange import Exchange
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState
-from ..records.results import ExchangeResult
+from ..types.exchange import ExchangeResult
 from ..table.ddtable import SEATS, DDTable, TableEntry
 from ..table.par import fraction_text, signed
-from ..records.notation import (
-    TRICK_COLUMNS,
-    as_notation,
-    exchange_block,
-    exchange_text,
-    hand_diagram,
-    Notation,
-    plural,
-    position_block,
-    record_header,
-    role,
-    side,
-    table_diagram,
-    trick_lines,
+from ..game.notation import (
+    TRICK_COLUMNS, as_notation, exchange_block, exchange_text, hand_diagram, Notation, plural, position_block,
+    role, side, table_diagram, trick_lines,
 )
+from ..types.record import record_header
 
 if TYPE_CHECKING:
     from ..advice.race import Race

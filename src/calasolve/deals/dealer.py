@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
 from ..game.cards import Mask, popcount, strength
-from ..records.dealfile import Record
+from ..types.record import Record
 from ..game.errors import CalasolveError, KnownCardsError
 from ..game.exchange import Exchange
 from ..exchange.search import best_exchange
@@ -109,7 +109,7 @@ def _soloist(spec: DealSpec, hands: tuple[Mask, Mask, Mask], rng: Any) -> int:
 
 
 def deal_one(spec: DealSpec, seed: int, index: int, solver: Any = None) -> Any:
-    """Record ``index`` of the run of ``seed`` (a :class:`~calasolve.records.dealfile.Record`)."""
+    """Record ``index`` of the run of ``seed`` (a :class:`~calasolve.types.record.Record`)."""
     rng = rng_for(seed, index)
     for _ in range(MAX_TRIES):
         hands, monte = deal_rest(spec.known.get(0, 0), 0, rng, spec.known)

@@ -42,7 +42,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..records.results import SearchStats
+from ..types.exchange import SearchStats
 from ..scale.workers import worker_pool
 from ..search import _core, engines
 from ..search.engines import CoreSolver

@@ -16,7 +16,7 @@ the missing choices are searched.  :func:`solve_with_exchange` then plays
 the deal out with the best exchange (what ``calasolve solve`` does for a
 record whose exchange is incomplete).
 
-**The text of an exchange** (:func:`~calasolve.records.notation.exchange_text`), cards in reading order:
+**The text of an exchange** (:func:`~calasolve.game.notation.exchange_text`), cards in reading order:
 
 * solo: ``discard 6B 5C FD 7D``;
 * chiamo: ``call 3C from seat 1, return 4C, discard 6B 5C FD 7D``, or
@@ -58,8 +58,8 @@ import time
 from typing import Any, Sequence
 
 from ..game.cards import Mask, last_trick_bonus
-from ..records.dealfile import Record, check_record
-from ..records.results import Draw, ExchangeResult, SearchStats
+from ..types.record import Record, check_record
+from ..types.exchange import Draw, ExchangeResult, SearchStats
 from ..game.errors import CalasolveError, InternalError, ParameterError
 from ..game.exchange import Exchange
 from .candidates import (
@@ -79,7 +79,8 @@ from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, check_de
 from ..game.limits import MAX_JOBS, MAX_THIRDS, MAX_TOP, check_int, check_optional_int, check_optional_seconds
 from ..search.engines import CoreSolver
 from ..search.position import Position, solve_position
-from ..search.solving import Objective, SolveResult, check_solver, default_solver
+from ..types.solution import Objective, SolveResult
+from ..search.solving import check_solver, default_solver
 from .parallel import ListResult, list_search
 
 __all__ = ["best_exchange", "check_jobs_and_limit", "check_search_arguments", "search_exchange", "solve_with_exchange"]

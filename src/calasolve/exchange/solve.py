@@ -21,10 +21,11 @@ imports the other upward.
 
 from __future__ import annotations
 
-from ..records.dealfile import Record, check_record
+from ..types.record import Record, check_record
 from ..search.engines import CoreSolver
 from ..search.position import Position, solve_position
-from ..search.solving import Objective, SolveOptions, SolveResult, check_solver
+from ..types.solution import Objective, SolveResult
+from ..search.solving import SolveOptions, check_solver
 from .search import check_jobs_and_limit, solve_with_exchange
 
 __all__ = ["solve"]

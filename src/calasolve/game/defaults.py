@@ -23,3 +23,6 @@ DEFAULT_GOAL_MB = 128
 #: contracts take 2-11 minutes of CPU on the advise suite), and the PIMC players' layouts per decision.
 DEFAULT_PLAY_SAMPLES = 16
 DEFAULT_PLAY_PIMC_SAMPLES = 10
+#: The ``sampled`` soloist's exchange: candidates weighed, and re-deals of the unseen cards each is tested on.
+DEFAULT_CANDIDATES = 4
+DEFAULT_REDEALS = 4

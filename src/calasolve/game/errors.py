@@ -36,6 +36,23 @@ class ExchangeError(CalasolveError):
     """An exchange that contradicts docs/rules.md §5."""
 
 
+class RecordError(CalasolveError):
+    """A deal record made in memory that breaks a rule of the deal; ``key`` is the deal-file key at fault.
+
+    >>> err = RecordError("soloist 3: must be seat 0, 1 or 2", "soloist")
+    >>> str(err), err.key
+    ('soloist 3: must be seat 0, 1 or 2', 'soloist')
+    """
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.key = key
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.message, self.key))
+
+
 class DealFileError(CalasolveError):
     """A malformed deal file; the message names the file and the line.
 

@@ -51,7 +51,7 @@ from ..game.cards import FULL_DECK, Card, Mask, bit, cards_of, mask_of, popcount
 from ..game.errors import CalasolveError
 from ..game.exchange import called_from
 from ..game.state import PlayState, defender_seats
-from ..records.dealfile import Record
+from ..types.record import Record
 
 __all__ = ["MONTE", "SeatView", "deal_layout", "layout_count", "shown_voids", "view_of"]
 

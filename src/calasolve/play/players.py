@@ -32,12 +32,13 @@ from ..game.errors import CalasolveError, IllegalPlayError, InternalError, Param
 from ..game.limits import check_int
 from ..game.sampling import rng_for
 from ..game.state import PlayState, legal_cards, trick_winner
-from ..records.dealfile import Record, check_record
+from ..types.record import Record, check_record
 from ..search import engines
 from ..search.engines import CoreSolver
 from ..search.payoff import payoff_card_values
 from ..search.solving import default_solver, final_card_values
 from .knowledge import deal_layout, view_of
+from ..types.play import PlayedDeal
 
 Objective = Literal["thirds", "payoff"]
 #: A layout of the unseen cards: the three hands and the monte.
@@ -243,15 +244,6 @@ def make_player(name: str, *, samples: int = DEFAULT_PIMC_SAMPLES, seed: int = 0
     raise ParameterError("player", name, f"unknown player (use {', '.join(PLAYERS)})")
 
 
-@dataclass(frozen=True)
-class PlayedDeal:
-    """A record played out: the record with every card in ``played``, who played each seat, and the score."""
-
-    record: Record
-    players: tuple[str, str, str]
-    seconds: float
-
-
 def play_choice(state: PlayState, player: Player, card: Card) -> None:
     """Play ``player``'s choice for the seat to move: an illegal card is a bug of that player
     (an :class:`InternalError` naming it, the seat and the card), never a silent wrong play."""
@@ -287,6 +279,6 @@ def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
 
 
 __all__ = [
-    "DEFAULT_PIMC_SAMPLES", "DoubleDummyPlayer", "HeuristicPlayer", "PLAYERS", "PimcPlayer", "PimcStats", "PlayedDeal",
+    "DEFAULT_PIMC_SAMPLES", "DoubleDummyPlayer", "HeuristicPlayer", "PLAYERS", "PimcPlayer", "PimcStats",
     "Player", "layout_values", "make_player", "pick", "play_choice", "play_on", "play_out",
 ]

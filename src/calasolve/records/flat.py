@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .jsonout import dumps
+from ..types.jsonout import dumps
 
 #: Keys of the ``--json`` object that the flat form leaves out (derivable, or lists of objects).
 DROPPED = frozenset({"tricks", "alternatives"})

@@ -25,15 +25,15 @@ step after the first is cheap.
 from __future__ import annotations
 
 from ..game.cards import Card, card_name, cards_of, parse_card
-from ..records.dealfile import Record, check_record
+from ..types.record import Record, check_record
 from ..game.errors import CalasolveError, ParameterError
 from ..game.state import CONTRACTS, Contract, DealResult, PlayState, core_position
 from ..game.limits import check_instance
 from ..game.rules import STANDARD, Rules
 from .engines import CoreSolver
-from .solving import (CardValues, Labels, Objective, SolveOptions, SolveResult, check_solver, default_solver,
-                      final_card_values, solve_state)
-from ..records.notation import notation, position_block
+from ..types.solution import CardValues, Objective, SolveResult
+from .solving import Labels, SolveOptions, check_solver, default_solver, final_card_values, solve_state
+from ..game.notation import notation, position_block
 
 __all__ = ["Position", "solve_position"]
 
@@ -41,7 +41,7 @@ __all__ = ["Position", "solve_position"]
 class Position:
     """A deal in play with double-dummy values; see the module doc.
 
-    The one position type: a :class:`~calasolve.records.dealfile.Record` is data (a deal as
+    The one position type: a :class:`~calasolve.types.record.Record` is data (a deal as
     written), a position is state (the play so far, to step through and solve).  Make one with
     :meth:`from_record`, or from a bare :class:`~calasolve.game.state.PlayState` with its
     ``contract`` (None: unknown, so no payoff and no :meth:`result`) and ``rules``; ``name`` and

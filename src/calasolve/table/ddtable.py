@@ -30,8 +30,8 @@ from ..game.errors import CalasolveError, InternalError
 from ..game.exchange import Exchange
 from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract, payments
-from ..records.dealfile import Record, check_record
-from ..records.notation import exchange_from_text
+from ..types.record import Record, check_record
+from ..game.notation import exchange_from_text
 from ..search.engines import CoreSolver
 from ..search.payoff import goal_search, multiplier_of, payoff_value
 from ..search.solving import default_solver

@@ -1,5 +1,9 @@
 """The bid advisor's results: one contract's estimate (:class:`ContractEstimate`) and the
-advice for a hand (:class:`Advice`), with their JSON form."""
+advice for a hand (:class:`Advice`), with their JSON form.
+
+An advice carries what it says of itself (the notes on its exchange policies, the interval
+and payoff methods), as the advisor that made it wrote them.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..game.cards import Mask, hand_name, parse_hand
-from ..game.defaults import DEFAULT_PRECISION, DEFAULT_THIRDS_SAMPLES
+from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_PRECISION, DEFAULT_REDEALS, DEFAULT_THIRDS_SAMPLES
 from ..game.rules import STANDARD, Rules
 from ..game.state import CONTRACTS, Contract
-from ..records.jsonout import finite, nan_if_none
-from .policies import DEFAULT_CANDIDATES, DEFAULT_REDEALS
-from .prose import PAYOFF_METHOD, POLICY_NOTES
-from .race import INTERVAL_METHOD, Race
+from .jsonout import finite, nan_if_none
 
 
 @dataclass(frozen=True)
@@ -127,8 +128,14 @@ class Advice:
     precision: float = DEFAULT_PRECISION
     fixed: bool = False
     thirds_samples: int = DEFAULT_THIRDS_SAMPLES
-    #: every sample's outcome per contract, in sample order (for analysis; not in ``to_dict``)
-    race: Race | None = field(default=None, repr=False, compare=False)
+    #: what the exchange policies' estimates are (``soloist`` and ``defenders``), in words
+    policy_notes: Mapping[str, str] = field(default_factory=dict)
+    #: how the intervals and the game points were found, in words
+    interval_method: str = ""
+    payoff_method: str = ""
+    #: the advisor's race: every sample's outcome per contract, in sample order
+    #: (a :class:`calasolve.advice.race.Race`, for analysis; not in ``to_dict``)
+    race: Any = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         ranked = ", ".join(f"{e.contract} {e.p_make:.1%} {e.mean_payoff:+.2f}" for e in self.ranked())
@@ -154,7 +161,8 @@ class Advice:
                                    key=lambda e: CONTRACTS.index(e.contract))),
             recommendation=d["recommendation"], reason=d["reason"], seconds=d["seconds"], known=dict(d["known"]),
             candidates=d["sampled"]["candidates"], redeals=d["sampled"]["redeals"], toss_up=tuple(d["toss_up"]),
-            precision=d["precision"], fixed=d["sampling"] == "fixed",
+            precision=d["precision"], fixed=d["sampling"] == "fixed", policy_notes=dict(d["policy_notes"]),
+            interval_method=d["interval_method"], payoff_method=d["payoff_method"],
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -168,14 +176,11 @@ class Advice:
             "soloist_policy": self.soloist_policy,
             "defender_policy": self.defender_policy,
             "sampled": {"candidates": self.candidates, "redeals": self.redeals},
-            "policy_notes": {
-                "soloist": POLICY_NOTES["soloist"][self.soloist_policy],
-                "defenders": POLICY_NOTES["defenders"][self.defender_policy],
-            },
+            "policy_notes": {"soloist": self.policy_notes["soloist"], "defenders": self.policy_notes["defenders"]},
             "sampling": "fixed" if self.fixed else "sequential",
             "precision": self.precision,
-            "interval_method": INTERVAL_METHOD,
-            "payoff_method": PAYOFF_METHOD,
+            "interval_method": self.interval_method,
+            "payoff_method": self.payoff_method,
             "contracts": [e.to_dict() for e in self.ranked()],
             "recommendation": self.recommendation,
             "toss_up": list(self.toss_up),

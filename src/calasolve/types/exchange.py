@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from ..game.cards import MAKE_THIRDS, Mask, card_name, display_order, hand_name, parse_cards_or_hand
 from ..game.exchange import Exchange, Hands
 from ..game.state import Contract, defender_seats
-from .notation import called_from_text, exchange_text
+from ..game.notation import called_from_text, exchange_text
 
 __all__ = ["Choice", "Draw", "ExchangeResult", "SearchStats"]
 

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..game.cards import (
+from .cards import (
     RANKS,
     SUIT_NAMES,
     SUIT_SYMBOLS,
@@ -41,10 +41,9 @@ from ..game.cards import (
     parse_card,
     parse_cards_or_hand,
 )
-from ..game.errors import CalasolveError
-from ..game.exchange import Exchange, called_from
-from ..game.state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, PlayState, Trick, defender_seats
-from .dealfile import Record
+from .errors import CalasolveError
+from .exchange import Exchange, called_from
+from .state import DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, PlayState, Trick, defender_seats
 
 __all__ = [
     "Notation",
@@ -55,7 +54,6 @@ __all__ = [
     "plural",
     "hand_diagram",
     "table_diagram",
-    "record_header",
     "exchange_block",
     "exchange_text",
     "exchange_from_text",
@@ -193,21 +191,6 @@ def table_diagram(
 
 
 # -- records ----------------------------------------------------------------------
-
-def record_label(record: Record) -> str:
-    """``record 1 'name' (file:line)``."""
-    where = f"{record.path}:{record.line}" if record.path else f"record {record.index}"
-    name = f" {record.name!r}" if record.name else ""
-    return f"record {record.index}{name} ({where})"
-
-
-def record_header(record: Record) -> list[str]:
-    """The record's label and its contract, soloist, first lead and rules."""
-    return [
-        record_label(record),
-        f"  {record.contract} for seat {record.soloist}; seat {record.first_leader} leads the first trick; "
-        f"rules: {record.rules.describe()}",
-    ]
 
 
 def exchange_block(record: Any, symbols: Notation | bool = False, exchange: Exchange | None = None) -> list[str]:
