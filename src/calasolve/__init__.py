@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .advice.advisor import advise
     from .deals.analysis import Analysis, analyse
     from .table.ddtable import DDTable, dd_table
+    from .table.batch import dd_tables
     from .records.dealfile import Record, check_deal_file, parse_deal_text, read_deal_file
     from .game.exchange import Exchange
     from .exchange.search import ExchangeResult, best_exchange
@@ -54,6 +55,7 @@ _LAZY = {
     "analyse": ".deals.analysis",
     "DDTable": ".table.ddtable",
     "dd_table": ".table.ddtable",
+    "dd_tables": ".table.batch",
     "advise": ".advice.advisor",
     "Notation": ".records.notation",
     "notation": ".records.notation",
@@ -65,8 +67,8 @@ __all__ = [
     "Analysis", "CalasolveError", "CardValues", "DDTable", "DealFileError", "DealResult", "Exchange", "ExchangeError",
     "ExchangeResult", "IllegalPlayError", "Notation", "ParameterError", "PlayState", "Position", "Record",
     "RuleError", "Rules", "SolveResult", "Solver", "advise", "analyse", "best_exchange", "card_name", "cards_name",
-    "check_deal_file", "dd_table", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text",
-    "parse_hand", "read_deal_file", "score", "solve", "table_diagram",
+    "check_deal_file", "dd_table", "dd_tables", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards",
+    "parse_deal_text", "parse_hand", "read_deal_file", "score", "solve", "table_diagram",
 ]
 
 
