@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import signal
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable
 
 from ..game.errors import CalasolveError
+from ..search.solving import make_solver
 
 
 class Abandoned(Exception):
@@ -54,11 +56,7 @@ QUESTIONS: dict[str, Callable[..., dict[str, Any]]] = {
 
 def _serve(conn: Any, tt_mb: int) -> None:
     """The child: answer each question with ("ok", answer) or ("error", one line, status)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops this
-    from ..search.solving import make_solver
-
     solver = None
     while True:
         try:

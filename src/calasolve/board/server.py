@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
+import threading
+import webbrowser
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Awaitable, Callable, Sequence, TypeVar
@@ -27,11 +30,15 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..records.dealfile import Record, parse_deal_text
+from ..game.cards import hand_name
 from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import CalasolveError
+from ..game.limits import MAX_SEED
 from ..game.state import CONTRACTS
 from ..records.jsonout import dumps
 from ..search.position import Position
+from ..search.solving import make_solver
+from ..table.par import par
 from .advice import MAX_SAMPLES, AdviceRun
 from .jobs import Abandoned, SlowPool, SlowWorker
 from .views import PASTED, BadRequest, deal_record, graph_of, position_view, record_summary, table_game_points, want, want_int
@@ -98,8 +105,6 @@ class Board:
         self.records = list(records)
         self.path = path
         self.tt_mb = tt_mb
-        from ..search.solving import make_solver
-
         # the values on one thread with its warm solver (a solver is not thread-safe); the
         # slow questions in a child process, stopped when the page stops waiting for them
         self.quick = ThreadPoolExecutor(1, thread_name_prefix="board-values")
@@ -199,7 +204,6 @@ class Board:
 
     async def pimc(self, request: Request) -> Response:
         """PIMC players on every seat play on from the position (docs/board.md), each card judged double dummy."""
-        from ..game.limits import MAX_SEED
         from .pimc import DEFAULT_BOARD_SAMPLES, MAX_BOARD_SAMPLES
 
         body = await read_json(request)
@@ -214,8 +218,6 @@ class Board:
 
     async def par(self, request: Request) -> Response:
         """The par of a table whose 15 entries the page has (as /api/table-entry gave them)."""
-        from ..table.par import par
-
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
         entries = want(body, "entries", list)
@@ -226,7 +228,6 @@ class Board:
 
     async def advise(self, request: Request) -> Response:
         from ..advice.advisor import parse_advice_hand
-        from ..game.cards import hand_name
 
         body = await read_json(request)
         hand = want(body, "hand", str)
@@ -373,10 +374,6 @@ def serve(
     echo: Callable[[str], Any] = print,
 ) -> None:
     """Serve the board on ``host:port`` (0: a free port) until Ctrl-C; print the URL first."""
-    import socket
-    import threading
-    import webbrowser
-
     import uvicorn
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -14,11 +14,13 @@ from ..game.defaults import (
 )
 from ..game.limits import MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB
 from ..game.rules import Rules
+from ..game.sampling import parse_known
 from ..game.state import CONTRACTS
 from ..play.players import MAX_PIMC_SAMPLES
 from ..records.notation import notation
 from .bulk import NoBar, check_scheduler, emit_json
 from .options import jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
+from .text import advice_bar_label, format_advice, format_play_advice
 
 
 @click.command("advise")
@@ -109,8 +111,6 @@ def advise_cmd(
     from ..advice.advisor import Advice, advise, parse_advice_hand
     from ..advice.playadvice import PlayAdvice, advise_play
     from ..advice.race import Race
-    from ..game.sampling import parse_known
-    from .text import advice_bar_label, format_advice, format_play_advice
 
     rules_ = Rules.parse(rule_items)
     mask = parse_advice_hand(" ".join(hand))

@@ -12,6 +12,7 @@ from ..game.errors import CalasolveError
 from ..game.limits import MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from ..records.notation import notation
 from ..search import engines
+from ..search.payoff import goal_search
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
 from .text import format_solve
@@ -24,8 +25,6 @@ def _solve_one(job: tuple[Any, dict[str, Any]]) -> Any:
     solver = engines.solver(opts["tt_mb"])
     objective = opts.get("objective", "thirds")
     if objective == "payoff":
-        from ..search.payoff import goal_search
-
         goal_search(opts["goal_mb"])  # a memo too large is the option's error, not the record's
     try:
         # solve searches a missing exchange itself (the API's code path)
