@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .types.analysis import Analysis
     from .deals.analysis import analyse
     from .table.ddtable import DDTable, dd_table
+    from .table.batch import dd_tables
     from .types.record import Record
     from .records.dealfile import check_deal_file, parse_deal_text, read_deal_file
     from .game.exchange import Exchange
@@ -58,6 +59,7 @@ _LAZY = {
     "analyse": ".deals.analysis",
     "DDTable": ".table.ddtable",
     "dd_table": ".table.ddtable",
+    "dd_tables": ".table.batch",
     "advise": ".advice.advisor",
     "Notation": ".game.notation",
     "notation": ".game.notation",
@@ -69,8 +71,8 @@ __all__ = [
     "Analysis", "CalasolveError", "CardValues", "DDTable", "DealFileError", "DealResult", "Exchange", "ExchangeError",
     "ExchangeResult", "IllegalPlayError", "Notation", "ParameterError", "PlayState", "Position", "Record",
     "RuleError", "Rules", "SolveResult", "Solver", "advise", "analyse", "best_exchange", "card_name", "cards_name",
-    "check_deal_file", "dd_table", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text",
-    "parse_hand", "read_deal_file", "score", "solve", "solve_position", "table_diagram",
+    "check_deal_file", "dd_table", "dd_tables", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards",
+    "parse_deal_text", "parse_hand", "read_deal_file", "score", "solve", "solve_position", "table_diagram",
 ]
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import signal
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..game.errors import Abandoned, BadRequest, CalasolveError
+from ..search.engines import make_solver
 
 if TYPE_CHECKING:
     from ..types.analysis import Analysis
@@ -57,11 +59,7 @@ QUESTIONS: dict[str, Callable[..., Any]] = {
 
 def _serve(conn: Any, tt_mb: int) -> None:
     """The child: answer each question with ("ok", answer) or ("error", the error, whole: its class and fields)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops this
-    from ..search.engines import make_solver
-
     solver = None
     while True:
         try:

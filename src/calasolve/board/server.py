@@ -13,6 +13,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
+import threading
+import webbrowser
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Awaitable, Callable, Sequence, TypeVar
@@ -29,11 +32,14 @@ from starlette.staticfiles import StaticFiles
 
 from ..types.record import Record
 from ..records.dealfile import parse_deal_text
+from ..game.cards import hand_name
 from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import Abandoned, BadRequest, CalasolveError
+from ..game.limits import MAX_SEED
 from ..game.state import CONTRACTS
 from ..types.jsonout import dumps
 from ..search.position import Position
+from ..search.engines import make_solver
 from .advice import MAX_SAMPLES, AdviceRun
 from .jobs import SlowPool, SlowWorker
 from .views import PASTED, deal_record, graph_of, position_view, record_summary, table_entries, want, want_int
@@ -100,8 +106,6 @@ class Board:
         self.records = list(records)
         self.path = path
         self.tt_mb = tt_mb
-        from ..search.engines import make_solver
-
         # the values on one thread with its warm solver (a solver is not thread-safe); the
         # slow questions in a child process, stopped when the page stops waiting for them
         self.quick = ThreadPoolExecutor(1, thread_name_prefix="board-values")
@@ -203,7 +207,6 @@ class Board:
 
     async def pimc(self, request: Request) -> Response:
         """PIMC players on every seat play on from the position (docs/board.md), each card judged double dummy."""
-        from ..game.limits import MAX_SEED
         from .pimc import DEFAULT_BOARD_SAMPLES, MAX_BOARD_SAMPLES
 
         body = await read_json(request)
@@ -231,7 +234,6 @@ class Board:
 
     async def advise(self, request: Request) -> Response:
         from ..advice.checks import parse_advice_hand
-        from ..game.cards import hand_name
 
         body = await read_json(request)
         hand = want(body, "hand", str)
@@ -378,10 +380,6 @@ def serve(
     echo: Callable[[str], Any] = print,
 ) -> None:
     """Serve the board on ``host:port`` (0: a free port) until Ctrl-C; print the URL first."""
-    import socket
-    import threading
-    import webbrowser
-
     import uvicorn
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -18,6 +18,7 @@ function, so that ``calasolve --help`` or ``calasolve rules`` start fast.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Sequence
@@ -79,8 +80,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     The context is made and invoked here rather than through ``cli.main``,
     which would turn a closed pipe (``calasolve solve ... | head``) into a
     silent exit status 1 before this function could see it."""
-    import signal
-
     args = list(argv) if argv is not None else sys.argv[1:]
     code = 0
     fit_streams()

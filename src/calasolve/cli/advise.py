@@ -14,11 +14,13 @@ from ..game.defaults import (
 )
 from ..game.limits import MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB
 from ..game.rules import Rules
+from ..game.sampling import parse_known
 from ..game.state import CONTRACTS
 from ..play.players import MAX_PIMC_SAMPLES
 from ..game.notation import notation
 from .bulk import NoBar, check_scheduler, emit_json
 from .options import jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
+from .text import advice_bar_label, format_advice, format_play_advice
 
 
 @click.command("advise")
@@ -106,15 +108,12 @@ def advise_cmd(
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
       calasolve advise --play both --play-samples 8 --contracts solo 32AR.32A.3A.2A5
     """
-    from ..types.advice import Advice
-    from ..advice.checks import parse_advice_hand
     from ..advice.advisor import run_advice
-    from ..advice.checks import contract_choice, known_items
+    from ..advice.checks import contract_choice, known_items, parse_advice_hand
+    from ..advice.settings import AdviceSettings
+    from ..types.advice import Advice
     from ..advice.playadvice import PlayAdvice, run_play_advice
     from ..advice.race import Race
-    from ..advice.settings import AdviceSettings
-    from ..game.sampling import parse_known
-    from .text import advice_bar_label, format_advice, format_play_advice
 
     rules_ = Rules.parse(rule_items)
     mask = parse_advice_hand(" ".join(hand))

@@ -11,6 +11,7 @@ from ..game.notation import notation
 from ..search import engines
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
+from .text import format_analysis
 
 
 def _analyse_one(job: tuple[Any, dict[str, Any]]) -> Any:
@@ -51,8 +52,6 @@ def analyse_cmd(
       calasolve analyse examples/played.deal
       calasolve analyse --json examples/played.deal
     """
-    from .text import format_analysis
-
     n = notation(symbols)
     records = load_records(files, rule_items)
     check_scheduler(scheduler, jobs)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import statistics
 import sys
+import time
 from typing import Any
 
 import click
 
 from ..advice.stats import percentile
 from ..game.limits import MAX_THIRDS
+from ..search.engines import make_solver
+from ..search.suites import random_suite, strong_suite
 from .bulk import NoBar, emit_json
 from .options import json_option, tt_option
 from .text import format_bench
@@ -51,12 +55,6 @@ def bench_cmd(
       calasolve bench --target 18
       calasolve bench --suite random --no-tt --deals 20
     """
-    import statistics
-    import time
-
-    from ..search.engines import make_solver
-    from ..search.suites import random_suite, strong_suite
-
     cases = (strong_suite if suite == "strong" else random_suite)(deals)
     solver = make_solver(tt_mb, tt=not no_tt, equivalence=not no_equivalence,
                          canonical_suits=not no_canonical, ordering=not no_ordering)

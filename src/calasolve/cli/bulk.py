@@ -14,17 +14,17 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 import click
 
 from ..game.cards import hand_name
-from ..game.errors import CalasolveError
+from ..game.errors import CalasolveError, DealFileError
 from ..game.rules import Rules
 from ..types import jsonout
 from ..types.record import record_label
+from ..records.dealfile import check_deal_bytes, check_deal_file, parse_deal_bytes, read_deal_file
+from ..records.flat import flatten
 from ..scale.workers import worker_pool
 
 
 def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
     """Every record of every file, with ``--rule`` overrides applied over each record's own rules."""
-    from ..records.dealfile import parse_deal_bytes, read_deal_file
-
     Rules.parse(rule_items)  # an unknown name or value fails before any file is read
     records = []
     for path in files:
@@ -41,8 +41,6 @@ def load_records(files: Sequence[str], rule_items: Sequence[str]) -> list[Any]:
 
 def read_stdin() -> bytes:
     """Standard input's bytes; a closed or unreadable one is the deal file's error."""
-    from ..game.errors import DealFileError
-
     stream = getattr(sys.stdin, "buffer", sys.stdin)
     if stream is None:  # `calasolve solve - <&-`
         raise DealFileError("cannot read standard input: it is closed", path="<stdin>")
@@ -57,8 +55,6 @@ def read_stdin() -> bytes:
 
 def check_records(files: Sequence[str], rule_items: Sequence[str]) -> tuple[list[Any], list[CalasolveError]]:
     """Every valid record of every file and every error found in them, in file and line order."""
-    from ..records.dealfile import check_deal_bytes, check_deal_file
-
     Rules.parse(rule_items)  # an unknown name or value fails before any file is read
     records: list[Any] = []
     errors: list[CalasolveError] = []
@@ -150,8 +146,6 @@ def print_results(
         if isinstance(result, Failure):
             result.raise_error()
         if flat:
-            from ..records.flat import flatten
-
             deal = {"hands": " ".join(hand_name(h) for h in record.hands), "monte": hand_name(record.monte)}
             emit_json(flatten({"record": record.index, "file": record.path, **result.to_dict(), **deal}))
         elif as_json:

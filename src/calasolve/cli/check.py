@@ -10,6 +10,7 @@ from ..game.notation import notation
 from .bulk import check_records, emit_json
 from .options import files_argument, json_option, rule_option, symbols_option
 from .streams import one_line
+from .text import format_check
 
 
 @click.command()
@@ -30,8 +31,6 @@ def check(files: Sequence[str], as_json: bool, rule_items: Sequence[str], symbol
       calasolve check examples/example.deal
       calasolve check --verbose --symbols examples/played.deal
     """
-    from .text import format_check
-
     records, errors = check_records(files, rule_items)
     if errors:  # like a linter: the errors only, one line each
         for err in errors[:-1]:

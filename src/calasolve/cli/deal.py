@@ -12,7 +12,9 @@ import click
 from ..game.errors import CalasolveError, OutputError
 from ..game.limits import MAX_DEALS, MAX_SEED
 from ..game.rules import Rules
+from ..game.sampling import parse_known
 from ..game.state import CONTRACTS, Contract
+from ..types.record import format_record
 from ..search import engines
 from .bulk import Failure, bulk_map, check_scheduler, pool_imap
 from .options import jobs_option, known_errors, rule_option, scheduler_options, tt_option
@@ -81,8 +83,6 @@ def deal_cmd(
       calasolve deal -n 10 --contract random --known 0=32A.-.-.- --known monte=3D
     """
     from ..deals.dealer import DealSpec, generate_deals, parse_soloist
-    from ..game.sampling import parse_known
-    from ..types.record import format_record
 
     with known_errors():
         spec = DealSpec(contract=contract.strip().lower(), soloist=parse_soloist(soloist), leader=leader,

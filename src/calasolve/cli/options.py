@@ -12,6 +12,7 @@ import click
 from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import CalasolveError
 from ..game.limits import MAX_JOBS, MAX_TABLE_MB
+from ..game.errors import KnownCardsError
 from ..game.notation import ENV_SYMBOLS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -71,8 +72,6 @@ def symbols_option(f: F) -> F:
 @contextmanager
 def known_errors() -> Iterator[None]:
     """Known cards at fault, reported with the ``--known`` option that gave them."""
-    from ..game.errors import KnownCardsError
-
     try:
         yield
     except KnownCardsError as err:

@@ -13,12 +13,15 @@ from ..game.cards import card_name, parse_card
 from ..game.exchange import Exchange
 from ..game.errors import CalasolveError
 from ..game.limits import MAX_SEED
-from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, PLAYERS
+from ..game.sampling import rng_for
+from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, PLAYERS, make_player, play_out
 from ..types.play import PlayedDeal
 from ..game.notation import notation
+from ..scale.workers import worker_pool
 from ..search import engines
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
+from .text import format_analysis
 
 if TYPE_CHECKING:
     from ..types.analysis import Analysis
@@ -28,8 +31,6 @@ if TYPE_CHECKING:
 def _play_one(job: tuple[Any, dict[str, Any]], pool: Any = None, workers: int = 1) -> Any:
     from ..deals.analysis import analyse
     from ..deals.dealer import with_exchange
-    from ..game.sampling import rng_for
-    from ..play.players import make_player, play_out
 
     record, opts = job
     solver = engines.solver(opts["tt_mb"])
@@ -46,8 +47,6 @@ def _play_one(job: tuple[Any, dict[str, Any]], pool: Any = None, workers: int = 
 
 
 def _shared_layouts(records: Sequence[Any], opts: dict[str, Any], workers: int) -> Iterator[Any]:
-    from ..scale.workers import worker_pool
-
     with worker_pool(workers) as pool:
         for record in records:
             yield _play_one((record, opts), pool, workers)
@@ -130,8 +129,6 @@ def play_cmd(
       calasolve play --players pimc,dd,dd --samples 40 --seed 1 examples/example.deal
       calasolve play --json --players heuristic examples/played.deal
     """
-    from .text import format_analysis
-
     seats = _parse_players(players)
     n = notation(symbols)
     records = load_records(files, rule_items)

@@ -14,6 +14,7 @@ from ..game.limits import MAX_TABLE_MB, MAX_THIRDS, MAX_TOP
 from ..types.record import Record
 from ..game.notation import notation
 from ..search import engines
+from ..search.payoff import goal_search
 from ..types.solution import Objective
 from .bulk import bulk_map, check_scheduler, failure, load_records, print_results
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, symbols_option, tt_option
@@ -40,8 +41,6 @@ def _solve_one(job: tuple[Record, SolveRunOptions]) -> Any:
     record, opts = job
     solver = engines.solver(opts.tt_mb)
     if opts.objective == "payoff":
-        from ..search.payoff import goal_search
-
         goal_search(opts.goal_mb)  # a memo too large is the option's error, not the record's
     try:
         # solve searches a missing exchange itself (the API's code path)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import codecs
 import os
+import signal
 import sys
+import threading
 from typing import Any
 
 import click
@@ -121,9 +123,6 @@ def say(text: str) -> None:
 
 def set_signals(handlers: dict[int, Any]) -> dict[int, Any]:
     """Install signal handlers (main thread only); returns the ones they replace."""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         return {}
     return {signum: signal.signal(signum, handler) for signum, handler in handlers.items()}

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from functools import partial
+from typing import Sequence
 
 import click
 
-from ..game.errors import CalasolveError
 from ..types.record import record_label
-from ..search import engines
-from .bulk import Failure, bulk_map, check_scheduler, emit_json, failure, load_records
+from .bulk import bulk_map, check_scheduler, emit_json, load_records
 from .options import files_argument, jobs_option, json_option, rule_option, scheduler_options, tt_option
-
-
-def _table_one(job: tuple[Any, dict[str, Any]]) -> Any:
-    from ..table.ddtable import table_part
-
-    task, opts = job
-    solver = engines.solver(opts["tt_mb"])  # a table too large is the option's error, not the record's
-    try:
-        return table_part(task, solver)
-    except CalasolveError as exc:
-        return failure(task[0], exc)
+from .text import format_table
 
 
 @click.command("table")
@@ -50,20 +39,12 @@ def table_cmd(
       calasolve table examples/example.deal
       calasolve table --json --jobs 2 examples/example.deal
     """
-    from ..table.ddtable import assemble, table_parts
-    from .text import format_table
+    from ..table.batch import dd_tables
 
     records = load_records(files, rule_items)
     check_scheduler(scheduler, jobs)
-    parts = [table_parts(record) for record in records]
-    tasks = [(part, {"tt_mb": tt_mb}) for of_record in parts for part in of_record]
-    results = bulk_map(_table_one, tasks, jobs, scheduler, scheduler_timeout)
-    for i, record in enumerate(records):
-        entries = [next(results) for _ in parts[i]]
-        for entry in entries:
-            if isinstance(entry, Failure):
-                entry.raise_error()
-        table = assemble(record, entries)
+    on_workers = partial(bulk_map, jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout)
+    for i, (record, table) in enumerate(zip(records, dd_tables(records, map=on_workers, tt_mb=tt_mb))):
         if as_json:
             emit_json({"record": record.index, "file": record.path, **table.to_dict()})
         else:

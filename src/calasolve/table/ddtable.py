@@ -13,7 +13,8 @@ reports their mean (and the lowest and highest thirds).
 answers one), :func:`table_parts` into the units of work a worker pool or a
 Dask cluster runs (:func:`table_part`: the entries, each dividete entry as its
 6 draws), and :func:`assemble` puts them back together with the par of
-:mod:`calasolve.table.par`; :func:`dd_table` does all three.
+:mod:`calasolve.table.par`; :func:`dd_table` does all three (for several records at once on one pool:
+:func:`calasolve.table.batch.dd_tables`).
 """
 
 from __future__ import annotations

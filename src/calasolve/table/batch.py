@@ -1,0 +1,82 @@
+"""The tables of several records over one ``map`` (the analogue of endplay's ``calc_all_tables``).
+
+:func:`dd_tables` splits every record's table into its parts
+(:func:`~calasolve.table.ddtable.table_parts`: the entries, each dividete
+entry as its 6 draws, dearest contracts first), runs all the parts of all the
+records through one ``map`` (the builtin one, a process pool's, a Dask
+cluster's), and puts each record's table back together
+(:func:`~calasolve.table.ddtable.assemble`) as soon as its parts are in.
+"""
+
+from __future__ import annotations
+
+import builtins
+import copy
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from ..game.errors import CalasolveError, ParameterError
+from ..game.limits import MAX_TABLE_MB, check_optional_int
+from ..types.record import Record
+from ..types.record import record_label
+from ..search import engines
+from .ddtable import DDTable, TableEntry, TablePart, assemble, table_part, table_parts
+
+#: A ``map``: the builtin, ``ProcessPoolExecutor.map``, or any callable that maps a function over a
+#: list and gives the results in the list's order.
+Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
+
+
+def dd_tables(records: Iterable[Record], *, map: Mapper = builtins.map, tt_mb: int | None = None) -> Iterator[DDTable]:
+    """The double-dummy table and par of each record's deal as dealt (:func:`~calasolve.table.ddtable.dd_table`),
+    in the records' order, each as soon as its parts are done.
+
+    All the parts of all the records go to one call of ``map``, so a pool of workers stays busy
+    from the first record to the last.  Each process solves with its own kept solver
+    (:func:`calasolve.search.engines.solver`, a ``tt_mb`` MiB table; None: the size it has, or the
+    default).  The records are checked before any work starts; an error in a record's table names
+    the record."""
+    tt_mb = check_optional_int("tt_mb", tt_mb, 1, MAX_TABLE_MB)  # here, not in every worker
+    listed = list(records)
+    parts = [table_parts(record) for record in listed]
+    results = map(table_job, [(part, tt_mb) for of_record in parts for part in of_record])
+    return _tables(listed, [len(p) for p in parts], iter(results))
+
+
+def table_job(job: tuple[TablePart, int | None]) -> TableEntry:
+    """One part of a table on this process's solver: what :func:`dd_tables` gives its ``map``.
+    Its error crosses back whole (its class and fields); :func:`dd_tables` names the record."""
+    part, tt_mb = job
+    return table_part(part, engines.solver(tt_mb))
+
+
+def _named(record: Record, exc: CalasolveError) -> CalasolveError:
+    """``exc``, of its own class and with its fields, its message saying once where (a record's own
+    errors name its file and line)."""
+    text = str(exc)
+    if record.path and text.startswith(f"{record.path}:"):
+        return exc
+    named = copy.copy(exc)
+    named.args = (f"{record_label(record)}: {text}",)
+    return named
+
+
+def _tables(records: list[Record], sizes: list[int], results: Iterator[TableEntry]) -> Iterator[DDTable]:
+    try:
+        for record, size in zip(records, sizes):
+            try:
+                entries = list(islice(results, size))
+            except ParameterError as exc:
+                if exc.parameter == "tt_mb":  # the table size asked for, not the record's fault
+                    raise
+                raise _named(record, exc) from None
+            except CalasolveError as exc:
+                raise _named(record, exc) from None
+            if len(entries) != size:
+                raise CalasolveError(f"{record_label(record)}: the map gave {len(entries)} of the table's {size} parts")
+            yield assemble(record, entries)
+    finally:
+        # a pool's results end with the tables (or the first error): its workers stop now, not when collected
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
