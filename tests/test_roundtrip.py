@@ -35,8 +35,9 @@ from calasolve.types.jsonout import dumps
 from calasolve.types.exchange import ExchangeResult
 from calasolve.types.solution import SolveResult
 from calasolve.search.engines import make_solver
-from calasolve.table.ddtable import Outcome, TableEntry, dd_table
-from calasolve.table.par import Par
+from calasolve.types.table import TableOutcome, TableEntry
+from calasolve.table.ddtable import dd_table
+from calasolve.types.table import Par
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -164,7 +165,7 @@ def test_table_entries_and_par(solver: Any) -> None:
     for entry in table.entries:
         assert_round_trip(entry, TableEntry.from_dict)
         for outcome in entry.outcomes:
-            assert_round_trip(outcome, lambda d: Outcome.from_dict(d, entry.contract, entry.soloist))
+            assert_round_trip(outcome, lambda d: TableOutcome.from_dict(d, entry.contract, entry.soloist))
     assert_round_trip(table.par, Par.from_dict)
     assert_round_trip(table.par.auction, AuctionResult.from_dict)
 

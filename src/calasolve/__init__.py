@@ -28,7 +28,8 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .advice.advisor import advise
     from .types.analysis import Analysis
     from .deals.analysis import analyse
-    from .table.ddtable import DDTable, dd_table
+    from .types.table import DDTable
+    from .table.ddtable import dd_table
     from .table.batch import dd_tables
     from .types.record import Record
     from .records.dealfile import check_deal_file, parse_deal_text, read_deal_file
@@ -55,9 +56,9 @@ _LAZY = {
     "ExchangeResult": ".types.exchange",
     "best_exchange": ".exchange.search",
     "solve": ".exchange.solve",
-    "Analysis": ".deals.analysis",
+    "Analysis": ".types.analysis",
     "analyse": ".deals.analysis",
-    "DDTable": ".table.ddtable",
+    "DDTable": ".types.table",
     "dd_table": ".table.ddtable",
     "dd_tables": ".table.batch",
     "advise": ".advice.advisor",

@@ -12,7 +12,8 @@ from calasolve.game.errors import CalasolveError, ParameterError
 from calasolve.types.record import Record
 from calasolve.records.dealfile import parse_deal_text
 from calasolve.table import batch
-from calasolve.table.ddtable import DDTable, TablePart
+from calasolve.types.table import DDTable
+from calasolve.table.ddtable import TablePart
 
 # Two quick deals: the top three cards of every suit with seat 0, then with seat 1 (examples/table.deal and its turn).
 TWO = """name: seat 0 holds the top three of every suit

@@ -22,7 +22,7 @@ from ..search.engines import make_solver
 if TYPE_CHECKING:
     from ..types.analysis import Analysis
     from ..types.exchange import ExchangeResult
-    from ..table.ddtable import TableEntry
+    from ..types.table import TableEntry
     from .pimc import PimcContinuation
 
 

@@ -49,7 +49,7 @@ from ..search.position import Position
 
 if TYPE_CHECKING:
     from ..types.analysis import Analysis
-    from ..table.ddtable import TableEntry
+    from ..types.table import TableEntry
 
 __all__ = ["deal_record", "position_view", "record_summary", "parse_played", "graph_of", "table_entries"]
 
@@ -294,7 +294,7 @@ def table_entries(entries: list[Any], rules: Rules) -> list[TableEntry]:
     ...
     calasolve.game.errors.BadRequest: entries[0].game_points: expected three whole numbers
     """
-    from ..table.ddtable import TableEntry  # on first use, as the handlers import the searches
+    from ..types.table import TableEntry  # on first use, as the handlers import the searches
     from ..table.par import check_table
 
     keys = []

@@ -10,8 +10,8 @@ from ..game.cards import MAKE_THIRDS, Card, parse_hand, mask_thirds
 from ..game.exchange import Exchange
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState
 from ..types.exchange import ExchangeResult
-from ..table.ddtable import SEATS, DDTable, TableEntry
-from ..table.par import fraction_text, signed
+from ..types.table import SEATS, DDTable, TableEntry
+from ..types.table import fraction_text, signed
 from ..game.notation import (
     TRICK_COLUMNS, as_notation, exchange_block, exchange_text, hand_diagram, Notation, plural, position_block,
     role, side, table_diagram, trick_lines,

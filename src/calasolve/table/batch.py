@@ -20,7 +20,8 @@ from ..game.limits import MAX_TABLE_MB, check_optional_int
 from ..types.record import Record
 from ..types.record import record_label
 from ..search import engines
-from .ddtable import DDTable, TableEntry, TablePart, assemble, table_part, table_parts
+from ..types.table import DDTable, TableEntry
+from .ddtable import TablePart, assemble, table_part, table_parts
 
 #: A ``map``: the builtin, ``ProcessPoolExecutor.map``, or any callable that maps a function over a
 #: list and gives the results in the list's order.

@@ -20,166 +20,25 @@ Dask cluster runs (:func:`table_part`: the entries, each dividete entry as its
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..exchange.search import best_exchange
 from ..exchange.candidates import dividete_draws
-from ..game.cards import MAKE_THIRDS, Mask, hand_name
+from ..game.cards import MAKE_THIRDS
 from ..game.errors import CalasolveError, InternalError
 from ..game.exchange import Exchange
 from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract, payments
 from ..types.record import Record, check_record
-from ..game.notation import exchange_from_text
 from ..search.engines import CoreSolver
 from ..search.payoff import goal_search, multiplier_of, payoff_value
 from ..search.solving import default_solver
-from .par import Par, par
+from ..types.table import Par
+from .par import par
+from ..types.table import DDTable, SEATS, TableEntry, TableOutcome
 
-SEATS = (0, 1, 2)
 #: The contracts by their usual cost, dearest first: on a pool, a dear entry started last would end alone.
 DEAREST_FIRST: tuple[Contract, ...] = ("chiamo", "dividete", "solo", "scegliete", "solissimo")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One way an entry's deal is played: the exchange, the soloist's thirds and the score."""
-
-    exchange: Exchange
-    #: the exchange in words (``call 3C from seat 1, ...``)
-    text: str
-    thirds: int
-    multiplier: int
-    #: game points of seats 0, 1, 2
-    payments: tuple[int, int, int]
-
-    @property
-    def makes(self) -> bool:
-        return self.thirds >= MAKE_THIRDS
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any], contract: Contract, soloist: int) -> "Outcome":
-        """The outcome of :meth:`to_dict`'s form, of ``soloist`` playing ``contract`` (the exchange read
-        back from its words): ``Outcome.from_dict(o.to_dict(), contract, soloist) == o``."""
-        a, b, c = d["game_points"]
-        return cls(exchange_from_text(d["exchange"], contract, soloist), d["exchange"], d["soloist_thirds"],
-                   d["multiplier"], (a, b, c))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "exchange": self.text,
-            "soloist_thirds": self.thirds,
-            "makes": self.makes,
-            "multiplier": self.multiplier,
-            "game_points": list(self.payments),
-        }
-
-
-@dataclass(frozen=True)
-class TableEntry:
-    """One cell of the table: ``soloist`` playing ``contract``.
-
-    ``outcomes`` holds one :class:`Outcome`, or dividete's six draws; the
-    properties average over them (each draw is equally likely).
-    """
-
-    soloist: int
-    contract: Contract
-    outcomes: tuple[Outcome, ...]
-    nodes: int = 0
-    seconds: float = 0.0
-    #: a part of a dividete entry: the one draw (0-5) it holds (:func:`table_part`); None for a whole entry
-    draw: int | None = None
-
-    @property
-    def thirds(self) -> Fraction:
-        """The soloist's final thirds (dividete: the mean of the draws)."""
-        return Fraction(sum(o.thirds for o in self.outcomes), len(self.outcomes))
-
-    @property
-    def low(self) -> int:
-        return min(o.thirds for o in self.outcomes)
-
-    @property
-    def high(self) -> int:
-        return max(o.thirds for o in self.outcomes)
-
-    @property
-    def made(self) -> int:
-        """How many of the outcomes make the contract."""
-        return sum(o.makes for o in self.outcomes)
-
-    @property
-    def game_points(self) -> tuple[Fraction, Fraction, Fraction]:
-        """The expected game points of seats 0, 1, 2."""
-        n = len(self.outcomes)
-        a, b, c = (Fraction(sum(o.payments[s] for o in self.outcomes), n) for s in SEATS)
-        return a, b, c
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "TableEntry":
-        """The entry of :meth:`to_dict`'s form: ``TableEntry.from_dict(e.to_dict()) == e`` for a whole entry
-        (``seconds`` to the microsecond); a part's ``draw`` (:func:`table_part`) is not in the JSON."""
-        soloist, contract = d["soloist"], d["contract"]
-        rows = d["draws"] if "draws" in d else [d]
-        outcomes = tuple(Outcome.from_dict(row, contract, soloist) for row in rows)
-        return cls(soloist, contract, outcomes, d["nodes"], d["seconds"])
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able: the means as numbers; ``draws`` for dividete, ``exchange`` and ``multiplier`` otherwise."""
-        out: dict[str, Any] = {
-            "soloist": self.soloist,
-            "contract": self.contract,
-            "soloist_thirds": _number(self.thirds),
-            "makes": self.made * 2 > len(self.outcomes) if len(self.outcomes) > 1 else self.made == 1,
-            "game_points": [_number(p) for p in self.game_points],
-        }
-        if len(self.outcomes) > 1:
-            out.update(low=self.low, high=self.high, made_draws=self.made, draws=[o.to_dict() for o in self.outcomes])
-        else:
-            only = self.outcomes[0]
-            out.update(multiplier=only.multiplier, exchange=only.text)
-        out["nodes"] = self.nodes
-        out["seconds"] = round(self.seconds, 6)
-        return out
-
-
-@dataclass(frozen=True)
-class DDTable:
-    """The table of one deal: an entry per (soloist, contract), and the par."""
-
-    hands: tuple[Mask, Mask, Mask]
-    monte: Mask
-    rules: Rules
-    entries: tuple[TableEntry, ...]
-    par: Par
-    name: str | None = None
-    record: int | None = None
-
-    def entry(self, soloist: int, contract: str) -> TableEntry:
-        for e in self.entries:
-            if e.soloist == soloist and e.contract == contract:
-                return e
-        raise KeyError((soloist, contract))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "record": self.record,
-            "name": self.name,
-            "hands": [hand_name(h) for h in self.hands],
-            "monte": hand_name(self.monte),
-            "rules": self.rules.describe(),
-            "entries": [e.to_dict() for e in self.entries],
-            "par": self.par.to_dict(),
-            "nodes": sum(e.nodes for e in self.entries),
-            "seconds": round(sum(e.seconds for e in self.entries), 6),
-        }
-
-
-def _number(x: Fraction) -> int | float:
-    return int(x) if x.denominator == 1 else round(float(x), 4)
 
 
 def deal_record(record: Record, soloist: int, contract: Contract) -> Record:
@@ -234,7 +93,7 @@ def table_part(part: TablePart, solver: CoreSolver | None = None) -> TableEntry:
         if (value > 0) != makes:
             raise InternalError(f"the payoff and thirds searches disagree on {contract} for seat {soloist}")
         m = multiplier_of(value, contract, record.rules)
-        outcomes.append(Outcome(exchange, found.text(exchange), thirds, m, payments(contract, soloist, makes, m, record.rules)))
+        outcomes.append(TableOutcome(exchange, found.text(exchange), thirds, m, payments(contract, soloist, makes, m, record.rules)))
     return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw)
 
 

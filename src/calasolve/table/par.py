@@ -24,95 +24,18 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
-from ..game.auction import AGGRAVATIONS, Auction, AuctionResult
+from ..game.auction import AGGRAVATIONS, Auction
 from ..game.errors import CalasolveError
 from ..game.rules import STANDARD, Rules
+from ..types.table import Par, Payments
 
-#: Expected game points of seats 0, 1, 2.
-Payments = tuple[Fraction, Fraction, Fraction]
 #: The table par reads: (soloist, contract) -> expected game points of seats 0, 1, 2.
 GamePoints = Mapping[tuple[int, str], Sequence[int | float | Fraction]]
 
 _NOBODY: Payments = (Fraction(0), Fraction(0), Fraction(0))
-
-
-@dataclass(frozen=True)
-class Par:
-    """The par outcome: the par auction (who becomes soloist in which contract) and the game points.
-
-    ``bid`` is the winning bid and ``contract`` what is played (a solissimo's
-    aggravation under ``aggravations=declared``); all three are ``None`` when
-    every seat passes.  ``calls`` is the par auction, as (seat, call) pairs.
-    """
-
-    auction: AuctionResult
-    payments: Payments
-
-    @property
-    def soloist(self) -> int | None:
-        return self.auction.soloist
-
-    @property
-    def bid(self) -> str | None:
-        return self.auction.bid
-
-    @property
-    def contract(self) -> str | None:
-        return self.auction.contract
-
-    @property
-    def calls(self) -> tuple[tuple[int, str], ...]:
-        return self.auction.calls
-
-    @property
-    def void(self) -> bool:
-        return self.auction.void
-
-    def text(self) -> str:
-        """The par in words.
-
-        >>> from calasolve.game.auction import run_auction
-        >>> Par(run_auction("pass solo pass"), (Fraction(-2), Fraction(4), Fraction(-2))).text()
-        'par: seat 1 plays solo (seat 0 pass, seat 1 solo, seat 2 pass); game points -2 +4 -2'
-        """
-        calls = ", ".join(f"seat {seat} {call}" for seat, call in self.calls)
-        if self.void:
-            return f"par: all pass ({calls}); nothing is scored"
-        raised = f", aggravated to {self.contract}" if self.contract != self.bid else ""
-        points = " ".join(signed(p) for p in self.payments)
-        return f"par: seat {self.soloist} plays {self.contract} ({calls}{raised}); game points {points}"
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "Par":
-        """The par of :meth:`to_dict`'s form, such that ``to_dict`` gives ``d`` back; equal to the par it
-        was made of when its game points are fractions of denominator up to a million (a table's are
-        means over at most six draws), as the JSON has them as decimals."""
-        a, b, c = (_fraction(x) for x in d["game_points"])
-        return cls(AuctionResult.from_dict(d), (a, b, c))
-
-    def to_dict(self) -> dict[str, object]:
-        """The auction's JSON (:meth:`~calasolve.game.auction.AuctionResult.to_dict`) and the ``game_points``."""
-        return {**self.auction.to_dict(), "game_points": [float(p) for p in self.payments]}
-
-
-def _fraction(x: float) -> Fraction:
-    """The fraction a decimal was written from: the simplest near it that gives it back (16/3 for 5.333...)."""
-    near = Fraction(x).limit_denominator(1_000_000)
-    return near if float(near) == x else Fraction(x)
-
-
-def fraction_text(x: Fraction) -> str:
-    """A whole number as it is, another to one decimal: ``4``, ``5.3``."""
-    return str(int(x)) if x.denominator == 1 else f"{float(x):.1f}"
-
-
-def signed(x: Fraction) -> str:
-    """Game points with their sign: ``+4``, ``-2``, ``0``."""
-    return ("+" if x > 0 else "") + fraction_text(x)
 
 
 def check_table(entries: Iterable[tuple[int, str]], rules: Rules = STANDARD) -> None:
