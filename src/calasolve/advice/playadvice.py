@@ -41,7 +41,7 @@ from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings
 from .stats import Z95, mean_se, wilson
 
 __all__ = [
-    "DEFAULT_PLAY_SAMPLES", "PLAY_MODES", "Gap", "PlayAdvice", "PlayEstimate", "SideEstimate", "advise_play",
+    "PLAY_MODES", "Gap", "PlayAdvice", "PlayEstimate", "SideEstimate", "advise_play",
     "run_play_advice",
 ]
 
