@@ -158,7 +158,7 @@ def test_sampled_policy_never_reads_the_hidden_cards(solver) -> None:  # type: i
 
 def test_the_soloist_policies_behind_one_interface(solver) -> None:  # type: ignore[no-untyped-def]
     # soloist_policy(name).exchange(...): sampled as sampled_soloist_exchange, dd as the exact search
-    from calasolve.exchange.search import search_exchange
+    from calasolve.exchange.search import SearchLimits, search_exchange
     from calasolve.advice.policies import DoubleDummy, Sampled, soloist_policy
 
     assert soloist_policy("dd") == DoubleDummy() and soloist_policy("sampled", candidates=3) == Sampled(3, 4)
@@ -170,7 +170,8 @@ def test_the_soloist_policies_behind_one_interface(solver) -> None:  # type: ign
         assert ex == sampled_soloist_exchange(hands, monte, contract, 0, Rules(), solver, rng_for(5, i),
                                               candidates=2, redeals=3)
         ex, known = DoubleDummy().exchange(hands, monte, contract, 0, Rules(), solver, rng_for(5, i))
-        found = search_exchange(hands, monte, contract, 0, first_leader(contract, 0, Rules()), solver=solver, top=1)
+        found = search_exchange(hands, monte, contract, 0, first_leader(contract, 0, Rules()), solver=solver,
+                                limits=SearchLimits(top=1))
         assert (ex, known) == (found.exchange, found.value)
 
 
@@ -272,7 +273,7 @@ def test_dd_defenders_make_test_agrees_with_the_exchange_search(solver) -> None:
     from calasolve.advice.settings import AdviceSettings
     from calasolve.advice.policies import random_draw
     from calasolve.game.exchange import Exchange
-    from calasolve.exchange.search import search_exchange
+    from calasolve.exchange.search import SearchLimits, search_exchange
 
     hand = parse_advice_hand("32AR.32A.3A.A54")
     settings = AdviceSettings(hand=hand, seat=1, seed=8, contracts=("dividete", "scegliete"), rules=Rules(),
@@ -284,7 +285,7 @@ def test_dd_defenders_make_test_agrees_with_the_exchange_search(solver) -> None:
         for contract in ("dividete", "scegliete"):
             takes = random_draw(monte, 1, rng_for(8, i, 4)) if contract == "dividete" else None
             given = Exchange(takes=takes) if takes is not None else Exchange()
-            value = search_exchange(hands, monte, contract, 1, leader, given=given, solver=solver, top=1).value
+            value = search_exchange(hands, monte, contract, 1, leader, given=given, solver=solver, limits=SearchLimits(top=1)).value
             quick = evaluate(Task(i, contract), settings, solver, worker_goals(8))
             exact = evaluate(Task(i, contract, refine=True, thirds=True), settings, solver, worker_goals(8))
             assert quick.makes == exact.makes == (value >= MAKE_THIRDS)

@@ -21,7 +21,8 @@ from calasolve.game.cards import RANK_THIRDS, cards_of, mask_of, mask_thirds, pa
 from calasolve.cli import main
 from calasolve.records.dealfile import parse_deal_text
 from calasolve.game.exchange import Exchange, apply_exchange
-from calasolve.exchange.search import best_exchange, search_exchange, solve_with_exchange
+from calasolve.types.exchange import SearchStats
+from calasolve.exchange.search import SearchLimits, best_exchange, search_exchange, solve_with_exchange
 from calasolve.exchange.candidates import dividete_draws
 from calasolve.game.notation import exchange_text
 from calasolve.game.state import defender_seats
@@ -117,7 +118,7 @@ def random_small_deal(rng: random.Random, n: int) -> tuple[tuple[int, int, int],
 
 
 def check_against_brute_force(value_fn, solver, hands, monte, contract, soloist, leader, top, **options):  # type: ignore[no-untyped-def]
-    res = search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=top, **options)
+    res = search_exchange(hands, monte, contract, soloist, leader, solver=solver, limits=SearchLimits(top=top, **options))
     everything = list(all_exchanges(hands, monte, contract, soloist))
     values = {
         i: exchange_value(value_fn, hands, monte, contract, soloist, leader, ex) for i, ex in enumerate(everything)
@@ -210,7 +211,8 @@ def test_the_top_n_search_both_ways(maximise: bool, solver: CoreSolver) -> None:
             c.estimate = rng.random()
         exact = sorted((solver.value(c.hands, (), leader, soloist, c.last_bonus) for c in cands), reverse=maximise)
         for top in (1, 3, 8, 40, 10_000):
-            got = es.best_candidates(solver, cands, leader, soloist, maximise=maximise, top=top, stats=es.SearchStats())
+            got = es.best_candidates(solver, cands, leader, soloist, maximise=maximise, stats=SearchStats(),
+                                     limits=SearchLimits(top=top))
             assert [v for v, _, _ in got] == exact[:top]
             for v, _, c in got:
                 assert solver.value(c.hands, (), leader, soloist, c.last_bonus) == v
@@ -262,7 +264,8 @@ def test_a_candidate_tried_first_changes_no_value(maximise: bool, reference: boo
         for first in [c.hands for c in rng.sample(cands, 3)] + [best[-1].hands, (1, 2, 4)]:
             for top in (1, 4):
                 got = es.best_candidates(
-                    value_solver, batch, leader, soloist, maximise=maximise, top=top, stats=es.SearchStats(), first=first
+                    value_solver, batch, leader, soloist, maximise=maximise, stats=SearchStats(),
+                    limits=SearchLimits(top=top, first=first)
                 )
                 assert [v for v, _, _ in got] == exact[:top]
             if first == best[-1].hands:
@@ -304,7 +307,7 @@ def test_equivalent_discards_collapse(solver: CoreSolver) -> None:
     # After the monte seat 0 holds 7654 of Bastoni under its 2: discarding any of them gives the same position.
     hands = (H("765.-.-.-"), H("-.32.3.-"), H("-.-.A.32"))
     monte = H("24.-.-.AR")
-    res = search_exchange(hands, monte, "solo", 0, 0, solver=solver, top=100)
+    res = search_exchange(hands, monte, "solo", 0, 0, solver=solver, limits=SearchLimits(top=100))
     everything = list(all_exchanges(hands, monte, "solo", 0))
     classes = {signature(hands, monte, "solo", 0, ex) for ex in everything}
     assert res.candidates == len(classes) < len(everything)
@@ -553,7 +556,7 @@ def _deal_size_search(contract: str, seed: int, size: int, top: int, solver: Cor
     rng = random.Random(seed)
     hands, monte = random_small_deal(rng, size)
     soloist, leader = rng.randrange(3), rng.randrange(3)
-    return search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=top, **options), leader
+    return search_exchange(hands, monte, contract, soloist, leader, solver=solver, limits=SearchLimits(top=top, **options)), leader
 
 
 @pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete", "dividete split"])

@@ -36,7 +36,7 @@ from ..game.cards import (
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange, Hands
 from ..game.state import Contract, defender_seats, first_leader
-from ..exchange.search import search_exchange
+from ..exchange.search import SearchLimits, search_exchange
 from ..game.rules import Rules
 from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 
@@ -79,7 +79,7 @@ class DoubleDummy:
         self, hands: Hands, monte: Mask, contract: Contract, soloist: int, rules: Rules, solver: Any, rng: np.random.Generator
     ) -> tuple[Exchange, int | None]:
         leader = first_leader(contract, soloist, rules)
-        found = search_exchange(hands, monte, contract, soloist, leader, solver=solver, top=1)
+        found = search_exchange(hands, monte, contract, soloist, leader, solver=solver, limits=SearchLimits(top=1))
         return found.exchange, found.value
 
 

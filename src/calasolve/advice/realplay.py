@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..exchange.search import search_exchange
+from ..exchange.search import SearchLimits, search_exchange
 from ..game.cards import Mask, last_trick_bonus
 from ..game.exchange import Exchange, Hands, apply_exchange
 from ..game.sampling import rng_for
@@ -101,7 +101,7 @@ def played_exchange(
     # the draw first from the sample's generator, as the double-dummy judgement draws it
     given = Exchange(takes=random_draw(monte, seat, rng)) if contract == "dividete" else Exchange()
     leader = first_leader(contract, seat, settings.rules)
-    found = search_exchange(hands, monte, contract, seat, leader, given=given, solver=solver, top=1)
+    found = search_exchange(hands, monte, contract, seat, leader, given=given, solver=solver, limits=SearchLimits(top=1))
     return found.exchange, found.value
 
 

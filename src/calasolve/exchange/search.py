@@ -54,6 +54,7 @@ the ``top``-th best.  Ties keep the candidate met first.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 import time
 from typing import Any, Sequence
 
@@ -83,9 +84,33 @@ from ..types.solution import Objective, SolveResult
 from ..search.solving import check_solver, default_solver
 from .parallel import ListResult, list_search
 
-__all__ = ["best_exchange", "check_jobs_and_limit", "check_search_arguments", "search_exchange", "solve_with_exchange"]
+__all__ = ["SearchLimits", "best_exchange", "check_jobs_and_limit", "check_search_arguments", "search_exchange",
+           "solve_with_exchange"]
 
 # -- the search ------------------------------------------------------------------------
+
+
+def check_jobs_and_limit(jobs: Any, time_limit: Any) -> None:
+    """``jobs`` within the limits; a ``time_limit`` None or positive."""
+    check_int("jobs", jobs, 1, MAX_JOBS)
+    check_optional_seconds("time_limit", time_limit)
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """How far an exchange search goes: the ``top`` best exchanges kept, the hands of an exchange
+    tried ``first`` (None: none), ``jobs`` worker processes, and a ``time_limit`` in seconds (None:
+    exact).  Checked when made."""
+
+    top: int = 10
+    first: Hands | None = None
+    jobs: int = 1
+    time_limit: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.top < 1:
+            raise CalasolveError(f"top {self.top}: must be at least 1")
+        check_jobs_and_limit(self.jobs, self.time_limit)
 
 
 def best_candidates(
@@ -95,23 +120,21 @@ def best_candidates(
     soloist: int,
     *,
     maximise: bool,
-    top: int,
     stats: SearchStats,
-    first: Hands | None = None,
-    jobs: int = 1,
+    limits: SearchLimits = SearchLimits(top=1),
     deadline: float | None = None,
 ) -> list[tuple[int, int, Candidate]]:
-    """The ``top`` best candidates for the side choosing, as ``(value, index, candidate)``,
+    """The ``limits.top`` best candidates for the side choosing, as ``(value, index, candidate)``,
     best first (ties: the first met in the order of the estimate; a candidate with
-    the hands ``first``, if any, is met first of all), by the solver's list search
+    the hands ``limits.first``, if any, is met first of all), by the solver's list search
     (``solver.best_of``: the C core's ``cs_best_of``, or
-    :func:`calasolve.search.reference.best_of` for the reference solver), or with ``jobs``
+    :func:`calasolve.search.reference.best_of` for the reference solver), or with ``limits.jobs``
     > 1 the most promising here and the rest in worker processes
-    (:mod:`calasolve.exchange.parallel`)."""
+    (:mod:`calasolve.exchange.parallel`); no test after ``deadline`` (a :func:`time.monotonic` time)."""
     batch = cands if isinstance(cands, Batch) else Batch.of(cands)
-    return [(v, i, batch.candidate(i)) for v, i in list_searches(
-        solver, [batch], leader, soloist, maximise=maximise, top=top, stats=stats, first=first, jobs=jobs,
-        deadline=deadline)[0].kept]
+    found = list_searches(solver, [batch], leader, soloist, maximise=maximise, stats=stats, limits=limits,
+                          deadline=deadline)
+    return [(v, i, batch.candidate(i)) for v, i in found[0].kept]
 
 
 def list_searches(
@@ -121,16 +144,14 @@ def list_searches(
     soloist: int,
     *,
     maximise: bool,
-    top: int,
     stats: SearchStats,
-    first: Hands | None,
-    jobs: int,
+    limits: SearchLimits,
     deadline: float | None,
 ) -> list[ListResult]:
     """:func:`best_candidates` of several batches at once (their chunks share the worker pool)."""
-    lists = [(b.hands, b.bonus, grouped_candidates(b, order_candidates(b, maximise, first))) for b in batches]
-    return list_search(solver, lists, leader, soloist, maximise=maximise, top=top, jobs=jobs, deadline=deadline,
-                       totals=stats)
+    lists = [(b.hands, b.bonus, grouped_candidates(b, order_candidates(b, maximise, limits.first))) for b in batches]
+    return list_search(solver, lists, leader, soloist, maximise=maximise, top=limits.top, jobs=limits.jobs,
+                       deadline=deadline, totals=stats)
 
 
 def search_exchange(
@@ -142,30 +163,24 @@ def search_exchange(
     *,
     given: Exchange = Exchange(),
     solver: CoreSolver | None = None,
-    top: int = 10,
-    first: Hands | None = None,
-    jobs: int = 1,
-    time_limit: float | None = None,
+    limits: SearchLimits = SearchLimits(),
 ) -> ExchangeResult:
     """The best completion of ``given`` for a deal as dealt: ``hands`` (three equal
     hands), ``monte`` (4 cards), ``leader`` of the first trick.
 
     This is :func:`best_exchange` without a record, so it also takes short hands
     (any equal size), which is how it is tested against brute force.  ``given``
-    is trusted (a record has already checked it).  ``first``: the hands after an
-    exchange to try before all others; ``jobs`` and ``time_limit``: see
-    :func:`best_exchange`.
+    is trusted (a record has already checked it).  ``limits``: the ``top``
+    alternatives, the hands after an exchange to try ``first``, ``jobs`` and
+    ``time_limit`` (see :func:`best_exchange`).
 
     One call answers "the best exchange value of this deal for soloist s in
     contract c": with ``top=1`` and ``jobs=1`` it uses this process's ``solver``
     only, so a caller needing many (a table of soloists x contracts) runs them
     side by side in its own worker processes."""
-    if top < 1:
-        raise CalasolveError(f"top {top}: must be at least 1")
     solver = solver or default_solver()
-    check_jobs_and_limit(jobs, time_limit)
     start = time.perf_counter()
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
     h: Hands = (hands[0], hands[1], hands[2])
     totals = SearchStats()
     common: dict[str, Any] = {"contract": contract, "soloist": soloist, "given": given, "hands": h, "monte": monte}
@@ -175,12 +190,12 @@ def search_exchange(
     ) -> list[tuple[list[tuple[int, Candidate]], int, ListResult]]:
         """The ``n`` best ``(value, candidate)`` of each list of layouts, its size, its search."""
         batches = [enumerate_candidates(layouts, soloist) for layouts in layout_lists]
-        found = list_searches(solver, batches, leader, soloist, maximise=maximise, top=n, stats=totals,
-                              first=first, jobs=jobs, deadline=deadline)
+        found = list_searches(solver, batches, leader, soloist, maximise=maximise, stats=totals,
+                              limits=dataclasses.replace(limits, top=n), deadline=deadline)
         return [([(v, b.candidate(i)) for v, i in r.kept], len(b), r) for b, r in zip(batches, found)]
 
     if contract in SOLOIST_EXCHANGE:
-        [(kept, count, found)] = run([soloist_layouts(h, monte, contract, soloist, given)], True, top)
+        [(kept, count, found)] = run([soloist_layouts(h, monte, contract, soloist, given)], True, limits.top)
         alternatives = tuple((c.exchange(), v) for v, c in kept)
         best, value = alternatives[0]
         return ExchangeResult(
@@ -320,10 +335,7 @@ def best_exchange(
         leader,
         given=record.exchange,
         solver=solver,
-        top=top,
-        first=first,
-        jobs=jobs,
-        time_limit=time_limit,
+        limits=SearchLimits(top, first, jobs, time_limit),
     )
 
 
@@ -333,12 +345,6 @@ def check_search_arguments(record: Any, solver: Any, top: Any, jobs: Any = 1, ti
     check_solver("solver", solver)
     check_int("top", top, 1, MAX_TOP)
     check_jobs_and_limit(jobs, time_limit)
-
-
-def check_jobs_and_limit(jobs: Any, time_limit: Any) -> None:
-    """``jobs`` within the limits; a ``time_limit`` None or positive."""
-    check_int("jobs", jobs, 1, MAX_JOBS)
-    check_optional_seconds("time_limit", time_limit)
 
 
 def solve_with_exchange(
