@@ -1,4 +1,5 @@
-"""The search engines a process keeps warm: one C solver and one C goal search.
+"""The solver contract (:class:`CoreSolver`) and the search engines a process keeps warm:
+one C solver and one C goal search.
 
 A process that solves many records or samples in a row (a ``--jobs`` or Dask
 worker, the advisor's workers, a long-lived caller of the API) keeps one of
