@@ -321,7 +321,8 @@ def test_partial_chiamo_searches_only_what_is_missing(solver: CoreSolver) -> Non
         soloist = rng.randrange(3)
         holder = rng.choice(defender_seats(soloist))
         call = rng.choice(list(cards_of(hands[holder])))
-        res = search_exchange(hands, monte, "chiamo", soloist, 0, given=Exchange(call=call), solver=solver, top=3)
+        res = search_exchange(hands, monte, "chiamo", soloist, 0, given=Exchange(call=call), solver=solver,
+                              limits=SearchLimits(top=3))
         assert res.exchange.call == call and res.exchange.returned is not None
         brute = max(
             exchange_value(solver.value, hands, monte, "chiamo", soloist, 0, ex)
