@@ -169,3 +169,26 @@ def test_fewest_makes_picks_what_counting_every_world_picks() -> None:
         assert (index, makes) == (counts.index(min(counts)), min(counts)), trial
         saved += n_choices * n_worlds - solver.calls
     assert saved > 0
+
+
+def test_the_play_outs_and_the_text_under_sampled_defenders(solver) -> None:  # type: ignore[no-untyped-def]
+    from calasolve.advice.playadvice import advise_play
+    from calasolve.advice.realplay import played_exchange
+    from calasolve.cli.text import format_advice, format_play_advice
+
+    # a play-out's exchange is the advice's, found without the double-dummy search (no thirds known)
+    settings = AdviceSettings(hand=parse_advice_hand(BORDERLINE), seed=3, defender_policy="sampled")
+    hands, monte = deal_rest(settings.hand, 0, rng_for(3, 0))
+    for contract in ("dividete", "scegliete"):
+        got = played_exchange(settings, 0, contract, hands, monte, solver)
+        assert got == policy_exchange(settings, contract, hands, monte, solver, sample_rng(settings, 0, contract))
+        assert got[1] is None
+    play = advise_play(BORDERLINE, seed=3, play_samples=1, pimc_samples=2, contracts=["dividete"], jobs=1,
+                       defender_policy="sampled")
+    assert play.to_dict()["policy_notes"]["defenders"] == "each defender chooses with what it sees"
+    assert "defenders sampled (4 choices x 4 re-deals each)" in "\n".join(format_play_advice(play))
+    # an aggravation recommended under defenders who do not see every card says how to check it
+    text = "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo", "scegliete"],
+                                          defender_policy="sampled")))
+    assert "recommendation: scegliete" in text and "exchanged each with what it sees" in text
+    assert "the dd defender policy" in text
