@@ -47,6 +47,10 @@ neither do the results.
     suit (ties: the first defender).  Discards: each defender throws their
     lowest cards of no point value, shortest suit first (then the lowest
     point cards).  One position per sample; leans towards the soloist.
+  - ``sampled``: each defender chooses with what it sees
+    (:mod:`calasolve.advice.defence`): its discards, and in scegliete its
+    proposed split, by the fewest soloist makes over re-deals of the cards
+    it cannot see; the same ``candidates`` and ``redeals`` as the soloist's.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -127,11 +127,14 @@ def _combos(n: int, k: int) -> np.ndarray:
     return np.array(list(combinations(range(n), k)), dtype=np.int64).reshape(-1, k)
 
 
-def discard_candidates(mine: Mask, n_discards: int, count: int, *, forbidden: Mask = 0) -> list[Mask]:
+def discard_candidates(
+    mine: Mask, n_discards: int, count: int, *, forbidden: Mask = 0, keep: Callable[[Card, Mask], int] = keep_score
+) -> list[Mask]:
     """The ``count`` most promising discard sets by a static estimate: keep high and
     sure cards, throw low cards, favour emptying a short suit.
 
-    The score of a set is the sum of its cards' :func:`keep_score` minus 3 per
+    The score of a set is the sum of its cards' ``keep`` scores (the soloist's
+    :func:`keep_score` unless told; the defenders' adds guards) minus 3 per
     suit it empties (lowest first; ties: the lower mask).  All the sets are
     scored at once with numpy: 4,368 per sample in a chiamo whose called card
     was handed over (5 of 16 cards: the return and the 4 discards), 1,820 in solo.
@@ -142,13 +145,13 @@ def discard_candidates(mine: Mask, n_discards: int, count: int, *, forbidden: Ma
     """
     cards = [c for c in cards_of(mine) if not forbidden >> c & 1]
     combos = _combos(len(cards), n_discards)
-    keep = np.array([keep_score(c, mine) for c in cards], dtype=np.int64)
+    scores = np.array([keep(c, mine) for c in cards], dtype=np.int64)
     suit = np.array([c // 10 for c in cards], dtype=np.int64)
     bits = np.array([1 << c for c in cards], dtype=np.int64)
     held = np.array([popcount(mine & SUIT_MASKS[u]) for u in range(4)], dtype=np.int64)
     per_suit = (suit[combos][:, :, None] == np.arange(4)).sum(axis=1)  # discards per suit, per set
     voids = ((per_suit == held) & (held > 0)).sum(axis=1)
-    score = keep[combos].sum(axis=1) - 3 * voids
+    score = scores[combos].sum(axis=1) - 3 * voids
     gone = bits[combos].sum(axis=1)  # distinct bits: the sum is the mask
     order = np.lexsort((gone, score))[:count]
     return [int(g) for g in gone[order]]

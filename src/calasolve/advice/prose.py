@@ -22,6 +22,7 @@ POLICY_NOTES = {
     "defenders": {
         "dd": "the defenders see every card: conservative for the soloist",
         "heuristic": "plain card sense: leans towards the soloist",
+        "sampled": "each defender chooses with what it sees",
     },
 }
 

@@ -20,6 +20,7 @@ from ..game.sampling import deal_rest, rng_for
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, first_leader
 from ..search import engines
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, SampleOutcome, PositionOracle, judge
+from .defence import sampled_defender_exchange
 from .policies import bonus_after_exchange, heuristic_exchange, random_draw, soloist_policy
 from .settings import AdviceSettings
 
@@ -86,7 +87,11 @@ def policy_exchange(
     if contract in SOLOIST_EXCHANGE:
         policy = soloist_policy(settings.policy, candidates=settings.candidates, redeals=settings.redeals)
         return policy.exchange(hands, monte, contract, seat, settings.rules, solver, rng)
+    # the draw first from the sample's generator, the same under every defender policy
     takes = random_draw(monte, seat, rng) if contract == "dividete" else None
+    if settings.defender_policy == "sampled":
+        return sampled_defender_exchange(hands, monte, contract, seat, settings.rules, solver, rng, takes=takes,
+                                         candidates=settings.candidates, redeals=settings.redeals), None
     return heuristic_exchange(hands, monte, seat, takes), None
 
 

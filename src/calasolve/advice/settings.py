@@ -32,7 +32,7 @@ from ..play.players import MAX_PIMC_SAMPLES
 from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 
 SOLOIST_POLICIES = ("sampled", "dd")
-DEFENDER_POLICIES = ("dd", "heuristic")
+DEFENDER_POLICIES = ("dd", "heuristic", "sampled")
 DEFAULT_DEFENDER_POLICY = "dd"
 
 
@@ -63,7 +63,7 @@ class AdviceSettings:
     #: cards pinned to a seat 0..2 or the monte
     known: tuple[tuple[object, Mask], ...] = ()
     rules: Rules = STANDARD
-    #: the ``sampled`` policy's parameters
+    #: the ``sampled`` policies' parameters (the soloist's and the defenders')
     candidates: int = DEFAULT_CANDIDATES
     redeals: int = DEFAULT_REDEALS
     #: the 95% half-width wanted on the recommended contract's P(make)

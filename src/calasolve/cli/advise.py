@@ -39,9 +39,10 @@ from .text import advice_bar_label, format_advice, format_play_advice
 @click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True,
               help="The soloist's exchange policy (solo, chiamo): sampled, or dd (sees every card; "
                    "an exact exchange search per sample, minutes).")
-@click.option("--defender-policy", type=click.Choice(["dd", "heuristic"]), default="dd", show_default=True,
+@click.option("--defender-policy", type=click.Choice(["dd", "heuristic", "sampled"]), default="dd", show_default=True,
               help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best "
-                   "(conservative for the soloist), or heuristic, cheaper but kinder to the soloist.")
+                   "(conservative for the soloist), heuristic, cheaper but kinder to the soloist, or sampled, "
+                   "each defender choosing with what it sees (as a real defender would).")
 @click.option("--play", "play_mode", type=click.Choice(["dd", "pimc", "both"]), default="dd", show_default=True,
               help="How the sampled deals are played: dd (double dummy, the default advice), pimc (the first "
                    "--play-samples deals of each contract played out by PIMC players on all three seats), or "

@@ -347,6 +347,12 @@ def _soloist_text(advice: Any) -> str:
     return f"{advice.soloist_policy} ({POLICY_NOTES['soloist'][advice.soloist_policy]})"
 
 
+def _defender_text(advice: Any) -> str:
+    if advice.defender_policy == "sampled":
+        return f"sampled ({advice.candidates} choices x {advice.redeals} re-deals each)"
+    return str(advice.defender_policy)
+
+
 def _share(v: float) -> str:
     return "<1%" if 0 < v < 0.005 else f"{v:.0%}"
 
@@ -381,7 +387,7 @@ def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
     lines += [
         "",
         f"{sampling}, seed {advice.seed}",
-        f"exchange policies: soloist {_soloist_text(advice)}, defenders {advice.defender_policy}"
+        f"exchange policies: soloist {_soloist_text(advice)}, defenders {_defender_text(advice)}"
         + (f"; rules {advice.rules.describe()}" if advice.rules.changes() else ""),
         "",
         f"  {'contract':<10} {'samples':>7}  {'stopped':<16} {'P(make)':>7} {'95% interval (n)':>16} "
@@ -403,10 +409,11 @@ def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
         )
     lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
     lines.append("intervals: 95% " + INTERVAL_METHOD + "; game points by " + PAYOFF_METHOD)
-    if advice.recommendation in DEFENDER_EXCHANGE and advice.defender_policy == "heuristic":
-        # the cheap defence is the optimistic one: an aggravation deserves the worst case too
+    if advice.recommendation in DEFENDER_EXCHANGE and advice.defender_policy != "dd":
+        # a defence that does not see every card is the optimistic one: an aggravation deserves the worst case too
+        how = "by plain heuristic" if advice.defender_policy == "heuristic" else "each with what it sees"
         lines.append(
-            "note: the defenders exchanged by plain heuristic; before aggravating, check it against "
+            f"note: the defenders exchanged {how}; before aggravating, check it against "
             "defenders who see every card (the dd defender policy)"
         )
     return lines
@@ -425,7 +432,7 @@ def format_play_advice(play: Any, symbols: Notation | bool = False, *, header: b
         lines += ["  " + line for line in hand_diagram(play.hand, n)]
         if play.known:
             lines.append("known: " + ", ".join(f"{w} {n.mask(parse_hand(c))}" for w, c in play.known.items()))
-        lines.append(f"exchange policies: soloist {_soloist_text(play)}, defenders {play.defender_policy}"
+        lines.append(f"exchange policies: soloist {_soloist_text(play)}, defenders {_defender_text(play)}"
                      + (f"; rules {play.rules.describe()}" if play.rules.changes() else ""))
     dd = any(e.dd is not None for e in play.estimates)
     lines += [
