@@ -20,6 +20,9 @@ step after the first is cheap.
 (0, 3)
 >>> pos.undo()
 'CB'
+>>> result = solve_position(pos)              # the same as pos.solve()
+>>> result.soloist_thirds, result.to_move, result.name
+(35, 2, None)
 """
 
 from __future__ import annotations
