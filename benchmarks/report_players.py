@@ -1,7 +1,7 @@
 """The contract-minded PIMC player against today's thirds-minded one: duplicate matches on the same deals.
 
     python3 benchmarks/report_players.py [--deals 210] [--seed 1] [--jobs 2] [--samples 10]
-                                         [--rest levels,heuristic] [--json out.json]
+                                         [--rest levels,heuristic,levels:0,levels:3:20] [--json out.json]
 
 Deal ``d`` is sample ``d // 21`` of the advise suite's hand ``d % 21``
 (:data:`calasolve.search.suites.ADVISE_HANDS`, its seat the soloist's) in
@@ -34,14 +34,14 @@ import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from calasolve.advice.realplay import pimc_seed, played_exchange
 from calasolve.advice.samples import deal_sample
 from calasolve.advice.settings import AdviceSettings
-from calasolve.advice.stats import mean_se, wilson
-from calasolve.game.cards import Card, parse_hand
+from calasolve.advice.stats import mean_se, percentile, wilson
+from calasolve.game.cards import Card, parse_hand, popcount
 from calasolve.game.state import CONTRACT_VALUE, CONTRACTS, PlayState, defender_seats
 from calasolve.play.players import PimcPlayer, Player, play_out
 from calasolve.play.target import DEFAULT_STEP, RESTS, ContractPimcPlayer
@@ -52,21 +52,28 @@ from calasolve.search.suites import ADVISE_HANDS
 
 @dataclass
 class Timed:
-    """A player whose decisions are timed (CPU seconds of this process) and counted."""
+    """A player whose decisions with a choice (more than one legal card) are timed (CPU seconds of this process)
+    and counted."""
 
     player: Player
     seconds: float = 0.0
     decisions: int = 0
+    #: (cards played before, CPU seconds) of each decision
+    times: list[tuple[int, float]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
         return self.player.name
 
     def choose(self, record: Record, state: PlayState) -> Card:
+        if popcount(state.legal()) == 1:
+            return self.player.choose(record, state)
         start = time.process_time()
         card = self.player.choose(record, state)
-        self.seconds += time.process_time() - start
+        spent = time.process_time() - start
+        self.seconds += spent
         self.decisions += 1
+        self.times.append((len(state.history), spent))
         return card
 
 
@@ -95,6 +102,7 @@ def match(record: Record, players: Sequence[Timed]) -> dict[str, Any]:
         "soloist_cpu": players[s].seconds, "soloist_decisions": players[s].decisions,
         "defence_cpu": sum(players[d].seconds for d in defenders),
         "defence_decisions": sum(players[d].decisions for d in defenders),
+        "soloist_times": players[s].times, "defence_times": sorted(t for d in defenders for t in players[d].times),
     }
 
 
@@ -111,9 +119,9 @@ def play_deal(task: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
         def one(kind: str) -> Player:
             if kind == "pimc":
                 return PimcPlayer(samples=samples, seed=pseed, solver=solver)
-            rest, _, step = kind.partition(":")
-            return ContractPimcPlayer(samples=samples, seed=pseed, solver=solver, rest=rest,  # type: ignore[arg-type]
-                                      step=int(step) if step else DEFAULT_STEP)
+            rest, step, layouts = (kind.split(":") + ["", ""])[:3]
+            return ContractPimcPlayer(samples=int(layouts) if layouts else samples, seed=pseed, solver=solver,
+                                      rest=rest, step=int(step) if step else DEFAULT_STEP)  # type: ignore[arg-type]
         return [Timed(one(soloist_kind if seat == s else defence_kind)) for seat in range(3)]
 
     out["a"] = match(record, seats("pimc", "pimc"))
@@ -160,6 +168,15 @@ def summary(rows: list[dict[str, Any]], rests: Sequence[str]) -> dict[str, Any]:
             "defence_cpu": sum(y["defence_cpu"] for y in c) / len(c),
             "defence_cpu_decision": sum(y["defence_cpu"] for y in c) / max(1, sum(y["defence_decisions"] for y in c)),
         }
+    for kind, side, matches in [("pimc", "soloist", a), ("pimc", "defence", a)] + [
+            (rest, side, [r[f"{m}_{rest}"] for r in rows]) for rest in rests for side, m in (("soloist", "b"), ("defence", "c"))]:
+        times = [t for x in matches for _, t in x.get(f"{side}_times", [])]
+        first = [t for x in matches for n, t in x.get(f"{side}_times", []) if n == 0]
+        if times:
+            out.setdefault("decision_cpu", {}).setdefault(kind, {})[side] = {
+                "decisions": len(times), "median": percentile(times, 0.5), "p90": percentile(times, 0.9), "max": max(times),
+                "first_lead_median": percentile(first, 0.5) if first else None, "first_leads": len(first),
+            }
     out["pimc"] = {
         "soloist_cpu": sum(x["soloist_cpu"] for x in a) / len(a),
         "soloist_cpu_decision": sum(x["soloist_cpu"] for x in a) / max(1, sum(x["soloist_decisions"] for x in a)),
@@ -190,6 +207,12 @@ def report(rows: list[dict[str, Any]], rests: Sequence[str]) -> dict[str, Any]:
         r = s[rest]
         print(f"  {rest:<12} soloist {r['soloist_cpu']:6.2f} ({r['soloist_cpu_decision']:.3f})   "
               f"both defenders {r['defence_cpu']:6.2f} ({r['defence_cpu_decision']:.3f})")
+    print("\nCPU seconds a decision (with a choice; this process): median, 90th percentile, slowest; first lead median (n):")
+    for kind, sides in s.get("decision_cpu", {}).items():
+        for side, t in sides.items():
+            first = f"{t['first_lead_median']:.3f} ({t['first_leads']})" if t["first_lead_median"] is not None else "-"
+            print(f"  {kind:<12} {side:<8} {t['median']:.3f} {t['p90']:.3f} {t['max']:.2f}  first lead {first}  "
+                  f"[{t['decisions']} decisions]")
     by: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         by[row["contract"]].append(row)
@@ -215,13 +238,14 @@ def main() -> None:
     parser.add_argument("--rest", default="levels,heuristic",
                         help=f"the contract players to measure, comma-separated: a rule for a settled contract "
                              f"({', '.join(RESTS)}), optionally with the ladder's step (levels:0: the multiplier's "
-                             f"goals only; default step {DEFAULT_STEP})")
+                             f"goals only; default step {DEFAULT_STEP}) and its own layouts a decision (levels:3:20)")
     parser.add_argument("--first", type=int, default=0, help="start at this deal (deals --first .. --first + --deals - 1)")
     parser.add_argument("--json", help="write every deal's results and the summary here")
     args = parser.parse_args()
     rests = tuple(r.strip() for r in args.rest.split(","))
-    if any(r.partition(":")[0] not in RESTS or not (r.partition(":")[2] or "0").isdigit() for r in rests):
-        parser.error(f"--rest: use {', '.join(RESTS)}, each with an optional :STEP")
+    if any(r.split(":")[0] not in RESTS or len(r.split(":")) > 3 or not all(x.isdigit() for x in r.split(":")[1:] if x)
+           for r in rests):
+        parser.error(f"--rest: use {', '.join(RESTS)}, each with an optional :STEP and :LAYOUTS")
     tasks = [(d, args.seed, args.samples, rests) for d in range(args.first, args.first + args.deals)]
     rows: list[dict[str, Any]] = []
     wall = time.perf_counter()

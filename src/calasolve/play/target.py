@@ -16,23 +16,25 @@ card that beats it on the most (docs/play.md, "The contract-minded player").
   defenders cannot beat it, whatever it plays): every card then scores the
   same and none is searched.  A card that can no longer catch the best is
   dropped (the counts are exact for the cards that can).
-- **Ties** go down a ladder of further goals (:func:`ladder`), each asked
-  of the cards still tied: on the layouts where a card makes the contract,
-  does the soloist still reach 18 + 3 thirds, and where it fails, 18 - 3?
-  Then 18 ± 6, and so on out to the multiplier's thresholds
-  (:func:`multiplier_goals`): where the contract is made, the thirds in
-  cards that win the next multiplier (stramazzo: 30 of the 32 card thirds),
-  and where it fails, those that escape the worse one (3).  The soloist
-  counts those layouts up, the defenders down; the last ties go to the
-  lowest card (:func:`~calasolve.play.players.lowest_first`).
+- **Ties** go to the multiplier (:func:`multiplier_goals`): on the layouts
+  where a card makes the contract, does the soloist still reach the thirds
+  in cards that win the next multiplier (stramazzo: 30 of the 32 card
+  thirds), and where it fails, those that escape the worse one (3)?  The
+  soloist counts those layouts up, the defenders down; the last ties go to
+  the lowest card (:func:`~calasolve.play.players.lowest_first`).  With a
+  ``step``, margins come first (:func:`ladder`): 18 ± ``step`` thirds, then
+  ± 2 ``step``, out to the multiplier's thresholds (measured: no better in
+  game points, docs/experiments.md).
 - **Settled.**  When every card makes the contract on every layout, or
   every card fails it on every layout, the contract is settled for this
-  decision and the rest is played by ``rest``: ``levels`` (on down the
-  ladder above, then the lowest card), ``heuristic``
+  decision and the rest is played by ``rest``: ``levels`` (the multiplier's
+  tests above, then the lowest card), ``heuristic``
   (:class:`~calasolve.play.players.HeuristicPlayer`) or ``thirds`` (the best
   mean double-dummy thirds over the same layouts, as ``PimcPlayer``).  Each
-  decision is judged afresh, so a contract that comes back into play after a
-  mistake is played for again.
+  decision is judged afresh, so a contract that comes back into play after
+  a mistake is played for again.  Once the tricks taken settle it (the
+  soloist holds 18 thirds, or the defenders 18), ``levels`` plays for the
+  multiplier alone: its goal is tested as the contract's was.
 
 Whatever chose the cards, a played deal is scored exactly by the rules
 (:meth:`~calasolve.game.state.PlayState.result`).
@@ -71,8 +73,8 @@ Rest = Literal["levels", "heuristic", "thirds"]
 RESTS: tuple[Rest, ...] = ("levels", "heuristic", "thirds")
 #: The rest rule measured best by game points (docs/play.md).
 DEFAULT_REST: Rest = "levels"
-#: Thirds between the margin targets of the tie-breaking ladder (docs/play.md).
-DEFAULT_STEP = 3
+#: Thirds between the margin targets of the tie-breaking ladder (0: none, the multiplier's goals only; docs/play.md).
+DEFAULT_STEP = 0
 
 
 @dataclass(frozen=True)
@@ -141,9 +143,10 @@ def multiplier_goals(contract: Contract, rules: Rules = STANDARD) -> tuple[Goal 
 @lru_cache(maxsize=None)
 def ladder(contract: Contract, rules: Rules = STANDARD, step: int = DEFAULT_STEP) -> tuple[tuple[Goal | None, Goal | None], ...]:
     """The tie-breaking goals after the contract, in order: pairs ``(up, down)``, ``up`` asked where a card
-    makes the contract, ``down`` where it fails.  First the margins, every ``step`` thirds out from 18 (a
-    contract made with room to spare, or failed by little), as far as the multiplier's thresholds; then the
-    multiplier's goals (:func:`multiplier_goals`).  A side with fewer rungs asks nothing (None) on the others.
+    makes the contract, ``down`` where it fails.  With a ``step``, first the margins, every ``step`` thirds out
+    from 18 (a contract made with room to spare, or failed by little), as far as the multiplier's thresholds;
+    then the multiplier's goals (:func:`multiplier_goals`).  A side with fewer rungs asks nothing (None) on the
+    others.
 
     >>> [(u and u.target, d and d.target) for u, d in ladder("solo", step=6)]
     [(24, 12), (None, 6), (30, 3)]
