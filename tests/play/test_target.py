@@ -1,0 +1,185 @@
+"""The contract-minded PIMC player: legal and reproducible play, the card best for the contract on its layouts,
+a made contract kept, a beating card found, and the multiplier's thresholds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import calasolve
+from calasolve.game.cards import MAKE_THIRDS, card_name, cards_of, parse_card
+from calasolve.game.rules import Rules
+from calasolve.game.state import PlayState, core_position
+from calasolve.play.knowledge import layout_count, view_of
+from calasolve.play.players import PimcPlayer, make_player, play_out
+from calasolve.play.target import RESTS, ContractPimcPlayer, Goal, card_threshold, multiplier_goals, representatives
+from calasolve.records.dealfile import read_deal_file
+from calasolve.types.record import Record
+from calasolve.search.solving import default_solver, final_card_values
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = [r for r in read_deal_file(str(ROOT / "examples" / "example.deal")) if not r.needs_exchange]
+
+
+def dd_line(record: Record) -> tuple[int, ...]:
+    return play_out(record, [make_player("dd")] * 3).record.played
+
+
+def layout_states(player: ContractPimcPlayer, record: Record, state: PlayState) -> list[PlayState]:
+    out = []
+    for hands, monte in player.layouts(record, state):
+        pos = state.copy()
+        pos.hands, pos.monte = list(hands), monte
+        out.append(pos)
+    return out
+
+
+def makes_after(state: PlayState, card: int) -> bool:
+    """Does the soloist make the contract double dummy after ``card`` (the plain way: every card searched)?"""
+    child = state.copy()
+    child.play(card)
+    need = MAKE_THIRDS - child.captured[child.soloist]
+    if child.is_over:
+        return need <= 0
+    return bool(default_solver().reaches(*core_position(child), need))
+
+
+@pytest.mark.parametrize("rest", RESTS)
+def test_plays_legal_cards_to_the_end(rest: str) -> None:
+    for record in EXAMPLES:
+        players = [ContractPimcPlayer(samples=4, seed=2, rest=rest) for _ in range(3)]  # type: ignore[arg-type]
+        out = play_out(record, players)
+        final = out.record.state()
+        assert final.is_over and out.players == ("contract",) * 3
+        assert out.record.played[: len(record.played)] == record.played
+        calasolve.analyse(out.record)  # the analyser replays it: every card legal
+        assert final.result(record.contract, record.rules).soloist_thirds == final.captured[record.soloist]
+        stats = players[0].stats
+        assert stats.layouts <= 4 * stats.decisions and stats.solved <= stats.layouts and stats.settled <= stats.decisions
+
+
+def test_mixed_with_the_other_players() -> None:
+    record = EXAMPLES[1]
+    out = play_out(record, [make_player(p, samples=3, seed=1) for p in ("contract", "pimc", "heuristic")])
+    assert out.record.state().is_over and out.players == ("contract", "pimc", "heuristic")
+
+
+def test_reproducible_for_a_seed() -> None:
+    record = EXAMPLES[0]
+    first = play_out(record, [ContractPimcPlayer(samples=6, seed=4) for _ in range(3)]).record.played
+    again = play_out(record, [ContractPimcPlayer(samples=6, seed=4) for _ in range(3)]).record.played
+    assert first == again and len(first) == 36
+
+
+def test_the_same_layouts_as_pimc() -> None:
+    record = EXAMPLES[2]
+    state = record.state()
+    assert ContractPimcPlayer(samples=7, seed=9).layouts(record, state) == PimcPlayer(samples=7, seed=9).layouts(record, state)
+
+
+def test_the_card_is_best_for_the_contract_on_its_layouts() -> None:
+    """Against the plain count (every card searched on every layout, no shortcut, no equal cards merged): the
+    chosen card makes the contract on the most layouts (soloist) or the fewest (defenders)."""
+    checked = 0
+    for i, record in enumerate(EXAMPLES[:4]):
+        line = dd_line(record)
+        for n in range(len(record.played) + i % 3, len(line) - 3, 5):
+            rec = record.with_(played=line[:n])
+            state = rec.state()
+            if len(list(cards_of(state.legal()))) < 2:
+                continue
+            player = ContractPimcPlayer(samples=5, seed=n)
+            card = player.choose(rec, state)
+            counts = {c: sum(makes_after(pos, c) for pos in layout_states(player, rec, state))
+                      for c in cards_of(state.legal())}
+            best = (max if state.to_move == state.soloist else min)(counts.values())
+            assert counts[card] == best, (i, n, card_name(card), {card_name(c): v for c, v in counts.items()})
+            checked += 1
+    assert checked >= 15
+
+
+def test_equal_cards_are_run_once() -> None:
+    record = EXAMPLES[0]
+    state = record.state()
+    reps = representatives(state)
+    legal = set(cards_of(state.legal()))
+    assert set(reps) <= legal and len(reps) < len(legal)
+    values = final_card_values(default_solver(), state)
+    # every legal card has the value of its run's representative: the highest representative at or below it
+    for card in legal:
+        rep = max(r for r in reps if r // 10 == card // 10 and r <= card)
+        assert values[card] == values[rep], card_name(card)
+
+
+def test_a_soloist_keeps_a_contract_made_on_every_layout() -> None:
+    """Four tricks to go, the soloist to move, four layouts possible (all drawn): two cards make the contract on
+    every one, two do not.  The contract-minded soloist plays one of the three and, against double-dummy
+    defenders, makes the contract."""
+    record = EXAMPLES[1]
+    rec = record.with_(played=dd_line(record)[:26])
+    state = rec.state()
+    assert state.to_move == state.soloist and state.total_tricks - len(state.tricks) == 4
+    player = ContractPimcPlayer(samples=50, seed=1)
+    layouts = layout_states(player, rec, state)
+    assert len({(tuple(p.hands), p.monte) for p in layouts}) == layout_count(view_of(rec, state, state.to_move)) == 4
+    keep = [c for c in cards_of(state.legal()) if all(makes_after(p, c) for p in layouts)]
+    assert keep and len(keep) < len(list(cards_of(state.legal())))
+    assert player.choose(rec, state) in keep
+    assert calasolve.solve(rec).soloist_thirds >= MAKE_THIRDS + 3  # well over the contract
+    seats = [player if s == state.soloist else make_player("dd") for s in range(3)]
+    final = play_out(rec, seats).record.state()
+    assert final.captured[state.soloist] >= MAKE_THIRDS
+
+
+def test_a_defender_plays_the_card_that_beats_it_on_every_layout() -> None:
+    """A defender to move in solissimo: on each of its 50 layouts one card, 2B, beats the contract; the others
+    let it make on some.  The contract-minded defender plays 2B."""
+    record = EXAMPLES[0]
+    rec = record.with_(played=dd_line(record)[:9])
+    state = rec.state()
+    assert state.to_move != state.soloist
+    player = ContractPimcPlayer(samples=50, seed=1)
+    layouts = layout_states(player, rec, state)
+    beats = [c for c in cards_of(state.legal()) if not any(makes_after(p, c) for p in layouts)]
+    assert beats == [parse_card("2B")]
+    assert player.choose(rec, state) == parse_card("2B")
+    # thirds-minded PIMC on the same layouts need not: the test is about the contract, not the thirds
+    assert player.stats.decisions == 1 and player.stats.calls > 0
+
+
+def test_the_multiplier_goals() -> None:
+    # standard rules: a made contract wins stramazzo with 30 of the 32 card thirds; a failed one escapes it with 3
+    assert multiplier_goals("solo") == (Goal(30, True), Goal(3, True))
+    assert card_threshold("scegliete", 64, True) == 30
+    # stramazzo off: only a sweep doubles (32 card thirds needed, not sufficient), and a trick escapes cappotto
+    assert multiplier_goals("chiamo", Rules(stramazzo="off")) == (Goal(32, True), Goal(1, True))
+    assert card_threshold("solo", 100, True) is None
+
+
+def test_a_settled_contract_is_counted() -> None:
+    """The soloist already holds 18 thirds: every decision after is settled and costs no search for the contract."""
+    rec = next(r for r in (record.with_(played=dd_line(record)[:k]) for record in EXAMPLES for k in range(3, 33, 3))
+               if r.state().captured[r.soloist] >= MAKE_THIRDS)
+    players = [ContractPimcPlayer(samples=3, seed=5, rest="heuristic") for _ in range(3)]
+    play_out(rec, players)
+    assert all(p.stats.settled == p.stats.decisions for p in players)
+    assert all(p.stats.calls == 0 for p in players)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(calasolve.ParameterError, match="samples"):
+        ContractPimcPlayer(samples=0)
+    with pytest.raises(calasolve.ParameterError, match="rest"):
+        ContractPimcPlayer(rest="greedy")  # type: ignore[arg-type]
+
+
+def test_play_command_seats_it() -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "calasolve", "play", "--players", "contract,pimc,pimc", "--samples", "3",
+                          "--seed", "1", "--jobs", "1", str(ROOT / "examples" / "example.deal")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "played by seat 0 contract, seat 1 pimc, seat 2 pimc (3 layouts a PIMC decision, seed 1)" in run.stdout
