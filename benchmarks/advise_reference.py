@@ -32,7 +32,7 @@ SEED = 1
 
 def reference(hand: str, seat: int, samples: int, jobs: int) -> dict[str, object]:
     start = time.perf_counter()
-    advice = advise(hand, seat=seat, seed=SEED, samples=samples, fixed=True, jobs=jobs)
+    advice = advise(hand, play="dd", seat=seat, seed=SEED, samples=samples, fixed=True, jobs=jobs)
     assert advice.race is not None
     points = {t.contract: (t.payoffs()[0] + t.payoffs()[1]) / 2 for t in advice.race.tracks}
     points["pass"] = np.zeros(samples)

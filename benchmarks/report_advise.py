@@ -27,7 +27,7 @@ def main() -> None:
     cpu = {c: [] for c in CONTRACTS}  # type: dict[str, list[float]]
     for h in ADVISE_HANDS[: args.hands]:
         start = time.perf_counter()
-        a = advise(h.hand, seat=h.seat, seed=1, jobs=args.jobs)
+        a = advise(h.hand, play="dd", seat=h.seat, seed=1, jobs=args.jobs)
         walls.append(time.perf_counter() - start)
         for e in a.estimates:
             samples[e.contract].append(e.samples)

@@ -25,7 +25,7 @@ JOBS = int(os.environ.get("BENCH_ADVISE_JOBS", "2"))
 
 @pytest.mark.parametrize("case", HANDS, ids=[f"{h.hand}@{h.seat}" for h in HANDS])
 def test_advise_suite(benchmark, case) -> None:  # type: ignore[no-untyped-def]
-    result = benchmark.pedantic(lambda: advise(case.hand, seat=case.seat, seed=1, jobs=JOBS), rounds=1, iterations=1)
+    result = benchmark.pedantic(lambda: advise(case.hand, play="dd", seat=case.seat, seed=1, jobs=JOBS), rounds=1, iterations=1)
     cpu = sum(e.seconds for e in result.estimates)
     print(f"\n{case.hand} seat {case.seat} ({case.kind}): wall {result.seconds:.2f} s, cpu {cpu:.2f} s, "
           f"{result.recommendation}" + (f" (toss-up with {', '.join(result.toss_up)})" if result.toss_up else ""))

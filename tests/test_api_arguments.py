@@ -40,10 +40,10 @@ def test_the_issues_three_cases() -> None:
         Position(RECORD.state(), contract="x")
     assert info.value.parameter == "contract" and isinstance(info.value, ValueError)
     with pytest.raises(ParameterError) as info:
-        advise(HAND, jobs=0, tt_mb=-1)
+        advise(HAND, play="dd", jobs=0, tt_mb=-1)
     assert info.value.parameter == "jobs"
     with pytest.raises(ParameterError, match="^samples 1180591620717411303424: must be an integer from 1 to 1000000"):
-        advise(HAND, samples=2**70, jobs=1)
+        advise(HAND, play="dd", samples=2**70, jobs=1)
 
 
 BAD_CALLS: list[tuple[str, Callable[[], Any]]] = [
@@ -56,27 +56,27 @@ BAD_CALLS: list[tuple[str, Callable[[], Any]]] = [
     ("record", lambda: solve(RECORD.state())),
     ("position", lambda: solve_position(RECORD)),
     ("solver", lambda: solve_position(Position(RECORD.state()), solver=object())),
-    ("hand", lambda: advise(2**11 - 1, samples=1)),  # 11 cards
-    ("seat", lambda: advise(HAND, seat=3)),
-    ("seat", lambda: advise(HAND, seat=True)),
-    ("samples", lambda: advise(HAND, samples=0)),
-    ("samples", lambda: advise(HAND, samples=MAX_SAMPLES + 1)),
-    ("seed", lambda: advise(HAND, seed=-1)),
-    ("seed", lambda: advise(HAND, seed=MAX_SEED + 1)),
-    ("jobs", lambda: advise(HAND, jobs=MAX_JOBS + 1)),
-    ("policy", lambda: advise(HAND, policy="magic")),
-    ("defender_policy", lambda: advise(HAND, defender_policy=None)),
-    ("contracts", lambda: advise(HAND, contracts="solo")),
-    ("contracts", lambda: advise(HAND, contracts=[])),
-    ("contracts", lambda: advise(HAND, contracts=["grand"])),
-    ("known", lambda: advise(HAND, known={5: 1})),
-    ("known", lambda: advise(HAND, known={1: "3B"})),
-    ("rules", lambda: advise(HAND, rules={})),
-    ("candidates", lambda: advise(HAND, candidates=0)),
-    ("redeals", lambda: advise(HAND, redeals=10**9)),
-    ("tt_mb", lambda: advise(HAND, tt_mb=-1)),
-    ("goal_mb", lambda: advise(HAND, goal_mb=MAX_TABLE_MB + 1)),
-    ("progress", lambda: advise(HAND, progress=3)),
+    ("hand", lambda: advise(2**11 - 1, play="dd", samples=1)),  # 11 cards
+    ("seat", lambda: advise(HAND, play="dd", seat=3)),
+    ("seat", lambda: advise(HAND, play="dd", seat=True)),
+    ("samples", lambda: advise(HAND, play="dd", samples=0)),
+    ("samples", lambda: advise(HAND, play="dd", samples=MAX_SAMPLES + 1)),
+    ("seed", lambda: advise(HAND, play="dd", seed=-1)),
+    ("seed", lambda: advise(HAND, play="dd", seed=MAX_SEED + 1)),
+    ("jobs", lambda: advise(HAND, play="dd", jobs=MAX_JOBS + 1)),
+    ("policy", lambda: advise(HAND, play="dd", policy="magic")),
+    ("defender_policy", lambda: advise(HAND, play="dd", defender_policy=None)),
+    ("contracts", lambda: advise(HAND, play="dd", contracts="solo")),
+    ("contracts", lambda: advise(HAND, play="dd", contracts=[])),
+    ("contracts", lambda: advise(HAND, play="dd", contracts=["grand"])),
+    ("known", lambda: advise(HAND, play="dd", known={5: 1})),
+    ("known", lambda: advise(HAND, play="dd", known={1: "3B"})),
+    ("rules", lambda: advise(HAND, play="dd", rules={})),
+    ("candidates", lambda: advise(HAND, play="dd", candidates=0)),
+    ("redeals", lambda: advise(HAND, play="dd", redeals=10**9)),
+    ("tt_mb", lambda: advise(HAND, play="dd", tt_mb=-1)),
+    ("goal_mb", lambda: advise(HAND, play="dd", goal_mb=MAX_TABLE_MB + 1)),
+    ("progress", lambda: advise(HAND, play="dd", progress=3)),
     ("record", lambda: analyse("examples/played.deal")),
     ("exchange", lambda: analyse(RECORD, exchange=None)),
     ("solver", lambda: analyse(RECORD, solver=3)),
@@ -132,7 +132,7 @@ def test_the_card_helpers_refuse_what_is_not_a_card() -> None:
 
 def test_bad_arguments_fail_before_any_worker_starts() -> None:
     with pytest.raises(ParameterError) as info:
-        advise(HAND, samples=4, jobs=2, tt_mb=-1)
+        advise(HAND, play="dd", samples=4, jobs=2, tt_mb=-1)
     assert info.value.parameter == "tt_mb"
     assert multiprocessing.active_children() == []
 
@@ -146,7 +146,7 @@ def test_goal_memo_the_machine_cannot_allocate(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(calasolve.search._core, "GoalSearch", no_memory)
     engines.forget()
     with pytest.raises(ParameterError, match="^goal_mb 77: cannot allocate a 77 MiB goal memo") as info:
-        advise(HAND, samples=1, jobs=1, contracts=["solo"], goal_mb=77)
+        advise(HAND, play="dd", samples=1, jobs=1, contracts=["solo"], goal_mb=77)
     assert info.value.parameter == "goal_mb"
 
 

@@ -40,10 +40,10 @@ def test_scegliete_alone_or_after_dividete_gives_the_same_answer() -> None:
 
     samples.defence_candidates = spy  # type: ignore[assignment]
     try:
-        both = advise(STRONG, contracts=["dividete", "scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
+        both = advise(STRONG, play="dd", contracts=["dividete", "scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
         hinted = list(firsts)
         firsts.clear()
-        alone = advise(STRONG, contracts=["scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
+        alone = advise(STRONG, play="dd", contracts=["scegliete"], **kwargs).to_dict()  # type: ignore[arg-type]
     finally:
         samples.defence_candidates = plain  # type: ignore[assignment]
     assert any(hinted) and not any(firsts)
@@ -56,14 +56,14 @@ def test_scegliete_alone_or_after_dividete_gives_the_same_answer() -> None:
 def test_same_seed_same_answer_for_any_jobs() -> None:
     # every contract, so the sampled policy's re-deals and the goal searches are covered too
     kwargs = dict(seat=1, samples=8, seed=42, contracts=["chiamo", "solo", "solissimo", "dividete", "scegliete"])
-    one = advise(STRONG, jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
-    two = advise(STRONG, jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]
+    one = advise(STRONG, play="dd", jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
+    two = advise(STRONG, play="dd", jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]
     for d in (one, two):
         d.pop("seconds")
         for c in d["contracts"]:
             c.pop("seconds")
     assert one == two
-    other = advise(STRONG, jobs=1, **{**kwargs, "seed": 43}).to_dict()  # type: ignore[arg-type]
+    other = advise(STRONG, play="dd", jobs=1, **{**kwargs, "seed": 43}).to_dict()  # type: ignore[arg-type]
     assert [c["mean_thirds"] for c in other["contracts"]] != [c["mean_thirds"] for c in one["contracts"]]
 
 
@@ -95,7 +95,7 @@ def test_known_cards_stay_put() -> None:
 
 def test_known_card_errors() -> None:
     with pytest.raises(CalasolveError, match="placed twice"):
-        advise(STRONG, samples=1, known=parse_known(["1=7S", "2=7S"]))
+        advise(STRONG, play="dd", samples=1, known=parse_known(["1=7S", "2=7S"]))
     with pytest.raises(CalasolveError, match="not a seat"):
         parse_known(["4=7S"])
     with pytest.raises(CalasolveError, match=r"^known cards '1=xx': card 'xx'"):
@@ -103,17 +103,17 @@ def test_known_card_errors() -> None:
     with pytest.raises(CalasolveError, match=r"^known cards '1=4B,4B': .*twice"):
         parse_known(["1=4B,4B"])
     with pytest.raises(CalasolveError, match="13 cards placed in seat 1, which holds 12"):
-        advise("32AR.3A7.2AF.A5", samples=1, known=parse_known(["1=CF7654.2RCF654.-.-"]))
+        advise("32AR.3A7.2AF.A5", play="dd", samples=1, known=parse_known(["1=CF7654.2RCF654.-.-"]))
     with pytest.raises(CalasolveError, match="has 11 cards"):
-        advise("32AR.32A.3A.2A", samples=1)
+        advise("32AR.32A.3A.2A", play="dd", samples=1)
 
 
 def test_unbeatable_and_hopeless_hands() -> None:
-    sure = advise("32A.32A.32A.32A", samples=30, seed=5, jobs=1, contracts=["solissimo"])
+    sure = advise("32A.32A.32A.32A", play="dd", samples=30, seed=5, jobs=1, contracts=["solissimo"])
     est = sure.estimates[0]
     assert est.p_make == 1.0 and est.mean_thirds == 35 and est.multipliers == {2: 1.0}
     assert sure.recommendation == "solissimo"
-    hopeless = advise("7654.7654.765.7", samples=4, seed=5, jobs=1, contracts=["solissimo"])
+    hopeless = advise("7654.7654.765.7", play="dd", samples=4, seed=5, jobs=1, contracts=["solissimo"])
     assert hopeless.estimates[0].p_make == 0.0
     assert hopeless.recommendation == "pass" and "no contract" in hopeless.reason
 
@@ -121,7 +121,7 @@ def test_unbeatable_and_hopeless_hands() -> None:
 def test_solissimo_agrees_with_a_direct_loop(solver) -> None:  # type: ignore[no-untyped-def]
     hand = parse_advice_hand(STRONG)
     seat, n, seed = 2, 25, 11
-    got = advise(hand, seat=seat, samples=n, seed=seed, jobs=1, contracts=["solissimo"], fixed=True).estimates[0]
+    got = advise(hand, play="dd", seat=seat, samples=n, seed=seed, jobs=1, contracts=["solissimo"], fixed=True).estimates[0]
     makes = 0
     for i in range(n):
         hands, monte = deal_rest(hand, seat, rng_for(seed, i))
@@ -177,13 +177,13 @@ def test_the_soloist_policies_behind_one_interface(solver) -> None:  # type: ign
 
 def test_bad_policy_and_contract() -> None:
     with pytest.raises(CalasolveError, match="policy"):
-        advise(STRONG, samples=1, policy="magic")
+        advise(STRONG, play="dd", samples=1, policy="magic")
     with pytest.raises(CalasolveError, match="unknown contract"):
-        advise(STRONG, samples=1, contracts=["grand"])
+        advise(STRONG, play="dd", samples=1, contracts=["grand"])
 
 
 def test_json_shape() -> None:
-    d = advise(parse_hand("32A.32A.32A.32A"), samples=3, jobs=1, contracts=["solissimo"]).to_dict()
+    d = advise(parse_hand("32A.32A.32A.32A"), play="dd", samples=3, jobs=1, contracts=["solissimo"]).to_dict()
     c = d["contracts"][0]
     for key in ("contract", "samples", "p_make", "p_make_95", "mean_thirds", "se_thirds", "expected_points", "se_points",
                 "multipliers", "policy"):
@@ -198,7 +198,7 @@ def test_json_shape() -> None:
 def test_the_dd_soloist_policy_is_labelled_an_upper_bound() -> None:
     from calasolve.cli.text import format_advice
 
-    advice = advise(parse_hand("32A.32A.32A.32A"), samples=1, jobs=1, contracts=["solissimo"], policy="dd")
+    advice = advise(parse_hand("32A.32A.32A.32A"), play="dd", samples=1, jobs=1, contracts=["solissimo"], policy="dd")
     assert "soloist dd (the soloist sees every card: an optimistic upper bound)" in "\n".join(format_advice(advice))
     assert advice.to_dict()["policy_notes"]["soloist"].endswith("an optimistic upper bound")
 
@@ -299,7 +299,7 @@ def test_an_aggravation_under_heuristic_defenders_says_how_to_check_it() -> None
     from calasolve.cli.text import format_advice
 
     def text(**kw: object) -> str:
-        return "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, **kw)))  # type: ignore[arg-type]
+        return "\n".join(format_advice(advise("32A.32A.32A.32A", play="dd", samples=2, jobs=1, **kw)))  # type: ignore[arg-type]
 
     heuristic = text(contracts=["solissimo", "scegliete"], defender_policy="heuristic")
     assert "recommendation: scegliete" in heuristic and "the dd defender policy" in heuristic
@@ -358,7 +358,7 @@ def test_most_makes_picks_what_counting_every_world_picks() -> None:
 
 
 def test_advice_repr_writes_the_hand_in_notation() -> None:
-    advice = advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo"])
+    advice = advise("32A.32A.32A.32A", play="dd", samples=2, jobs=1, contracts=["solissimo"])
     assert repr(advice).startswith("Advice(hand='32A.32A.32A.32A', seat=0, recommendation='solissimo'")
     assert "solissimo 100.0% +16.00" in repr(advice)
 
@@ -367,8 +367,8 @@ def test_the_race_stops_the_same_way_for_any_jobs() -> None:
     # several rounds with contracts dropping out: the same samples, stops and answer (with two
     # workers, idle ones start on rounds that some contracts never get)
     kwargs = dict(seat=1, samples=64, seed=3)
-    one = advise("A765.R654.F76.5", jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
-    two = advise("A765.R654.F76.5", jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]
+    one = advise("A765.R654.F76.5", play="dd", jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
+    two = advise("A765.R654.F76.5", play="dd", jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]
     for d in (one, two):
         d.pop("seconds")
         for c in d["contracts"]:

@@ -118,8 +118,8 @@ def test_reproducible_from_the_samples_generator(solver) -> None:  # type: ignor
 
 def test_advice_under_sampled_defenders_is_the_same_for_any_jobs() -> None:
     kwargs = dict(seat=0, samples=6, seed=11, fixed=True, contracts=["dividete", "scegliete"], defender_policy="sampled")
-    one = advise(BORDERLINE, jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
-    two = advise(BORDERLINE, jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]
+    one = advise(BORDERLINE, play="dd", jobs=1, **kwargs).to_dict()  # type: ignore[arg-type]
+    two = advise(BORDERLINE, play="dd", jobs=2, **kwargs).to_dict()  # type: ignore[arg-type]
     for d in (one, two):
         d.pop("seconds")
         for c in d["contracts"]:
@@ -188,7 +188,7 @@ def test_the_play_outs_and_the_text_under_sampled_defenders(solver) -> None:  # 
     assert play.to_dict()["policy_notes"]["defenders"] == "each defender chooses with what it sees"
     assert "defenders sampled (4 choices x 4 re-deals each)" in "\n".join(format_play_advice(play))
     # an aggravation recommended under defenders who do not see every card says how to check it
-    text = "\n".join(format_advice(advise("32A.32A.32A.32A", samples=2, jobs=1, contracts=["solissimo", "scegliete"],
+    text = "\n".join(format_advice(advise("32A.32A.32A.32A", play="dd", samples=2, jobs=1, contracts=["solissimo", "scegliete"],
                                           defender_policy="sampled")))
     assert "recommendation: scegliete" in text and "exchanged each with what it sees" in text
     assert "the dd defender policy" in text

@@ -43,7 +43,7 @@ def test_the_dd_side_is_the_default_advice_on_the_same_deals() -> None:
     """Deal by deal, made and game points are the fixed-sample advisor's outcomes (as exact as
     they are there), and the mean thirds its exact thirds."""
     n, seed, contracts = 3, 11, ["solo", "solissimo", "dividete"]
-    dd = advise(STRONG, seed=seed, samples=n, fixed=True, thirds_samples=n, contracts=contracts, jobs=1)
+    dd = advise(STRONG, play="dd", seed=seed, samples=n, fixed=True, thirds_samples=n, contracts=contracts, jobs=1)
     play = advise_play(STRONG, seed=seed, play_samples=n, pimc_samples=1, dd=True, contracts=contracts, jobs=1)
     assert dd.race is not None
     for e in play.estimates:

@@ -58,10 +58,17 @@ def test_the_settings_give_the_keywords_answer() -> None:
     def steady(advice: Any) -> dict[str, Any]:
         d: dict[str, Any] = advice.to_dict()
         d.pop("seconds")
-        for c in d["contracts"]:
+        for c in d["contracts"] + d.get("played", {}).get("contracts", []):
             c.pop("seconds")
         return d
 
-    by_keywords = advise("32AR.32A.3A.2A5", samples=16, seed=4, jobs=1, contracts=["solissimo"], tt_mb=8)
-    settings = AdviceSettings(hand=HAND, samples=16, seed=4, jobs=1, contracts=("solissimo",), tt_mb=8)
+    by_keywords = advise("32AR.32A.3A.2A5", play="dd", samples=16, seed=4, jobs=1, contracts=["solissimo"], tt_mb=8)
+    settings = AdviceSettings(hand=HAND, samples=16, seed=4, jobs=1, contracts=("solissimo",), tt_mb=8, play="dd")
     assert steady(run_advice(settings)) == steady(by_keywords)
+    # and with the played odds (the default of both)
+    played = advise("32AR.32A.3A.2A5", samples=16, seed=4, jobs=1, contracts=["solissimo"], tt_mb=8, play_samples=2,
+                    pimc_samples=2)
+    settings = AdviceSettings(hand=HAND, samples=16, seed=4, jobs=1, contracts=("solissimo",), tt_mb=8, play_samples=2,
+                              pimc_samples=2)
+    assert settings.play == "played" and settings.players == "contract"
+    assert steady(run_advice(settings)) == steady(played)

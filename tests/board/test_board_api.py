@@ -303,18 +303,55 @@ def wait_advice(client: TestClient, timeout: float = 120) -> dict[str, Any]:
     raise AssertionError("the advice run did not finish")
 
 
+def contracts_of(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """The estimates of an advice (or of its played side) without their CPU seconds."""
+    return [{k: v for k, v in e.items() if k != "seconds"} for e in d["contracts"]]
+
+
 def test_advise_runs_and_equals_advise() -> None:
     with client_for(EXAMPLE) as c:
         assert ok(c.get("/api/advise")) == {"state": "idle"}
-        body = {"hand": "32AR.32A.3A.2A5", "seat": 1, "samples": 3, "seed": 5, "contracts": ["solo", "solissimo"]}
+        body = {"hand": "32AR.32A.3A.2A5", "seat": 1, "samples": 3, "seed": 5, "contracts": ["solo", "solissimo"],
+                "play": "dd"}
         started = c.post("/api/advise", json=body)
-        assert started.status_code == 202 and started.json()["total"] == 6
+        assert started.status_code == 202 and started.json()["total"] == 6 and started.json()["play"] == "dd"
         status = wait_advice(c)
         assert status["state"] == "done" and status["done"] == 6
-        expected = advise("32AR.32A.3A.2A5", seat=1, samples=3, seed=5, jobs=1, contracts=["solo", "solissimo"]).to_dict()
-        strip = lambda d: [{k: v for k, v in e.items() if k != "seconds"} for e in d["contracts"]]  # noqa: E731
-        assert strip(status["result"]) == strip(expected)
+        expected = advise("32AR.32A.3A.2A5", seat=1, samples=3, seed=5, jobs=1, contracts=["solo", "solissimo"],
+                          play="dd").to_dict()
+        assert "played" not in status["result"] and "basis" not in status["result"]
+        assert contracts_of(status["result"]) == contracts_of(expected)
         assert status["result"]["recommendation"] == expected["recommendation"]
+
+
+def test_played_advice_has_both_odds_and_equals_advise() -> None:
+    """The default advice: the double-dummy odds and the played ones; the progress counts the play-outs."""
+    with client_for(EXAMPLE) as c:
+        body = {"hand": "32AR.3A.2A7.543", "seat": 1, "samples": 16, "seed": 3, "contracts": ["solo"]}
+        started = c.post("/api/advise", json=body)
+        assert started.status_code == 202 and started.json()["play"] == "played"
+        assert started.json()["total"] == 16 + 8  # the double-dummy samples' cap, then 8 deals played out
+        status = wait_advice(c)
+        assert status["state"] == "done"
+        result = status["result"]
+        assert result["basis"] == "played" and result["dd_recommendation"] in ("solo", "pass")
+        [dd] = result["contracts"]
+        [played] = result["played"]["contracts"]
+        assert dd["contract"] == played["contract"] == "solo" and played["deals"] == 8
+        for estimate in (dd, played):
+            lo, hi = estimate["p_make_95"]
+            assert 0 <= lo <= estimate["p_make"] <= hi <= 1
+        assert result["recommendation"] == result["played"]["recommendation"]
+        assert result["reason"] == result["played"]["reason"]
+        counted: list[int] = []
+        expected = advise("32AR.3A.2A7.543", seat=1, samples=16, seed=3, jobs=1, contracts=["solo"],
+                          progress=counted.append).to_dict()
+        assert sum(counted) <= started.json()["total"]  # the progress bar's end is the cap
+        assert sum(counted) == dd["samples"] + 8  # after the double-dummy samples, one count a deal played out
+        assert contracts_of(result) == contracts_of(expected)
+        assert contracts_of(result["played"]) == contracts_of(expected["played"])
+        assert (result["recommendation"], result["dd_recommendation"]) == (expected["recommendation"],
+                                                                           expected["dd_recommendation"])
 
 
 def test_advice_is_cancelled_and_replaced_never_piled_up() -> None:
@@ -473,6 +510,9 @@ def test_the_tables_pool_answers_questions_side_by_side() -> None:
     ({"hand": "32AR.32A.3A.2A5", "contracts": []}, "no contract to estimate"),
     ({"hand": "32AR.32A.3A.2A5", "contracts": "solo"}, "contracts: expected list"),
     ({"hand": ["3B"]}, "hand: expected str"),
+    ({"hand": "32AR.32A.3A.2A5", "play": "bogus"}, "play: 'bogus' is not a choice (use played, dd)"),
+    ({"hand": "32AR.32A.3A.2A5", "play": "pimc"}, "play: 'pimc' is not a choice"),
+    ({"hand": "32AR.32A.3A.2A5", "play": True}, "play: expected str, got bool"),
 ])
 def test_advise_refuses_bad_input(client: TestClient, body: dict[str, Any], expected: str) -> None:
     assert expected in refused(client.post("/api/advise", json=body))

@@ -152,9 +152,12 @@ class Page:
     def wait_step(self, cursor: int) -> None:
         expect(self.page.locator("#step")).to_have_text(re.compile(f"^card {cursor} of "))
 
-    def advise(self, hand: str, *, seat: int | None = None, samples: int | None = None, skip: tuple[str, ...] = ()) -> None:
+    def advise(self, hand: str, *, seat: int | None = None, samples: int | None = None, skip: tuple[str, ...] = (),
+               play: str | None = None) -> None:
         """Ask for advice on ``hand``: the form's defaults but for what is given."""
         self.page.fill("#advice-hand", hand)
+        if play is not None:
+            self.page.select_option("#advice-play", play)
         if seat is not None:
             self.page.select_option("#advice-seat", str(seat))
         if samples is not None:
@@ -295,11 +298,33 @@ def test_advice_chart(example_page: Page) -> None:
     page.click("#advice-cancel")
     expect(page.locator("#advice-error")).to_have_text("cancelled")
     expect(page.locator("#advice-progress")).to_be_hidden()
-    example_page.advise("32AR.32A.3A.2A5", samples=2, skip=("chiamo", "dividete", "scegliete"))
+    # double dummy alone: the chart as before the played odds
+    example_page.advise("32AR.32A.3A.2A5", samples=2, skip=("chiamo", "dividete", "scegliete"), play="dd")
     page.wait_for_selector("svg.advice", timeout=60_000)
     assert page.locator("svg.advice rect.pmake").count() == 2
-    assert "Recommendation:" in (page.locator("#advice-chart").text_content() or "")
+    assert page.locator("svg.advice rect.bar").count() == 0
+    text = page.locator("#advice-chart").text_content() or ""
+    assert "Recommendation:" in text and "played odds" not in text
     example_page.shot("advice")
+    assert example_page.errors == []
+
+
+def test_played_advice_chart_shows_both_odds(example_page: Page) -> None:
+    page = example_page.page
+    assert page.locator("#advice-play").input_value() == "played"  # the default
+    example_page.advise(STRONG, seat=1, samples=16, skip=("chiamo", "solissimo", "dividete", "scegliete"))
+    page.wait_for_selector("svg.advice", timeout=120_000)
+    # one contract, two bars: double dummy and played, each with its title; and the legend
+    assert page.locator("svg.advice rect.bar").count() == 2
+    assert page.locator("svg.advice rect.bar.odds-dd").count() == 1
+    assert page.locator("svg.advice rect.bar.odds-played").count() == 1
+    assert "solo, played: P(make)" in (page.locator("svg.advice rect.bar.odds-played title").text_content() or "")
+    assert page.locator("svg.advice .advice-legend text").all_text_contents()[:2] == [
+        "double dummy (every card seen)", "played (own hand only)"]
+    text = page.locator("#advice-chart").text_content() or ""
+    assert re.search(r"Recommendation: (solo|pass) on the played odds \u2014 .*under play", text), text
+    assert re.search(r"\(double dummy: (solo|pass)", text), text
+    example_page.shot("advice-played")
     assert example_page.errors == []
 
 
@@ -309,6 +334,7 @@ def test_strong_hand_advice_with_the_default_samples_draws_its_chart(example_pag
     expect(page.locator("#advice-progress")).to_be_visible()
     page.wait_for_selector("svg.advice", timeout=600_000)
     assert page.locator("svg.advice rect.pmake").count() == 5
+    assert page.locator("svg.advice rect.bar.odds-played").count() == 5  # the default: the played odds too
     assert "Recommendation:" in (page.locator("#advice-chart").text_content() or "")
     assert page.locator("#advice-error").text_content() == ""
     example_page.shot("advice-strong")

@@ -23,19 +23,24 @@ def steady(obj: Any) -> Any:
     return obj
 
 
-def test_play_dd_is_the_default_advice(capsys: pytest.CaptureFixture[str]) -> None:
-    code, plain, _ = run(["advise", "--json", *QUICK, HAND], capsys)
+def test_play_dd_is_the_default_advice_without_its_played_side(capsys: pytest.CaptureFixture[str]) -> None:
+    code, default, _ = run(["advise", "--json", *PLAY, *QUICK, HAND], capsys)
     code_dd, dd, _ = run(["advise", "--json", "--play", "dd", *PLAY, *QUICK, HAND], capsys)
     assert code == code_dd == 0
-    assert steady(json.loads(dd)) == steady(json.loads(plain)) and "play" not in json.loads(dd)
+    both, alone = json.loads(default), json.loads(dd)
+    assert "play" not in alone and "played" not in alone and both["basis"] == "played"
+    # the default's double-dummy side, its recommendation put back, is --play dd's
+    dd_side = {k: v for k, v in both.items() if k not in ("basis", "played", "dd_recommendation", "dd_toss_up", "dd_reason")}
+    dd_side.update(recommendation=both["dd_recommendation"], toss_up=both["dd_toss_up"], reason=both["dd_reason"])
+    assert steady(dd_side) == steady(alone)
 
 
 def test_play_both_json_is_strict_and_holds_both_sides(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["advise", "--json", "--play", "both", *PLAY, *QUICK, HAND], capsys)
     assert code == 0, err
     obj = strict_loads(out)
-    _, plain, _ = run(["advise", "--json", *QUICK, HAND], capsys)
-    # the double-dummy advice first, as without --play
+    _, plain, _ = run(["advise", "--json", "--play", "dd", *QUICK, HAND], capsys)
+    # the double-dummy advice first, as --play dd
     assert steady({k: v for k, v in obj.items() if k not in ("play", "pimc")}) == steady(json.loads(plain))
     assert obj["play"] == "both" and obj["pimc"]["play_samples"] == 2 and obj["pimc"]["pimc_samples"] == 2
     for c in obj["pimc"]["contracts"]:

@@ -233,7 +233,7 @@ def test_advise_api_stops_its_workers_on_an_exception() -> None:
         raise Stop
 
     with pytest.raises(Stop):
-        advise(HAND, samples=2000, jobs=2, contracts=["solissimo"], progress=progress)
+        advise(HAND, play="dd", samples=2000, jobs=2, contracts=["solissimo"], progress=progress)
     assert live_workers() == 0 and multiprocessing.active_children() == []
 
 

@@ -65,7 +65,7 @@ from ..game.cards import (
     hand_name,
 )
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
-from ..game.errors import InternalError
+from ..game.errors import InternalError, ParameterError
 from ..game.limits import check_callable
 from ..game.state import CONTRACTS, Contract
 from .outcome import SampleOutcome
@@ -78,6 +78,8 @@ from ..scale.workers import worker_pool
 from .checks import contract_choice, hand_mask, known_items
 from .prose import reason
 from ..types.advice import Advice, ContractEstimate
+from .played import play_chunks, played_advice
+from .realplay import PlayedSample, play_work
 from .runner import Runner
 from .samples import Task, is_dd_defence
 from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings
@@ -106,6 +108,10 @@ def advise(
     thirds_samples: int = DEFAULT_THIRDS_SAMPLES,
     tt_mb: int = DEFAULT_TT_MB,
     goal_mb: int = DEFAULT_GOAL_MB,
+    play: str = "played",
+    players: str | None = None,
+    play_samples: int | None = None,
+    pimc_samples: int | None = None,
     progress: Callable[[int], None] | None = None,
     on_round: Callable[[Race], None] | None = None,
     executor: Any = None,
@@ -116,7 +122,13 @@ def advise(
     exactly that many); ``precision`` the 95% half-width wanted on the
     recommended contract's P(make); ``thirds_samples`` how many samples of each
     contract also get their exact final thirds.  ``policy`` is the soloist's
-    exchange policy, ``defender_policy`` the defenders'.  ``progress`` is called
+    exchange policy, ``defender_policy`` the defenders'.  With ``play="played"``
+    (the default) the first ``play_samples`` deals of each contract (None: 8) are
+    also played out by ``players`` (None: ``contract``, the contract-minded
+    PIMC player; or ``pimc``) with ``pimc_samples`` layouts a decision (None: 4),
+    and the recommendation is made on the played odds
+    (:mod:`calasolve.advice.played`); ``play="dd"`` is the double-dummy advice
+    alone.  ``progress`` is called
     with the number of sample evaluations finished since the last call,
     ``on_round`` with the race after each round.  ``executor``, when given, runs
     the samples instead of worker processes: an object with ``map(fn, items)``
@@ -126,8 +138,11 @@ def advise(
         hand=hand_mask(hand), seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
         defender_policy=defender_policy, contracts=contract_choice(contracts), known=known_items(known), rules=rules,
         candidates=candidates, redeals=redeals, precision=precision, fixed=fixed, thirds_samples=thirds_samples,
-        tt_mb=tt_mb, goal_mb=goal_mb,
+        tt_mb=tt_mb, goal_mb=goal_mb, play=play, players=players, play_samples=play_samples,
+        pimc_samples=pimc_samples,
     )
+    if settings.play not in ("played", "dd"):
+        raise ParameterError("play", play, "advise plays 'played' or 'dd' (advise_play: 'pimc' or 'both')")
     check_callable("progress", progress)
     check_callable("on_round", on_round)
     return run_advice(settings, progress=progress, on_round=on_round, executor=executor)
@@ -184,13 +199,28 @@ def run_advice(
                 if outcome.thirds is not None:
                     thirds[task.contract][task.index] = outcome.thirds
                 cpu[task.contract] += seconds
+        played = None
+        if settings.play == "played":
+            # the same deals played out, on the race's pool: see calasolve.advice.played
+            chunks = play_chunks(settings, race)
+            parts = map(play_work, chunks) if pool is None else pool.map(play_work, chunks)
+            out: list[PlayedSample] = []
+            for part in parts:
+                out += part
+                if progress:
+                    progress(len(part))
+            played = played_advice(race, out, settings)
     estimates = tuple(_estimate(t, thirds[t.contract], cpu[t.contract], settings) for t in race.tracks)
     recommendation, ties = race.result()
+    why = reason(race, recommendation, ties)
+    dd_side = (recommendation, ties, why) if played is not None else ("", (), "")
+    if played is not None:
+        recommendation, ties, why = played.recommendation, played.toss_up, played.reason
     return Advice(
         hand=settings.hand, seat=settings.seat, samples=samples, seed=settings.seed, rules=rules,
         soloist_policy=settings.policy, defender_policy=settings.defender_policy,
         estimates=estimates, recommendation=recommendation, toss_up=ties,
-        reason=reason(race, recommendation, ties),
+        reason=why,
         seconds=time.perf_counter() - start,
         known={str(k): hand_name(v) for k, v in settings.known},
         candidates=settings.candidates, redeals=settings.redeals, precision=settings.precision,
@@ -198,6 +228,7 @@ def run_advice(
         policy_notes={"soloist": POLICY_NOTES["soloist"][settings.policy],
                       "defenders": POLICY_NOTES["defenders"][settings.defender_policy]},
         interval_method=INTERVAL_METHOD, payoff_method=PAYOFF_METHOD,
+        played=played, dd_recommendation=dd_side[0], dd_toss_up=dd_side[1], dd_reason=dd_side[2],
     )
 
 

@@ -171,6 +171,8 @@ class PlayAdvice:
     known: dict[str, str] = field(default_factory=dict)
     candidates: int = DEFAULT_CANDIDATES
     redeals: int = DEFAULT_REDEALS
+    #: who played: ``pimc`` (for thirds) or ``contract``
+    players: str = "pimc"
 
     def ranked(self) -> list[PlayEstimate]:
         """The estimates, best mean game points under PIMC play first."""
@@ -185,7 +187,8 @@ class PlayAdvice:
                 "soloist": POLICY_NOTES["soloist"][self.soloist_policy],
                 "defenders": POLICY_NOTES["defenders"][self.defender_policy],
             },
-            "players": "pimc on every seat, playing for thirds",
+            "players": ("pimc on every seat, playing for thirds" if self.players == "pimc"
+                        else "pimc on every seat, playing for the contract"),
             "play_samples": self.play_samples, "pimc_samples": self.pimc_samples,
             "interval_method": INTERVAL_NOTE,
             "contracts": [e.to_dict() for e in self.ranked()],
@@ -201,6 +204,7 @@ def advise_play(
     play_samples: int = DEFAULT_PLAY_SAMPLES,
     pimc_samples: int = DEFAULT_PLAY_PIMC_SAMPLES,
     dd: bool = False,
+    players: str = "pimc",
     jobs: int | None = None,
     policy: str = "sampled",
     defender_policy: str = DEFAULT_DEFENDER_POLICY,
@@ -215,13 +219,15 @@ def advise_play(
     executor: Any = None,
 ) -> PlayAdvice:
     """Every contract's first ``play_samples`` sampled deals played out by PIMC players with
-    ``pimc_samples`` layouts a decision (see the module doc); ``dd`` also judges them double
-    dummy.  The other arguments are :func:`calasolve.advice.advisor.advise`'s (the same seed
+    ``pimc_samples`` layouts a decision (see the module doc), ``players`` ``pimc`` (playing for
+    thirds) or ``contract`` (:class:`~calasolve.play.target.ContractPimcPlayer`); ``dd`` also
+    judges them double dummy.  The other arguments are :func:`calasolve.advice.advisor.advise`'s (the same seed
     gives the same deals); ``progress`` is called with the number of deals finished."""
     settings = AdviceSettings(
         hand=hand_mask(hand), seat=seat, seed=seed, jobs=jobs, policy=policy, defender_policy=defender_policy,
         contracts=contract_choice(contracts), known=known_items(known), rules=rules, candidates=candidates,
         redeals=redeals, tt_mb=tt_mb, goal_mb=goal_mb, play_samples=play_samples, pimc_samples=pimc_samples, dd=dd,
+        play="both" if dd else "pimc", players=players,
     )
     check_callable("progress", progress)
     return run_play_advice(settings, progress=progress, executor=executor)
@@ -233,7 +239,7 @@ def run_play_advice(
     """:func:`advise_play` with its options already made into ``settings`` (the command line's way in)."""
     order = sorted(settings.contracts, key=CONTRACTS.index)
     # one deal a task: the deals' costs vary several-fold, small tasks keep every worker busy
-    chunks = [PlayChunk(settings, (PlayTask(i, c),)) for i in range(settings.play_samples) for c in order]
+    chunks = [PlayChunk(settings, (PlayTask(i, c),)) for i in range(settings.deals) for c in order]
     start = time.perf_counter()
     played = _run(chunks, settings.jobs, executor, progress)
     estimates = tuple(_estimate(c, [s for s in played if s.contract == c], settings) for c in order)
@@ -241,9 +247,9 @@ def run_play_advice(
     return PlayAdvice(
         hand=settings.hand, seat=settings.seat, seed=settings.seed, rules=settings.rules,
         soloist_policy=settings.policy, defender_policy=settings.defender_policy,
-        play_samples=settings.play_samples, pimc_samples=settings.pimc_samples, estimates=estimates, best=best,
+        play_samples=settings.deals, pimc_samples=settings.layouts, estimates=estimates, best=best,
         toss_up=ties, seconds=time.perf_counter() - start, known={str(k): hand_name(v) for k, v in settings.known},
-        candidates=settings.candidates, redeals=settings.redeals,
+        candidates=settings.candidates, redeals=settings.redeals, players=settings.players or "pimc",
     )
 
 

@@ -7,8 +7,10 @@ policies make on it (the same generator, so the same draws and re-deals).
 The ``dd`` defence is a choice among every exchange, not one exchange: the
 defenders play the exchange that is double-dummy best for them (fewest
 soloist thirds; in dividete for the draw the advisor's sample drew).  Then
-three :class:`~calasolve.play.players.PimcPlayer` play the cards, each seeing
-only what its seat sees, and the finished deal is scored.
+three PIMC players play the cards, each seeing only what its seat sees (the
+settings' ``players``: :class:`~calasolve.play.target.ContractPimcPlayer`, who
+plays for the contract, or :class:`~calasolve.play.players.PimcPlayer`, who
+plays for thirds), and the finished deal is scored.
 
 With ``dd``, the same deal is also judged as the default advice first judges
 it (:func:`calasolve.advice.samples.evaluate`), so the two can be compared
@@ -31,7 +33,8 @@ from ..game.cards import Mask, last_trick_bonus
 from ..game.exchange import Exchange, Hands, apply_exchange
 from ..game.sampling import rng_for
 from ..game.state import CONTRACTS, Contract, first_leader
-from ..play.players import PimcPlayer, play_out
+from ..play.players import PimcPlayer, Player, play_out
+from ..play.target import ContractPimcPlayer
 from ..types.record import Record
 from ..search import engines
 from .policies import random_draw
@@ -55,6 +58,9 @@ class PlayChunk:
 
     settings: AdviceSettings
     tasks: tuple[PlayTask, ...]
+    #: also judge the deals double dummy under these settings (their exchange policies; None: only
+    #: when ``settings.dd``, under ``settings``)
+    judge: AdviceSettings | None = None
 
 
 @dataclass(frozen=True)
@@ -105,18 +111,29 @@ def played_exchange(
     return found.exchange, found.value
 
 
-def play_sample(task: PlayTask, settings: AdviceSettings, solver: Any, goals: Any) -> PlayedSample:
-    """Play sample ``task.index`` of ``task.contract`` out with PIMC players on every seat (see the module doc)."""
+def play_sample(
+    task: PlayTask, settings: AdviceSettings, solver: Any, goals: Any, judge: AdviceSettings | None = None
+) -> PlayedSample:
+    """Play sample ``task.index`` of ``task.contract`` out with PIMC players on every seat (see the module
+    doc); judge it double dummy too under ``judge`` (or ``settings`` when its ``dd`` is set)."""
     start = time.process_time()
     contract, seat, rules = task.contract, settings.seat, settings.rules
     hands, monte = deal_sample(settings, task.index)
     exchange, dd_thirds = played_exchange(settings, task.index, contract, hands, monte, solver)
     record = Record(hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules, exchange=exchange)
     seed = pimc_seed(settings, task.index, contract)
-    players = [PimcPlayer(samples=settings.pimc_samples, seed=seed, solver=solver) for _ in range(3)]
+    kind = ContractPimcPlayer if settings.players == "contract" else PimcPlayer
+    players: list[Player] = [kind(samples=settings.layouts, seed=seed, solver=solver) for _ in range(3)]
     score = play_out(record, players).record.state().result(contract, rules)
     dd_makes = low = high = None
-    if settings.dd:
+    judge = judge if judge is not None else settings if settings.dd else None
+    if judge is None:
+        dd_thirds = None
+    elif judge is not settings:
+        # the judgement's own exchange (its policies), not the one played
+        outcome = evaluate(Task(task.index, contract), judge, solver, goals)
+        dd_makes, low, high, dd_thirds = bool(outcome.makes), outcome.payoff_low, outcome.payoff_high, None
+    else:
         if dd_thirds is None:
             after, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
             dd_thirds = int(solver.value(after, (), record.first_leader, seat, last_trick_bonus(new_monte)))
@@ -124,7 +141,7 @@ def play_sample(task: PlayTask, settings: AdviceSettings, solver: Any, goals: An
         dd_makes, low, high = bool(outcome.makes), outcome.payoff_low, outcome.payoff_high
     return PlayedSample(
         index=task.index, contract=contract, thirds=score.soloist_thirds, makes=score.makes, points=score.soloist_payoff,
-        dd_thirds=dd_thirds if settings.dd else None, dd_makes=dd_makes, dd_points_low=low, dd_points_high=high,
+        dd_thirds=dd_thirds, dd_makes=dd_makes, dd_points_low=low, dd_points_high=high,
         seconds=time.process_time() - start,
     )
 
@@ -134,4 +151,4 @@ def play_work(chunk: PlayChunk) -> list[PlayedSample]:
     settings = chunk.settings
     solver = engines.solver(settings.tt_mb)
     goals = engines.goal_search(settings.goal_mb)
-    return [play_sample(t, settings, solver, goals) for t in chunk.tasks]
+    return [play_sample(t, settings, solver, goals, chunk.judge) for t in chunk.tasks]

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from ..game.cards import Mask, hand_name, popcount
 from ..game.defaults import (
-    DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES,
-    DEFAULT_THIRDS_SAMPLES, DEFAULT_TT_MB,
+    DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PLAYED_DEALS, DEFAULT_PLAYED_LAYOUTS,
+    DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, DEFAULT_TT_MB,
 )
 from ..game.errors import ParameterError
 from ..game.limits import (
@@ -34,6 +34,11 @@ from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 SOLOIST_POLICIES = ("sampled", "dd")
 DEFENDER_POLICIES = ("dd", "heuristic", "sampled")
 DEFAULT_DEFENDER_POLICY = "dd"
+#: ``advise --play``: played (double dummy and the played odds, paired: the default), dd (double dummy
+#: alone), pimc (a plain estimate: the first deals played out) or both (pimc and double dummy on its deals).
+PLAY_MODES = ("played", "dd", "pimc", "both")
+#: who plays the deals out: the contract-minded PIMC player, or the thirds-minded one
+PLAYERS = ("contract", "pimc")
 
 
 @dataclass(frozen=True)
@@ -73,13 +78,28 @@ class AdviceSettings:
     thirds_samples: int = DEFAULT_THIRDS_SAMPLES
     tt_mb: int = DEFAULT_TT_MB
     goal_mb: int = DEFAULT_GOAL_MB
-    #: the play-outs (``advise_play``): deals per contract, PIMC layouts a decision, and also double dummy
-    play_samples: int = DEFAULT_PLAY_SAMPLES
-    pimc_samples: int = DEFAULT_PLAY_PIMC_SAMPLES
+    #: how the deals are played (:data:`PLAY_MODES`; ``advise`` reads ``played`` and ``dd``,
+    #: ``advise_play`` ``pimc`` and ``both``), and by whom (:data:`PLAYERS`; None: ``contract`` for
+    #: ``played``, else ``pimc``)
+    play: str = "played"
+    players: str | None = None
+    #: the play-outs: deals per contract and layouts a decision (None: the mode's default; read them
+    #: as :attr:`deals` and :attr:`layouts`), and (for ``advise_play``) also double dummy
+    play_samples: int | None = None
+    pimc_samples: int | None = None
     dd: bool = False
 
     def __post_init__(self) -> None:
         # the play-outs' own options first, then the order advise has always checked in
+        check_choice("play", self.play, PLAY_MODES)
+        played = self.play == "played"
+        if self.players is None:
+            object.__setattr__(self, "players", "contract" if played else "pimc")
+        check_choice("players", self.players, PLAYERS)
+        if self.play_samples is None:
+            object.__setattr__(self, "play_samples", DEFAULT_PLAYED_DEALS if played else DEFAULT_PLAY_SAMPLES)
+        if self.pimc_samples is None:
+            object.__setattr__(self, "pimc_samples", DEFAULT_PLAYED_LAYOUTS if played else DEFAULT_PLAY_PIMC_SAMPLES)
         check_int("play_samples", self.play_samples, 1, MAX_SAMPLES)
         check_int("pimc_samples", self.pimc_samples, 1, MAX_PIMC_SAMPLES)
         check_bool("dd", self.dd)
@@ -116,6 +136,16 @@ class AdviceSettings:
         # a mask given as another integer type (numpy's) is kept as an int, as the workers deal with ints
         object.__setattr__(self, "hand", mask)
         object.__setattr__(self, "known", tuple(pinned.items()))
+
+    @property
+    def deals(self) -> int:
+        """Deals played out per contract."""
+        return check_int("play_samples", self.play_samples, 1, MAX_SAMPLES)
+
+    @property
+    def layouts(self) -> int:
+        """Layouts of the unseen cards per PIMC decision."""
+        return check_int("pimc_samples", self.pimc_samples, 1, MAX_PIMC_SAMPLES)
 
     def policy_of(self, contract: Contract) -> str:
         """Who chooses ``contract``'s exchange, and how, as the advice reports it (``soloist:sampled``, ...)."""

@@ -11,10 +11,13 @@ import queue as queue_module
 import time
 from typing import Any
 
+from ..game.defaults import DEFAULT_PLAYED_DEALS
 from ..game.errors import CalasolveError
 
 #: The most samples per contract the board runs (the CLI's own limit is far higher).
 MAX_SAMPLES = 5000
+#: ``play``: double dummy and the played odds (the default), or double dummy alone.
+ADVICE_PLAYS = ("played", "dd")
 #: Seconds without a poll after which a run is stopped: no page is waiting for it (a
 #: hidden tab's timers may slow to one a minute, so well above that).
 ABANDONED_AFTER = 150.0
@@ -27,7 +30,8 @@ def _run(params: dict[str, Any], out: Any) -> None:
     try:
         result = advise(
             params["hand"], seat=params["seat"], samples=params["samples"], seed=params["seed"], jobs=1,
-            contracts=params["contracts"], progress=lambda n: out.put(("progress", n)),
+            contracts=params["contracts"], play=params.get("play", "played"),
+            progress=lambda n: out.put(("progress", n)),
         )
         out.put(("done", result.to_dict()))
     except CalasolveError as err:
@@ -43,7 +47,11 @@ class AdviceRun:
         #: the run's number: the page keeps only the answers of the run it asked for
         self.run = run
         self.polled = time.monotonic()
+        # the double-dummy samples (their cap: sequential sampling may stop sooner), then the
+        # deals played out, one progress count each
         self.total = params["samples"] * len(params["contracts"])
+        if params.get("play", "played") == "played":
+            self.total += DEFAULT_PLAYED_DEALS * len(params["contracts"])
         self.done = 0
         self.state = "running"
         self.result: dict[str, Any] | None = None
@@ -93,6 +101,7 @@ class AdviceRun:
             "total": self.total,
             "hand": self.params["hand_text"],
             "seat": self.params["seat"],
+            "play": self.params.get("play", "played"),
             "result": self.result,
             "error": self.error,
         }

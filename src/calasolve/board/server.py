@@ -40,7 +40,7 @@ from ..game.state import CONTRACTS
 from ..types.jsonout import dumps
 from ..search.position import Position
 from ..search.engines import make_solver
-from .advice import MAX_SAMPLES, AdviceRun
+from .advice import ADVICE_PLAYS, MAX_SAMPLES, AdviceRun
 from .jobs import SlowPool, SlowWorker
 from .views import PASTED, deal_record, graph_of, position_view, record_summary, table_entries, want, want_int
 
@@ -249,10 +249,13 @@ class Board:
                 raise BadRequest(f"contracts: unknown contract {c!r} (use {', '.join(CONTRACTS)})")
         if not contracts:
             raise BadRequest("contracts: no contract to estimate")
+        play = want(body, "play", str, "played")
+        if play not in ADVICE_PLAYS:
+            raise BadRequest(f"play: {play!r} is not a choice (use {', '.join(ADVICE_PLAYS)})")
         if self.advice is not None:
             self.advice.cancel()  # a new question replaces the old: runs never pile up
         params = {"hand": mask, "hand_text": hand_name(mask), "seat": seat, "samples": samples, "seed": seed,
-                  "contracts": list(dict.fromkeys(contracts))}
+                  "contracts": list(dict.fromkeys(contracts)), "play": play}
         self.advice_runs += 1
         self.advice = AdviceRun(params, self.advice_runs)
         return JSONResponse(self.advice.status(), status_code=202)

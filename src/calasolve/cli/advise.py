@@ -9,14 +9,15 @@ from typing import Sequence
 import click
 
 from ..game.defaults import (
-    DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES,
-    DEFAULT_THIRDS_SAMPLES,
+    DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PLAYED_DEALS, DEFAULT_PLAYED_LAYOUTS,
+    DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES,
 )
 from ..game.limits import MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB
 from ..game.rules import Rules
 from ..game.sampling import parse_known
 from ..game.state import CONTRACTS
 from ..play.players import MAX_PIMC_SAMPLES
+from ..advice.settings import PLAY_MODES, PLAYERS
 from ..game.notation import notation
 from .bulk import NoBar, check_scheduler, emit_json
 from .options import jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
@@ -43,14 +44,21 @@ from .text import advice_bar_label, format_advice, format_play_advice
               help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best "
                    "(conservative for the soloist), heuristic, cheaper but kinder to the soloist, or sampled, "
                    "each defender choosing with what it sees (as a real defender would).")
-@click.option("--play", "play_mode", type=click.Choice(["dd", "pimc", "both"]), default="dd", show_default=True,
-              help="How the sampled deals are played: dd (double dummy, the default advice), pimc (the first "
-                   "--play-samples deals of each contract played out by PIMC players on all three seats), or "
-                   "both, with the gap per contract on the same deals.")
-@click.option("--play-samples", type=click.IntRange(1, MAX_SAMPLES), default=DEFAULT_PLAY_SAMPLES, show_default=True,
-              help="With --play pimc or both: deals played out per contract (1-12 s of CPU each).")
-@click.option("--pimc-samples", type=click.IntRange(1, MAX_PIMC_SAMPLES), default=DEFAULT_PLAY_PIMC_SAMPLES,
-              show_default=True, help="With --play pimc or both: layouts of the unseen cards per PIMC decision.")
+@click.option("--play", "play_mode", type=click.Choice(list(PLAY_MODES)), default="played", show_default=True,
+              help="How the sampled deals are played: played (double dummy, and the played odds from the first "
+                   "--play-samples deals of each contract played out by PIMC players who see one hand, paired "
+                   "with double dummy; the recommendation on the played odds), dd (double dummy alone), pimc "
+                   "(a plain estimate: the first --play-samples deals played out), or both (pimc, and double "
+                   "dummy with the gap on the same deals).")
+@click.option("--players", type=click.Choice(list(PLAYERS)), default=None,
+              help="Who plays the deals out: contract (PIMC playing for the contract; the default of --play "
+                   "played) or pimc (PIMC playing for thirds; the default of --play pimc and both).")
+@click.option("--play-samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
+              help=f"Deals played out per contract [default: {DEFAULT_PLAYED_DEALS} with --play played, "
+                   f"{DEFAULT_PLAY_SAMPLES} with pimc or both].")
+@click.option("--pimc-samples", type=click.IntRange(1, MAX_PIMC_SAMPLES), default=None,
+              help=f"Layouts of the unseen cards per PIMC decision [default: {DEFAULT_PLAYED_LAYOUTS} with --play "
+                   f"played, {DEFAULT_PLAY_PIMC_SAMPLES} with pimc or both].")
 @json_option("One JSON object: every contract's estimate and the recommendation.")
 @symbols_option
 @rule_option
@@ -72,8 +80,9 @@ def advise_cmd(
     policy: str,
     defender_policy: str,
     play_mode: str,
-    play_samples: int,
-    pimc_samples: int,
+    players: str | None,
+    play_samples: int | None,
+    pimc_samples: int | None,
     as_json: bool,
     symbols: bool | None,
     rule_items: Sequence[str],
@@ -130,20 +139,24 @@ def advise_cmd(
             hand=mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
             defender_policy=defender_policy, contracts=contract_choice(chosen), known=known_items(parse_known(list(known))),
             rules=rules_, precision=precision / 100, fixed=fixed, thirds_samples=thirds_samples, tt_mb=tt_mb,
-            goal_mb=goal_mb, play_samples=play_samples, pimc_samples=pimc_samples, dd=play_mode == "both",
+            goal_mb=goal_mb, play=play_mode, players=players,
+            play_samples=play_samples, pimc_samples=pimc_samples, dd=play_mode == "both",
         )
+        # the play-outs of --play played come after the race, on the same bar
+        extra = settings.deals * len(chosen) if play_mode == "played" else 0
         if play_mode != "pimc":
-            with click.progressbar(length=samples * len(chosen), label=advice_bar_label(None, fixed=fixed, policy=policy),
+            with click.progressbar(length=samples * len(chosen) + extra,
+                                   label=advice_bar_label(None, fixed=fixed, policy=policy),
                                    file=sys.stderr) if show else NoBar() as bar:
 
                 def on_round(race: Race) -> None:
                     # a contract that stops early gives back its share of the bar
-                    bar.length = sum(t.n if not t.active else samples for t in race.tracks) if show else 0
+                    bar.length = sum(t.n if not t.active else samples for t in race.tracks) + extra if show else 0
                     bar.label = advice_bar_label(race, fixed=fixed, policy=policy)
 
                 result = run_advice(settings, progress=bar.update, on_round=on_round, executor=executor)
-        if play_mode != "dd":
-            with click.progressbar(length=play_samples * len(chosen), label="playing out (PIMC)",
+        if play_mode in ("pimc", "both"):
+            with click.progressbar(length=settings.deals * len(chosen), label="playing out (PIMC)",
                                    file=sys.stderr) if show else NoBar() as bar:
                 played = run_play_advice(settings, progress=bar.update, executor=executor)
     n = notation(symbols)

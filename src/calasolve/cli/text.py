@@ -407,14 +407,46 @@ def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
             f"  {e.contract:<10} {e.samples:>7}  {stopped:<16} {e.p_make:>7.1%} {p_interval:>16} "
             f"{thirds:>16} {points:>11} {f'{plo:+.2f} to {phi:+.2f}':>15}  {mult}"
         )
-    lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
+    if advice.played is not None:
+        lines += _played_lines(advice)
+        lines += ["", f"recommendation, on the played odds: {advice.recommendation} ({advice.reason})",
+                  f"double dummy alone (the floor): {advice.dd_recommendation} ({advice.dd_reason})"]
+    else:
+        lines += ["", f"recommendation: {advice.recommendation} ({advice.reason})"]
     lines.append("intervals: 95% " + INTERVAL_METHOD + "; game points by " + PAYOFF_METHOD)
+    if advice.played is not None:
+        lines.append("played intervals: " + advice.played.interval_method)
     if advice.recommendation in DEFENDER_EXCHANGE and advice.defender_policy != "dd":
         # a defence that does not see every card is the optimistic one: an aggravation deserves the worst case too
         how = "by plain heuristic" if advice.defender_policy == "heuristic" else "each with what it sees"
         lines.append(
             f"note: the defenders exchanged {how}; before aggravating, check it against "
             "defenders who see every card (the dd defender policy)"
+        )
+    return lines
+
+
+def _played_lines(advice: Any) -> list[str]:
+    """The default advice's played side: every contract under play, beside its double-dummy P(make)."""
+    played = advice.played
+    deals = played.estimates[0].deals if played.estimates else 0
+    lines = [
+        "",
+        f"under play (nobody sees the hidden cards): double dummy above plus the gap on the first "
+        f"{plural(deals, 'deal')} of each contract played out by {played.players}; the defenders' exchange "
+        f"{played.defender_policy}",
+        "",
+        f"  {'contract':<10} {'P(make)':>7} {'95% interval':>12} {'DD':>6} {'gap':>6} "
+        f"{'game points':>11} {'95% interval':>16}  multipliers (played deals)",
+    ]
+    dd = {e.contract: e for e in advice.estimates}
+    for e in played.ranked():
+        lo, hi = e.p_make_95
+        plo, phi = e.payoff_95
+        mult = " ".join(f"x{k} {_share(v)}" for k, v in sorted(e.multipliers.items()))
+        lines.append(
+            f"  {e.contract:<10} {e.p_make:>7.1%} {f'{lo:.0%}-{hi:.0%}':>12} {dd[e.contract].p_make:>6.0%} "
+            f"{100 * e.gap_p_make:>+5.0f}% {e.mean_payoff:>+11.2f} {f'{plo:+.2f} to {phi:+.2f}':>16}  {mult}"
         )
     return lines
 
@@ -439,7 +471,8 @@ def format_play_advice(play: Any, symbols: Notation | bool = False, *, header: b
         "",
         f"under PIMC play: the first {plural(play.play_samples, 'sampled deal')} of each contract (seed {play.seed}), "
         f"the exchange by the same policies, played out by PIMC players on all three seats "
-        f"({play.pimc_samples} layouts a decision, playing for thirds)",
+        f"({play.pimc_samples} layouts a decision, playing for "
+        f"{'thirds' if play.players == 'pimc' else 'the contract'})",
         "",
     ]
     head = f"  {'contract':<10} {'deals':>5}  {'P(make)':>7} {'95% interval':>12} {'game points':>14} {'thirds':>12}"

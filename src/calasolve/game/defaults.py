@@ -23,6 +23,10 @@ DEFAULT_GOAL_MB = 128
 #: contracts take 2-11 minutes of CPU on the advise suite), and the PIMC players' layouts per decision.
 DEFAULT_PLAY_SAMPLES = 16
 DEFAULT_PLAY_PIMC_SAMPLES = 10
+#: The default advice's played side: deals played out per contract (paired with their double-dummy
+#: judgement) and the contract-minded players' layouts per decision (docs/advisor.md, "Played odds").
+DEFAULT_PLAYED_DEALS = 8
+DEFAULT_PLAYED_LAYOUTS = 4
 #: The ``sampled`` soloist's exchange: candidates weighed, and re-deals of the unseen cards each is tested on.
 DEFAULT_CANDIDATES = 4
 DEFAULT_REDEALS = 4

@@ -42,6 +42,7 @@ counted, not rejected).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from math import comb
 from typing import Iterable, Mapping
 
@@ -76,6 +77,12 @@ class SeatView:
     unseen: Mapping[Card, int]
     sizes: tuple[int, int, int, int]
     voids: tuple[int, int, int]
+
+    @cached_property
+    def tables(self) -> tuple[tuple[int, ...], list[tuple[int, list[Card]]], list[dict[tuple[int, ...], int]]]:
+        """The counting tables of the layouts that fit (:func:`_tables`), made once per view: a
+        PIMC decision deals several layouts from one view."""
+        return _tables(self)
 
     def may_be(self, card: Card) -> tuple[int, ...]:
         """The places an unseen card may be (empty for a card not unseen)."""
@@ -149,8 +156,14 @@ def view_of(record: Record, state: PlayState, seat: int) -> SeatView:
 
 # -- exact uniform layouts ----------------------------------------------------------
 
-def _splits(n: int, allowed: int, places: tuple[int, ...]) -> Iterable[tuple[tuple[int, ...], int]]:
-    """Ways to put ``n`` cards of one group into ``places`` (only the ``allowed`` ones): (counts, multinomial)."""
+@lru_cache(maxsize=4096)
+def _splits(n: int, allowed: int, places: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Ways to put ``n`` cards of one group into ``places`` (only the ``allowed`` ones): (counts, multinomial);
+    a few hundred distinct questions, asked millions of times."""
+    return tuple(_split_gen(n, allowed, places))
+
+
+def _split_gen(n: int, allowed: int, places: tuple[int, ...]) -> Iterable[tuple[tuple[int, ...], int]]:
     usable = [p for p in places if allowed >> p & 1]
     if not usable:
         if n == 0:
@@ -203,7 +216,7 @@ def _tables(view: SeatView) -> tuple[tuple[int, ...], list[tuple[int, list[Card]
 
 def layout_count(view: SeatView) -> int:
     """How many layouts of the unseen cards fit ``view`` (0: the view is inconsistent)."""
-    places, _, ways = _tables(view)
+    places, _, ways = view.tables
     return ways[-1].get(_needs(view, places), 0)
 
 
@@ -219,7 +232,7 @@ def _below(rng: np.random.Generator, n: int) -> int:
 
 def deal_layout(view: SeatView, rng: np.random.Generator) -> tuple[tuple[Mask, Mask, Mask], Mask]:
     """One layout of the unseen cards, uniform among those that fit ``view``: the three hands and the monte."""
-    places, groups, ways = _tables(view)
+    places, groups, ways = view.tables
     state = _needs(view, places)
     total = ways[-1].get(state, 0)
     if total == 0:

@@ -104,6 +104,108 @@ class ContractEstimate:
 
 
 @dataclass(frozen=True)
+class PlayedEstimate:
+    """One contract under real play: the double-dummy estimate of its samples plus the gap
+    (played minus double dummy) measured on the first ``deals`` of them, played out by players
+    who see one hand; each interval is the sum of the double-dummy part's (97.5%, valid under the
+    advisor's stopping) and the gap's (97.5%), so 95% together."""
+
+    contract: Contract
+    #: the deals played out (the first of the double-dummy samples, the same cards)
+    deals: int
+    #: on those deals: made under play, made double dummy, and both ways of the discordant ones
+    makes: int
+    dd_makes: int
+    #: P(make) under play and its interval
+    p_make: float
+    p_make_95: tuple[float, float]
+    #: the gap in P(make) (played minus double dummy, paired per deal) and its 97.5% interval
+    gap_p_make: float
+    gap_p_make_95: tuple[float, float]
+    #: expected game points under play and their interval, the gap and its 97.5% interval
+    mean_payoff: float
+    payoff_95: tuple[float, float]
+    gap_payoff: float
+    gap_payoff_95: tuple[float, float]
+    #: the soloist's mean final thirds over the deals played out, and its standard error
+    mean_thirds: float
+    se_thirds: float
+    #: share of the deals played out per multiplier
+    multipliers: dict[int, float]
+    #: CPU seconds of every process for the deals played out
+    seconds: float
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "PlayedEstimate":
+        """The estimate of :meth:`to_dict`'s form (``seconds`` to the millisecond; null comes back as NaN)."""
+        def pair(v: Any) -> tuple[float, float]:
+            return nan_if_none(v[0]), nan_if_none(v[1])
+
+        return cls(
+            contract=d["contract"], deals=d["deals"], makes=d["makes"], dd_makes=d["dd_makes"],
+            p_make=nan_if_none(d["p_make"]), p_make_95=pair(d["p_make_95"]),
+            gap_p_make=nan_if_none(d["gap_p_make"]), gap_p_make_95=pair(d["gap_p_make_95"]),
+            mean_payoff=nan_if_none(d["expected_points"]), payoff_95=pair(d["expected_points_95"]),
+            gap_payoff=nan_if_none(d["gap_points"]), gap_payoff_95=pair(d["gap_points_95"]),
+            mean_thirds=nan_if_none(d["mean_thirds"]), se_thirds=nan_if_none(d["se_thirds"]),
+            multipliers={int(k): v for k, v in d["multipliers"].items()}, seconds=d["seconds"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "contract": self.contract, "deals": self.deals, "makes": self.makes, "dd_makes": self.dd_makes,
+            "p_make": finite(self.p_make), "p_make_95": [finite(v) for v in self.p_make_95],
+            "gap_p_make": finite(self.gap_p_make), "gap_p_make_95": [finite(v) for v in self.gap_p_make_95],
+            "expected_points": finite(self.mean_payoff), "expected_points_95": [finite(v) for v in self.payoff_95],
+            "gap_points": finite(self.gap_payoff), "gap_points_95": [finite(v) for v in self.gap_payoff_95],
+            "mean_thirds": finite(self.mean_thirds), "se_thirds": finite(self.se_thirds),
+            "multipliers": {str(k): v for k, v in sorted(self.multipliers.items())},
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass(frozen=True)
+class PlayedAdvice:
+    """The played side of an advice: every contract's estimate under play and the recommendation
+    made on it (the advice's own ``recommendation`` is then this one's)."""
+
+    estimates: tuple[PlayedEstimate, ...]
+    recommendation: str
+    toss_up: tuple[str, ...]
+    reason: str
+    #: who played the deals out (in words), their layouts per decision, the defenders' exchange
+    players: str
+    layouts: int
+    defender_policy: str
+    interval_method: str
+
+    def ranked(self) -> list[PlayedEstimate]:
+        """The estimates, best expected game points under play first."""
+        return sorted(self.estimates, key=lambda e: (-e.mean_payoff, CONTRACTS.index(e.contract)))
+
+    def estimate(self, contract: str) -> PlayedEstimate:
+        return next(e for e in self.estimates if e.contract == contract)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "PlayedAdvice":
+        return cls(
+            estimates=tuple(sorted((PlayedEstimate.from_dict(e) for e in d["contracts"]),
+                                   key=lambda e: CONTRACTS.index(e.contract))),
+            recommendation=d["recommendation"], toss_up=tuple(d["toss_up"]), reason=d["reason"],
+            players=d["players"], layouts=d["layouts"], defender_policy=d["defender_policy"],
+            interval_method=d["interval_method"],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players, "layouts": self.layouts, "defender_policy": self.defender_policy,
+            "interval_method": self.interval_method,
+            "contracts": [e.to_dict() for e in self.ranked()],
+            "recommendation": self.recommendation, "toss_up": list(self.toss_up), "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
 class Advice:
     """What :func:`advise` returns."""
 
@@ -136,6 +238,12 @@ class Advice:
     #: the advisor's race: every sample's outcome per contract, in sample order
     #: (a :class:`calasolve.advice.race.Race`, for analysis; not in ``to_dict``)
     race: Any = field(default=None, repr=False, compare=False)
+    #: the estimates under real play (None: the double-dummy advice alone, ``play="dd"``); when given,
+    #: ``recommendation``, ``toss_up`` and ``reason`` are its, and the double-dummy ones are kept apart
+    played: PlayedAdvice | None = None
+    dd_recommendation: str = ""
+    dd_toss_up: tuple[str, ...] = ()
+    dd_reason: str = ""
 
     def __repr__(self) -> str:
         ranked = ", ".join(f"{e.contract} {e.p_make:.1%} {e.mean_payoff:+.2f}" for e in self.ranked())
@@ -163,6 +271,10 @@ class Advice:
             candidates=d["sampled"]["candidates"], redeals=d["sampled"]["redeals"], toss_up=tuple(d["toss_up"]),
             precision=d["precision"], fixed=d["sampling"] == "fixed", policy_notes=dict(d["policy_notes"]),
             interval_method=d["interval_method"], payoff_method=d["payoff_method"],
+            **({} if "played" not in d else {
+                "played": PlayedAdvice.from_dict(d["played"]), "dd_recommendation": d["dd_recommendation"],
+                "dd_toss_up": tuple(d["dd_toss_up"]), "dd_reason": d["dd_reason"],
+            }),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -185,5 +297,9 @@ class Advice:
             "recommendation": self.recommendation,
             "toss_up": list(self.toss_up),
             "reason": self.reason,
+            **({} if self.played is None else {
+                "basis": "played", "dd_recommendation": self.dd_recommendation,
+                "dd_toss_up": list(self.dd_toss_up), "dd_reason": self.dd_reason, "played": self.played.to_dict(),
+            }),
             "seconds": round(self.seconds, 3),
         }

@@ -719,6 +719,7 @@ async function startAdvice(event) {
     samples: Number($("advice-samples").value),
     seed: Number($("advice-seed").value),
     contracts: [...document.querySelectorAll("#advice-contracts input:checked")].map((box) => box.value),
+    play: $("advice-play").value,
   };
   try {
     const run = await api("POST", "/api/advise", body);
@@ -779,7 +780,21 @@ function leaving() {
   if (pimc.abort) pimc.abort.abort();
 }
 
+// Numbers of the advice JSON, null where they do not exist.
+function signed(v) {
+  if (v === null || v === undefined) return "?";
+  return v >= 0 ? `+${v.toFixed(2)}` : v.toFixed(2);
+}
+
+function percent(p) {
+  return p === null || p === undefined ? "?" : `${(100 * p).toFixed(1)}%`;
+}
+
 function drawAdvice(result) {
+  if (result.played) {
+    drawPlayedAdvice(result);
+    return;
+  }
   const rows = result.contracts;
   const W = 560, rowH = 30, left = 84, right = 84, top = 20;
   const H = top + rows.length * rowH + 8;
@@ -805,6 +820,73 @@ function drawAdvice(result) {
   $("advice-chart").replaceChildren(svg,
     el("p", { class: "info" }, el("strong", {}, `Recommendation: ${result.recommendation}`), ` \u2014 ${result.reason}`),
     el("p", { class: "note" }, `Hand ${result.hand}, seat ${result.seat}, ${result.samples} samples per contract, seed ${result.seed}; ${result.policy_notes.soloist}; ${result.policy_notes.defenders}.`));
+  $("advice-panel").hidden = false;
+}
+
+// The default advice: per contract, the double-dummy P(make) and the played one (PIMC players who
+// see only their own hands), each with its 95% interval and expected game points; the
+// recommendation is the played one's.
+function drawPlayedAdvice(result) {
+  const played = result.played;
+  const dd = Object.fromEntries(result.contracts.map((c) => [c.contract, c]));
+  const rows = played.contracts;  // best expected game points under play first
+  const W = 560, rowH = 44, left = 84, right = 84, top = 40;
+  const H = top + rows.length * rowH + 4;
+  const x = (p) => left + Math.min(1, Math.max(0, p)) * (W - left - right);
+  const svg = el("svg:svg", { viewBox: `0 0 ${W} ${H}`, class: "advice with-played", role: "img", "aria-label": "advice chart" });
+  // the legend
+  const legend = el("svg:g", { class: "advice-legend" },
+    el("svg:rect", { x: left, y: 4, width: 12, height: 10, class: "swatch odds-dd" }),
+    el("svg:text", { x: left + 16, y: 13, class: "axis" }, "double dummy (every card seen)"),
+    el("svg:rect", { x: left + 206, y: 4, width: 12, height: 10, class: "swatch odds-played" }),
+    el("svg:text", { x: left + 222, y: 13, class: "axis" }, "played (own hand only)"),
+    el("svg:line", { x1: W - 62, x2: W - 44, y1: 9, y2: 9, class: "interval" }),
+    el("svg:line", { x1: W - 62, x2: W - 62, y1: 5, y2: 13, class: "interval" }),
+    el("svg:line", { x1: W - 44, x2: W - 44, y1: 5, y2: 13, class: "interval" }),
+    el("svg:text", { x: W - 40, y: 13, class: "axis" }, "95%"));
+  svg.append(legend);
+  for (const p of [0, 0.5, 1]) {
+    svg.append(el("svg:line", { x1: x(p), x2: x(p), y1: top - 4, y2: H - 4, class: "grid" }));
+    svg.append(el("svg:text", { x: x(p), y: top - 6, class: "axis mid" }, `${p * 100}%`));
+  }
+  const bar = (y, h, p, range, points, cls, title) => {
+    if (p === null || p === undefined) return;
+    svg.append(el("svg:rect", { x: x(0), y, width: x(p) - x(0), height: h, class: cls }, el("svg:title", {}, title)));
+    if (range && range[0] !== null && range[1] !== null) {
+      const [lo, hi] = range, mid = y + h / 2;
+      svg.append(el("svg:line", { x1: x(lo), x2: x(hi), y1: mid, y2: mid, class: "interval" }));
+      svg.append(el("svg:line", { x1: x(lo), x2: x(lo), y1: mid - 4, y2: mid + 4, class: "interval" }));
+      svg.append(el("svg:line", { x1: x(hi), x2: x(hi), y1: mid - 4, y2: mid + 4, class: "interval" }));
+    }
+    if (points !== null && points !== undefined) {
+      svg.append(el("svg:text", { x: W - right + 6, y: y + h - 2, class: "axis" }, `${signed(points)} pts`));
+    }
+  };
+  const span = (r) => `${percent(r[0])}-${percent(r[1])}`;
+  const pointSpan = (r) => `${signed(r[0])} to ${signed(r[1])}`;
+  rows.forEach((c, i) => {
+    const y0 = top + i * rowH;
+    const best = c.contract === result.recommendation;
+    const d = dd[c.contract];
+    svg.append(el("svg:text", { x: left - 6, y: y0 + 24, class: "axis end" + (best ? " strong" : "") }, c.contract));
+    if (d) {
+      bar(y0 + 4, 14, d.p_make, d.p_make_95, d.expected_points,
+        "bar pmake odds-dd" + (c.contract === result.dd_recommendation ? " chosen" : ""),
+        `${c.contract}, double dummy: P(make) ${percent(d.p_make)} (95%: ${span(d.p_make_95)}), ` +
+        `${signed(d.expected_points)} game points (95%: ${pointSpan(d.expected_points_95)}), ${d.samples} samples`);
+    }
+    bar(y0 + 22, 16, c.p_make, c.p_make_95, c.expected_points, "bar odds-played" + (best ? " chosen" : ""),
+      `${c.contract}, played: P(make) ${percent(c.p_make)} (95%: ${span(c.p_make_95)}), ${signed(c.expected_points)} game points ` +
+      `(95%: ${pointSpan(c.expected_points_95)}); ${c.deals} deals played out: ${c.makes} made (double dummy ${c.dd_makes})`);
+  });
+  const ddTies = result.dd_toss_up.length ? ` (a toss-up with ${result.dd_toss_up.join(", ")})` : "";
+  $("advice-chart").replaceChildren(svg,
+    el("p", { class: "info" }, el("strong", {}, `Recommendation: ${result.recommendation}`), " on the played odds",
+      ` \u2014 ${result.reason} `,
+      el("span", { class: "dd-recommendation", title: result.dd_reason }, `(double dummy: ${result.dd_recommendation}${ddTies})`)),
+    el("p", { class: "note" }, `Hand ${result.hand}, seat ${result.seat}, ${result.samples} samples per contract, seed ${result.seed}; ` +
+      `played: the first ${rows.length ? rows[0].deals : 0} deals of each contract played out by ${played.players}, ` +
+      `the defenders' exchange policy ${played.defender_policy}; double dummy: ${result.policy_notes.soloist}, ${result.policy_notes.defenders}.`));
   $("advice-panel").hidden = false;
 }
 

@@ -1,0 +1,188 @@
+"""The default advice's played odds: double dummy plus the paired gap of the deals played out."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from calasolve.advice.advisor import advise
+from calasolve.advice.outcome import SampleOutcome
+from calasolve.advice.played import PART_ALPHA, paired_estimate
+from calasolve.advice.playadvice import advise_play
+from calasolve.advice.race import Track
+from calasolve.advice.realplay import PlayedSample
+from calasolve.advice.settings import AdviceSettings
+from calasolve.advice.stats import wilson
+from cli_run import run
+from calasolve.game.errors import ParameterError
+from calasolve.search.payoff import payoff_levels
+from calasolve.types.advice import Advice
+
+STRONG = "32AR.32A.3A.2A5"
+BORDERLINE = "32AC6.3A7.32A.2"
+
+
+def steady(d: dict[str, Any]) -> dict[str, Any]:
+    """An advice's JSON form without its times."""
+    d = json.loads(json.dumps(d))
+    d.pop("seconds")
+    for c in d["contracts"]:
+        c.pop("seconds")
+    for c in d.get("played", {}).get("contracts", []):
+        c.pop("seconds")
+    return d
+
+
+def track_of(contract: str, dd: list[tuple[bool, int, int]]) -> Track:
+    levels = payoff_levels(contract)  # type: ignore[arg-type]
+    t = Track(contract, min(levels), max(levels))  # type: ignore[arg-type]
+    for makes, low, high in dd:
+        t.add(SampleOutcome(makes, low, high))
+    return t
+
+
+def played(contract: str, rows: list[tuple[bool, int]]) -> list[PlayedSample]:
+    return [PlayedSample(i, contract, 20 if made else 10, made, points) for i, (made, points) in enumerate(rows)]  # type: ignore[arg-type]
+
+
+def test_the_paired_estimate_is_double_dummy_plus_the_gap() -> None:
+    settings = AdviceSettings(hand=0xFFF)
+    # 40 double-dummy samples, 30 made; the first 8 played out: 2 dd failures made in play, 1 dd make failed
+    dd = [(i % 4 != 0, 4 if i % 4 else -4, 4 if i % 4 else -4) for i in range(40)]
+    track = track_of("solo", dd)
+    rows = [(True, 4), (True, 4), (True, 4), (True, 4), (True, 4), (False, -4), (True, 4), (True, 4)]
+    # deals 0 and 4 failed double dummy; both are made in play; deal 5 made double dummy, fails in play
+    e = paired_estimate(track, played("solo", rows), 1.5, settings)
+    assert (e.deals, e.makes, e.dd_makes) == (8, 7, 6)
+    assert e.gap_p_make == pytest.approx((2 - 1) / 8)
+    assert e.p_make == pytest.approx(30 / 40 + 1 / 8)
+    lo_dd, hi_dd = track.p_make_interval(PART_ALPHA)
+    assert e.p_make_95[0] == pytest.approx(max(0.0, lo_dd + e.gap_p_make_95[0]))
+    assert e.p_make_95[1] == pytest.approx(min(1.0, hi_dd + e.gap_p_make_95[1]))
+    assert e.gap_p_make_95[0] < e.gap_p_make < e.gap_p_make_95[1]
+    assert e.p_make_95[0] <= e.p_make <= e.p_make_95[1]
+    assert e.mean_payoff == pytest.approx(track.mean_payoff() + (8 + 8 - 8) / 8)
+    assert e.payoff_95[0] <= e.mean_payoff <= e.payoff_95[1]
+    assert e.multipliers == {1: 1.0} and e.seconds == 1.5
+
+
+def test_no_discordant_deal_still_leaves_the_gap_open() -> None:
+    # a hand that makes on every deal both ways: the gap is 0, its interval is not (8 deals say only so much)
+    track = track_of("solo", [(True, 4, 4)] * 48)
+    e = paired_estimate(track, played("solo", [(True, 4)] * 8), 0.0, AdviceSettings(hand=0xFFF))
+    assert e.gap_p_make == 0 and e.p_make == 1
+    z = 2.4977
+    assert e.gap_p_make_95[1] == pytest.approx(wilson(0, 8, z)[1], abs=1e-3)
+    assert e.p_make_95[1] == 1 and e.p_make_95[0] < 0.6
+
+
+def test_open_double_dummy_game_points_widen_the_gap() -> None:
+    track = track_of("solo", [(False, -12, -4)] * 16)
+    e = paired_estimate(track, played("solo", [(False, -4)] * 8), 0.0, AdviceSettings(hand=0xFFF))
+    assert e.gap_payoff == pytest.approx(4.0)  # from the midpoint -8
+    assert e.gap_payoff_95[0] <= 0.0 and e.gap_payoff_95[1] >= 8.0
+
+
+def test_default_advice_has_both_and_recommends_on_play() -> None:
+    kwargs: dict[str, Any] = dict(seat=0, samples=16, seed=3, jobs=1, contracts=["solo", "solissimo"], play_samples=3,
+                                  pimc_samples=2)
+    both = advise(STRONG, **kwargs)
+    dd = advise(STRONG, play="dd", **kwargs)
+    assert both.played is not None and dd.played is None
+    # the double-dummy side is --play dd's, number for number
+    b, d = steady(both.to_dict()), steady(dd.to_dict())
+    assert b["contracts"] == d["contracts"]
+    assert (b["dd_recommendation"], b["dd_toss_up"], b["dd_reason"]) == (d["recommendation"], d["toss_up"], d["reason"])
+    assert b["basis"] == "played" and "basis" not in d and "played" not in d
+    assert both.recommendation == both.played.recommendation
+    for e in both.played.estimates:
+        assert e.deals == 3 and 0 <= e.p_make_95[0] <= e.p_make <= e.p_make_95[1] <= 1
+        assert e.payoff_95[0] <= e.mean_payoff <= e.payoff_95[1]
+        assert sum(e.multipliers.values()) == pytest.approx(1)
+    assert Advice.from_dict(both.to_dict()).to_dict() == both.to_dict()
+
+
+def test_played_same_answer_for_any_jobs() -> None:
+    # more deals played than the race sampled: those are judged double dummy by their own tasks
+    kwargs: dict[str, Any] = dict(seat=2, samples=2, seed=11, contracts=["chiamo", "dividete"], play_samples=3,
+                                  pimc_samples=2)
+    one = advise(BORDERLINE, jobs=1, **kwargs).to_dict()
+    two = advise(BORDERLINE, jobs=2, **kwargs).to_dict()
+    assert steady(one) == steady(two)
+    assert [c["deals"] for c in one["played"]["contracts"]] == [3, 3]
+
+
+def test_the_deals_played_are_the_double_dummy_samples() -> None:
+    # the play-outs' own double-dummy judgement of a deal equals the race's judgement of that sample
+    kwargs: dict[str, Any] = dict(seat=1, seed=5, contracts=["solissimo"], pimc_samples=2)
+    plain = advise_play(BORDERLINE, play_samples=3, dd=True, **kwargs)
+    race = advise(BORDERLINE, play="dd", samples=16, fixed=True, jobs=1, **kwargs).race
+    track = race.track("solissimo")
+    for s in plain.estimates[0].samples:
+        o = track.outcomes[s.index]
+        assert (s.dd_makes, s.dd_points_low, s.dd_points_high) == (o.makes, o.payoff_low, o.payoff_high)
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"play": "pimc"}, "play"),
+    ({"play": "magic"}, "play"),
+    ({"players": "oracle"}, "players"),
+    ({"play_samples": 0}, "play_samples"),
+    ({"pimc_samples": 10**6}, "pimc_samples"),
+])
+def test_bad_play_arguments(kwargs: dict[str, Any], name: str) -> None:
+    with pytest.raises(ParameterError) as err:
+        advise(STRONG, samples=1, jobs=1, **kwargs)
+    assert err.value.parameter == name
+
+
+QUICK = ["--samples", "16", "--seed", "2", "--jobs", "1", "--contracts", "solo", "--play-samples", "2", "--pimc-samples", "2"]
+
+
+def test_cli_default_and_dd(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["advise", "--json", *QUICK, STRONG], capsys)
+    assert code == 0
+    d = json.loads(out)
+    assert d["basis"] == "played" and d["played"]["contracts"][0]["deals"] == 2
+    code, out, _ = run(["advise", "--json", "--play", "dd", *QUICK, STRONG], capsys)
+    dd = json.loads(out)
+    assert code == 0 and "played" not in dd
+    assert steady(dd) == steady(advise(STRONG, play="dd", samples=16, seed=2, jobs=1, contracts=["solo"]).to_dict())
+    code, text, _ = run(["advise", *QUICK, STRONG], capsys)
+    assert code == 0
+    assert "under play" in text and "recommendation, on the played odds: " in text
+    assert "double dummy alone (the floor): " in text
+
+
+@pytest.mark.parametrize("argv", [
+    ["--play-samples", "0"],
+    ["--pimc-samples", "0"],
+    ["--players", "oracle"],
+    ["--play", "nobody"],
+])
+def test_cli_bad_play_options(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["advise", *argv, STRONG], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+AGREEMENT_HANDS = (3, 8, 12, 17, 20)  # strong, borderline, borderline, weak, weak: docs/advisor.md names them
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", AGREEMENT_HANDS)
+def test_fast_played_odds_agree_with_a_plain_estimate(k: int) -> None:
+    # the same players on 8 times as many deals, played plainly: their 95% intervals meet, per contract
+    from calasolve.search.suites import ADVISE_HANDS
+
+    h = ADVISE_HANDS[k]
+    contracts = ["solo", "dividete"]
+    fast = advise(h.hand, seat=h.seat, seed=1, jobs=2, contracts=contracts)
+    plain = advise_play(h.hand, seat=h.seat, seed=1, jobs=2, contracts=contracts, players="contract",
+                        pimc_samples=4, play_samples=64, defender_policy="sampled")
+    assert fast.played is not None
+    for e in fast.played.estimates:
+        p = next(x for x in plain.estimates if x.contract == e.contract).pimc
+        assert p.deals == 8 * e.deals
+        assert p.p_make_95[0] <= e.p_make_95[1] and e.p_make_95[0] <= p.p_make_95[1], (e.contract, e, p)
