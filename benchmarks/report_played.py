@@ -1,6 +1,7 @@
 """The default advice with its played odds, on the advise suite (issue #34).
 
-    python3 benchmarks/report_played.py [--jobs 2] [--seed 1] [--hands 0-20] [--json out.json]
+    python3 benchmarks/report_played.py [--jobs 2] [--seed 1] [--hands 0-20] [--play-samples 8]
+                                        [--pimc-samples 8] [--json out.json]
     python3 benchmarks/report_played.py --agreement [--hands 0,3,8,12,17] [--times 8]
 
 Default: the whole default advice (``calasolve.advise``, ``play="played"``) of
@@ -46,7 +47,8 @@ def timing(args: argparse.Namespace) -> dict[str, Any]:
     for k in hand_list(args.hands):
         h = ADVISE_HANDS[k]
         start = time.perf_counter()
-        a = advise(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs)
+        a = advise(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs, play_samples=args.play_samples,
+                   pimc_samples=args.pimc_samples)
         wall = time.perf_counter() - start
         assert a.played is not None
         row = {"hand": h.hand, "seat": h.seat, "kind": h.kind, "wall": wall, "recommendation": a.recommendation,
@@ -54,7 +56,8 @@ def timing(args: argparse.Namespace) -> dict[str, Any]:
                "dd_cpu": sum(e.seconds for e in a.estimates), "play_cpu": sum(e.seconds for e in a.played.estimates),
                "contracts": {e.contract: {"dd": next(d.p_make for d in a.estimates if d.contract == e.contract),
                                           "played": e.p_make, "gap": e.gap_p_make,
-                                          "played_95": list(e.p_make_95)} for e in a.played.estimates}}
+                                          "played_95": list(e.p_make_95)} for e in a.played.estimates},
+               "toss_up": list(a.toss_up)}
         rows.append(row)
         print(f"{k:2} {h.kind:10} {h.hand:18} {wall:6.1f} s  dd cpu {row['dd_cpu']:5.1f} play cpu {row['play_cpu']:5.1f}"
               f"  {a.dd_recommendation:>9} -> {a.recommendation}", flush=True)
@@ -72,9 +75,10 @@ def agreement(args: argparse.Namespace) -> dict[str, Any]:
     rows = []
     for k in hand_list(args.hands):
         h = ADVISE_HANDS[k]
-        fast = advise(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs)
+        fast = advise(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs, play_samples=args.play_samples,
+                      pimc_samples=args.pimc_samples)
         plain = advise_play(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs, players="contract",
-                            pimc_samples=DEFAULT_PLAYED_LAYOUTS, play_samples=args.times * DEFAULT_PLAYED_DEALS,
+                            pimc_samples=args.pimc_samples, play_samples=args.times * args.play_samples,
                             defender_policy="sampled")
         assert fast.played is not None
         for e in fast.played.estimates:
@@ -97,6 +101,8 @@ def main() -> None:
     ap.add_argument("--hands", default=None)
     ap.add_argument("--agreement", action="store_true")
     ap.add_argument("--times", type=int, default=8)
+    ap.add_argument("--play-samples", type=int, default=DEFAULT_PLAYED_DEALS, help="deals played out per contract")
+    ap.add_argument("--pimc-samples", type=int, default=DEFAULT_PLAYED_LAYOUTS, help="layouts a decision")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     if args.hands is None:

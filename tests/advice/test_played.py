@@ -9,7 +9,7 @@ import pytest
 
 from calasolve.advice.advisor import advise
 from calasolve.advice.outcome import SampleOutcome
-from calasolve.advice.played import PART_ALPHA, paired_estimate
+from calasolve.advice.played import PART_ALPHA, Z_DIRECT, Z_DISCORDANT, gap_difference, paired_estimate
 from calasolve.advice.playadvice import advise_play
 from calasolve.advice.race import Track
 from calasolve.advice.realplay import PlayedSample
@@ -59,8 +59,10 @@ def test_the_paired_estimate_is_double_dummy_plus_the_gap() -> None:
     assert e.gap_p_make == pytest.approx((2 - 1) / 8)
     assert e.p_make == pytest.approx(30 / 40 + 1 / 8)
     lo_dd, hi_dd = track.p_make_interval(PART_ALPHA)
-    assert e.p_make_95[0] == pytest.approx(max(0.0, lo_dd + e.gap_p_make_95[0]))
-    assert e.p_make_95[1] == pytest.approx(min(1.0, hi_dd + e.gap_p_make_95[1]))
+    paired = (max(0.0, lo_dd + e.gap_p_make_95[0]), min(1.0, hi_dd + e.gap_p_make_95[1]))
+    direct = wilson(7, 8, Z_DIRECT)
+    # where the paired and the direct interval meet
+    assert e.p_make_95 == pytest.approx((max(paired[0], direct[0]), min(paired[1], direct[1])))
     assert e.gap_p_make_95[0] < e.gap_p_make < e.gap_p_make_95[1]
     assert e.p_make_95[0] <= e.p_make <= e.p_make_95[1]
     assert e.mean_payoff == pytest.approx(track.mean_payoff() + (8 + 8 - 8) / 8)
@@ -73,9 +75,9 @@ def test_no_discordant_deal_still_leaves_the_gap_open() -> None:
     track = track_of("solo", [(True, 4, 4)] * 48)
     e = paired_estimate(track, played("solo", [(True, 4)] * 8), 0.0, AdviceSettings(hand=0xFFF))
     assert e.gap_p_make == 0 and e.p_make == 1
-    z = 2.4977
-    assert e.gap_p_make_95[1] == pytest.approx(wilson(0, 8, z)[1], abs=1e-3)
-    assert e.p_make_95[1] == 1 and e.p_make_95[0] < 0.6
+    assert e.gap_p_make_95[1] == pytest.approx(wilson(0, 8, Z_DISCORDANT)[1])
+    # 8 of 8 made: the deals alone bound it tighter than the paired gap
+    assert e.p_make_95 == pytest.approx(wilson(8, 8, Z_DIRECT)) and e.p_make_95[0] > 0.5
 
 
 def test_open_double_dummy_game_points_widen_the_gap() -> None:
@@ -83,6 +85,30 @@ def test_open_double_dummy_game_points_widen_the_gap() -> None:
     e = paired_estimate(track, played("solo", [(False, -4)] * 8), 0.0, AdviceSettings(hand=0xFFF))
     assert e.gap_payoff == pytest.approx(4.0)  # from the midpoint -8
     assert e.gap_payoff_95[0] <= 0.0 and e.gap_payoff_95[1] >= 8.0
+    # every deal played out paid -4: the deals alone pin the game points there
+    assert e.payoff_95 == (-4.0, -4.0) and e.mean_payoff == -4.0
+
+
+def test_intervals_that_do_not_meet_give_their_hull() -> None:
+    # double dummy made every one of 400 samples; the 8 deals played out all failed and were discordant
+    track = track_of("solo", [(True, 4, 4)] * 400)
+    e = paired_estimate(track, played("solo", [(False, -4)] * 8), 0.0, AdviceSettings(hand=0xFFF))
+    assert e.p_make_95[0] <= e.p_make <= e.p_make_95[1]
+    assert e.p_make_95[0] <= wilson(0, 8, Z_DIRECT)[1] and e.p_make_95[1] >= e.p_make_95[0]
+
+
+def test_contracts_compared_on_the_same_deals() -> None:
+    # chiamo pays +2 more than solo on every deal, both ways: their spread is wide, their difference is not
+    import random
+
+    rng = random.Random(1)
+    swings = [rng.choice([-4, 4]) for _ in range(400)]
+    solo = track_of("solo", [(p > 0, p, p) for p in swings])
+    chiamo = track_of("chiamo", [(p > 0, p + 2, p + 2) for p in swings])
+    lo, hi = gap_difference(chiamo, played("chiamo", [(True, 6)] * 8), solo, played("solo", [(True, 4)] * 8))
+    assert 0 < lo <= 2 <= hi
+    same_lo, same_hi = gap_difference(solo, played("solo", [(True, 4)] * 8), solo, played("solo", [(True, 4)] * 8))
+    assert same_lo <= 0 <= same_hi
 
 
 def test_default_advice_has_both_and_recommends_on_play() -> None:
@@ -167,7 +193,7 @@ def test_cli_bad_play_options(argv: list[str], capsys: pytest.CaptureFixture[str
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-AGREEMENT_HANDS = (3, 8, 12, 17, 20)  # strong, borderline, borderline, weak, weak: docs/advisor.md names them
+AGREEMENT_HANDS = (0, 3, 8, 12, 17)  # strong, strong, borderline, borderline, weak: docs/advisor.md names them
 
 
 @pytest.mark.slow

@@ -24,9 +24,9 @@ DEFAULT_GOAL_MB = 128
 DEFAULT_PLAY_SAMPLES = 16
 DEFAULT_PLAY_PIMC_SAMPLES = 10
 #: The default advice's played side: deals played out per contract (paired with their double-dummy
-#: judgement) and the contract-minded players' layouts per decision (docs/advisor.md, "Played odds").
+#: judgement) and the contract-minded players' layouts per decision (docs/advisor.md, "Played odds (the default)").
 DEFAULT_PLAYED_DEALS = 8
-DEFAULT_PLAYED_LAYOUTS = 4
+DEFAULT_PLAYED_LAYOUTS = 8
 #: The ``sampled`` soloist's exchange: candidates weighed, and re-deals of the unseen cards each is tested on.
 DEFAULT_CANDIDATES = 4
 DEFAULT_REDEALS = 4

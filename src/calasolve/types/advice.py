@@ -107,8 +107,9 @@ class ContractEstimate:
 class PlayedEstimate:
     """One contract under real play: the double-dummy estimate of its samples plus the gap
     (played minus double dummy) measured on the first ``deals`` of them, played out by players
-    who see one hand; each interval is the sum of the double-dummy part's (97.5%, valid under the
-    advisor's stopping) and the gap's (97.5%), so 95% together."""
+    who see one hand; each 95% interval is where the paired one (the double-dummy part's, valid
+    under the advisor's stopping, plus the gap's) and the deals' own meet
+    (:mod:`calasolve.advice.played`)."""
 
     contract: Contract
     #: the deals played out (the first of the double-dummy samples, the same cards)
@@ -119,10 +120,10 @@ class PlayedEstimate:
     #: P(make) under play and its interval
     p_make: float
     p_make_95: tuple[float, float]
-    #: the gap in P(make) (played minus double dummy, paired per deal) and its 97.5% interval
+    #: the gap in P(make) (played minus double dummy, paired per deal) and its 98.75% interval
     gap_p_make: float
     gap_p_make_95: tuple[float, float]
-    #: expected game points under play and their interval, the gap and its 97.5% interval
+    #: expected game points under play and their 95% interval, the gap and its 98.75% interval
     mean_payoff: float
     payoff_95: tuple[float, float]
     gap_payoff: float
