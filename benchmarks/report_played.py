@@ -48,7 +48,7 @@ def timing(args: argparse.Namespace) -> dict[str, Any]:
         h = ADVISE_HANDS[k]
         start = time.perf_counter()
         a = advise(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs, play_samples=args.play_samples,
-                   pimc_samples=args.pimc_samples)
+                   pimc_samples=args.pimc_samples, **({"precision": args.precision} if args.precision else {}))
         wall = time.perf_counter() - start
         assert a.played is not None
         row = {"hand": h.hand, "seat": h.seat, "kind": h.kind, "wall": wall, "recommendation": a.recommendation,
@@ -103,6 +103,7 @@ def main() -> None:
     ap.add_argument("--times", type=int, default=8)
     ap.add_argument("--play-samples", type=int, default=DEFAULT_PLAYED_DEALS, help="deals played out per contract")
     ap.add_argument("--pimc-samples", type=int, default=DEFAULT_PLAYED_LAYOUTS, help="layouts a decision")
+    ap.add_argument("--precision", type=float, default=None, help="the double-dummy race's precision (default: its own)")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
     if args.hands is None:

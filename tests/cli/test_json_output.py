@@ -49,11 +49,15 @@ def test_every_command_writes_standard_json(argv: list[str], capsys: pytest.Capt
 
 @pytest.mark.parametrize("hand", ADVISE_HANDS, ids=lambda h: f"{h.hand}-{h.seat}")
 def test_advise_json_is_standard_on_the_benchmark_hands(hand: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    # the played odds on 2 deals of 2 layouts: their JSON, not their precision
     advice = strict_loads(run(capsys, "advise", "--json", "--jobs", "1", "--samples", "16", "--thirds-samples", "0",
-                              "--seat", str(hand.seat), hand.hand))
+                              "--play-samples", "2", "--pimc-samples", "2", "--seat", str(hand.seat), hand.hand))
     assert {c["contract"] for c in advice["contracts"]} == {"solissimo", "solo", "chiamo", "dividete", "scegliete"}
     # no exact thirds asked for: every mean is a number that does not exist, written null
     assert all(c["mean_thirds"] is None and c["se_thirds"] is None for c in advice["contracts"])
+    played = advice["played"]["contracts"]
+    assert {c["contract"] for c in played} == {"solissimo", "solo", "chiamo", "dividete", "scegliete"}
+    assert all(c["deals"] == 2 and 0 <= c["p_make_95"][0] <= c["p_make"] <= c["p_make_95"][1] <= 1 for c in played)
 
 
 def test_strong_hand_advice_with_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:

@@ -125,7 +125,7 @@ def advise(
     exchange policy, ``defender_policy`` the defenders'.  With ``play="played"``
     (the default) the first ``play_samples`` deals of each contract (None: 8) are
     also played out by ``players`` (None: ``contract``, the contract-minded
-    PIMC player; or ``pimc``) with ``pimc_samples`` layouts a decision (None: 4),
+    PIMC player; or ``pimc``) with ``pimc_samples`` layouts a decision (None: 8),
     and the recommendation is made on the played odds
     (:mod:`calasolve.advice.played`); ``play="dd"`` is the double-dummy advice
     alone.  ``progress`` is called
