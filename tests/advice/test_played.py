@@ -97,6 +97,13 @@ def test_intervals_that_do_not_meet_give_their_hull() -> None:
     assert e.p_make_95[0] <= wilson(0, 8, Z_DIRECT)[1] and e.p_make_95[1] >= e.p_make_95[0]
 
 
+def test_one_deal_played_bounds_game_points_by_their_range_only() -> None:
+    track = track_of("solo", [(True, 4, 4)] * 48)
+    e = paired_estimate(track, played("solo", [(True, 4)]), 0.0, AdviceSettings(hand=0xFFF))
+    assert e.payoff_95 == (track.low, track.high) or (e.payoff_95[0] < 4 < e.payoff_95[1])
+    assert e.payoff_95[1] - e.payoff_95[0] > 8
+
+
 def test_contracts_compared_on_the_same_deals() -> None:
     # chiamo pays +2 more than solo on every deal, both ways: their spread is wide, their difference is not
     import random

@@ -132,12 +132,15 @@ def paired_estimate(track: Track, played: Sequence[PlayedSample], seconds: float
     d_mid = mean_se([p - (lo + hi) / 2 for p, lo, hi in zip(points, dd_low, dd_high)])[0]
     d_lo, se_lo = mean_se([p - hi for p, hi in zip(points, dd_high)])
     d_hi, se_hi = mean_se([p - lo for p, lo in zip(points, dd_low)])
-    gap_95 = (d_lo - Z_GAP * se_lo, d_hi + Z_GAP * se_hi)
     low, high = float(track.low), float(track.high)
-    plo, phi = track.payoff_interval(PART_ALPHA)
     direct, se_direct = mean_se(points)
-    pts_95 = _meet((max(low, plo + gap_95[0]), min(high, phi + gap_95[1])),
-                   (max(low, direct - Z_DIRECT * se_direct), min(high, direct + Z_DIRECT * se_direct)))
+    if m > 1:
+        gap_95 = (d_lo - Z_GAP * se_lo, d_hi + Z_GAP * se_hi)
+        alone = (max(low, direct - Z_DIRECT * se_direct), min(high, direct + Z_DIRECT * se_direct))
+    else:  # one deal has no spread to speak of: only the range holds
+        gap_95, alone = (low - high, high - low), (low, high)
+    plo, phi = track.payoff_interval(PART_ALPHA)
+    pts_95 = _meet((max(low, plo + gap_95[0]), min(high, phi + gap_95[1])), alone)
     pts = min(pts_95[1], max(pts_95[0], track.mean_payoff() + d_mid))
 
     thirds, se_thirds = mean_se([float(s.thirds) for s in played])
@@ -165,6 +168,9 @@ def gap_difference(a: Track, a_played: Sequence[PlayedSample], b: Track, b_playe
     hi = [(x.points - la) - (y.points - hb) for x, y, (_, la, _), (_, _, hb) in zip(a_played, b_played, pa, pb)]
     mlo, slo = mean_se(lo)
     mhi, shi = mean_se(hi)
+    if len(lo) < 2:  # one deal: only the range of the gaps' difference holds
+        span = (a.high - a.low) + (b.high - b.low)
+        return dlo - span, dhi + span
     return dlo + mlo - Z_DIFF * slo, dhi + mhi + Z_DIFF * shi
 
 
