@@ -16,23 +16,13 @@ from calasolve.advice.realplay import PlayedSample
 from calasolve.advice.settings import AdviceSettings
 from calasolve.advice.stats import wilson
 from cli_run import run
+from steady import steady
 from calasolve.game.errors import ParameterError
 from calasolve.search.payoff import payoff_levels
 from calasolve.types.advice import Advice
 
 STRONG = "32AR.32A.3A.2A5"
 BORDERLINE = "32AC6.3A7.32A.2"
-
-
-def steady(d: dict[str, Any]) -> dict[str, Any]:
-    """An advice's JSON form without its times."""
-    d = json.loads(json.dumps(d))
-    d.pop("seconds")
-    for c in d["contracts"]:
-        c.pop("seconds")
-    for c in d.get("played", {}).get("contracts", []):
-        c.pop("seconds")
-    return d
 
 
 def track_of(contract: str, dd: list[tuple[bool, int, int]]) -> Track:
@@ -43,8 +33,9 @@ def track_of(contract: str, dd: list[tuple[bool, int, int]]) -> Track:
     return t
 
 
-def played(contract: str, rows: list[tuple[bool, int]]) -> list[PlayedSample]:
-    return [PlayedSample(i, contract, 20 if made else 10, made, points) for i, (made, points) in enumerate(rows)]  # type: ignore[arg-type]
+def played(contract: str, rows: list[tuple[bool, int]], seconds: float = 0.0) -> list[PlayedSample]:
+    return [PlayedSample(i, contract, 20 if made else 10, made, points, seconds=seconds)  # type: ignore[arg-type]
+            for i, (made, points) in enumerate(rows)]
 
 
 def test_the_paired_estimate_is_double_dummy_plus_the_gap() -> None:
@@ -54,7 +45,7 @@ def test_the_paired_estimate_is_double_dummy_plus_the_gap() -> None:
     track = track_of("solo", dd)
     rows = [(True, 4), (True, 4), (True, 4), (True, 4), (True, 4), (False, -4), (True, 4), (True, 4)]
     # deals 0 and 4 failed double dummy; both are made in play; deal 5 made double dummy, fails in play
-    e = paired_estimate(track, played("solo", rows), 1.5, settings)
+    e = paired_estimate(track, played("solo", rows, seconds=0.1875), settings)
     assert (e.deals, e.makes, e.dd_makes) == (8, 7, 6)
     assert e.gap_p_make == pytest.approx((2 - 1) / 8)
     assert e.p_make == pytest.approx(30 / 40 + 1 / 8)
@@ -73,7 +64,7 @@ def test_the_paired_estimate_is_double_dummy_plus_the_gap() -> None:
 def test_no_discordant_deal_still_leaves_the_gap_open() -> None:
     # a hand that makes on every deal both ways: the gap is 0, its interval is not (8 deals say only so much)
     track = track_of("solo", [(True, 4, 4)] * 48)
-    e = paired_estimate(track, played("solo", [(True, 4)] * 8), 0.0, AdviceSettings(hand=0xFFF))
+    e = paired_estimate(track, played("solo", [(True, 4)] * 8), AdviceSettings(hand=0xFFF))
     assert e.gap_p_make == 0 and e.p_make == 1
     assert e.gap_p_make_95[1] == pytest.approx(wilson(0, 8, Z_DISCORDANT)[1])
     # 8 of 8 made: the deals alone bound it tighter than the paired gap
@@ -82,7 +73,7 @@ def test_no_discordant_deal_still_leaves_the_gap_open() -> None:
 
 def test_open_double_dummy_game_points_widen_the_gap() -> None:
     track = track_of("solo", [(False, -12, -4)] * 16)
-    e = paired_estimate(track, played("solo", [(False, -4)] * 8), 0.0, AdviceSettings(hand=0xFFF))
+    e = paired_estimate(track, played("solo", [(False, -4)] * 8), AdviceSettings(hand=0xFFF))
     assert e.gap_payoff == pytest.approx(4.0)  # from the midpoint -8
     assert e.gap_payoff_95[0] <= 0.0 and e.gap_payoff_95[1] >= 8.0
     # every deal played out paid -4: the deals alone pin the game points there
@@ -92,14 +83,14 @@ def test_open_double_dummy_game_points_widen_the_gap() -> None:
 def test_intervals_that_do_not_meet_give_their_hull() -> None:
     # double dummy made every one of 400 samples; the 8 deals played out all failed and were discordant
     track = track_of("solo", [(True, 4, 4)] * 400)
-    e = paired_estimate(track, played("solo", [(False, -4)] * 8), 0.0, AdviceSettings(hand=0xFFF))
+    e = paired_estimate(track, played("solo", [(False, -4)] * 8), AdviceSettings(hand=0xFFF))
     assert e.p_make_95[0] <= e.p_make <= e.p_make_95[1]
     assert e.p_make_95[0] <= wilson(0, 8, Z_DIRECT)[1] and e.p_make_95[1] >= e.p_make_95[0]
 
 
 def test_one_deal_played_bounds_game_points_by_their_range_only() -> None:
     track = track_of("solo", [(True, 4, 4)] * 48)
-    e = paired_estimate(track, played("solo", [(True, 4)]), 0.0, AdviceSettings(hand=0xFFF))
+    e = paired_estimate(track, played("solo", [(True, 4)]), AdviceSettings(hand=0xFFF))
     assert e.payoff_95 == (track.low, track.high) or (e.payoff_95[0] < 4 < e.payoff_95[1])
     assert e.payoff_95[1] - e.payoff_95[0] > 8
 

@@ -79,7 +79,7 @@ from .checks import contract_choice, hand_mask, known_items
 from .prose import reason
 from ..types.advice import Advice, ContractEstimate
 from .played import play_chunks, played_advice
-from .realplay import PlayedSample, play_work
+from .realplay import play_all
 from .runner import Runner
 from .samples import Task, is_dd_defence
 from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings
@@ -202,14 +202,7 @@ def run_advice(
         played = None
         if settings.play == "played":
             # the same deals played out, on the race's pool: see calasolve.advice.played
-            chunks = play_chunks(settings, race)
-            parts = map(play_work, chunks) if pool is None else pool.map(play_work, chunks)
-            out: list[PlayedSample] = []
-            for part in parts:
-                out += part
-                if progress:
-                    progress(len(part))
-            played = played_advice(race, out, settings)
+            played = played_advice(race, play_all(play_chunks(settings, race), pool, progress), settings)
     estimates = tuple(_estimate(t, thirds[t.contract], cpu[t.contract], settings) for t in race.tracks)
     recommendation, ties = race.result()
     why = reason(race, recommendation, ties)

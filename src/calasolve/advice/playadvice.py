@@ -36,7 +36,7 @@ from ..scale.workers import worker_pool
 from .checks import contract_choice, hand_mask, known_items
 from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 from .prose import POLICY_NOTES
-from .realplay import PlayChunk, PlayedSample, PlayTask, play_work
+from .realplay import PlayChunk, PlayedSample, PlayTask, play_all
 from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings
 from .stats import Z95, mean_se, wilson
 
@@ -258,14 +258,8 @@ def _run(
 ) -> list[PlayedSample]:
     """Every task's result, in task order, in this process, a worker pool or ``executor``."""
     n = executor.workers if executor is not None else min(jobs or os.cpu_count() or 1, len(chunks))
-    out: list[PlayedSample] = []
     with nullcontext(executor) if executor is not None else worker_pool(n) if n > 1 else nullcontext() as pool:
-        parts = map(play_work, chunks) if pool is None else pool.map(play_work, chunks)
-        for part in parts:
-            out += part
-            if progress:
-                progress(len(part))
-    return out
+        return play_all(chunks, pool, progress)
 
 
 def _estimate(contract: Contract, samples: Sequence[PlayedSample], settings: AdviceSettings) -> PlayEstimate:

@@ -108,7 +108,7 @@ def dd_pairs(track: Track, played: Sequence[PlayedSample]) -> list[tuple[bool, i
     return out
 
 
-def paired_estimate(track: Track, played: Sequence[PlayedSample], seconds: float, settings: AdviceSettings) -> PlayedEstimate:
+def paired_estimate(track: Track, played: Sequence[PlayedSample], settings: AdviceSettings) -> PlayedEstimate:
     """One contract's played estimate from its race track and its deals played out (see the module doc)."""
     contract: Contract = track.contract
     pairs = dd_pairs(track, played)
@@ -152,7 +152,7 @@ def paired_estimate(track: Track, played: Sequence[PlayedSample], seconds: float
         contract=contract, deals=m, makes=sum(made), dd_makes=sum(dd_make), p_make=p_make, p_make_95=p_95,
         gap_p_make=gap_p, gap_p_make_95=gap_p_95, mean_payoff=pts, payoff_95=pts_95, gap_payoff=d_mid,
         gap_payoff_95=gap_95, mean_thirds=thirds, se_thirds=se_thirds,
-        multipliers={k: v / m for k, v in sorted(counts.items())}, seconds=seconds,
+        multipliers={k: v / m for k, v in sorted(counts.items())}, seconds=sum(s.seconds for s in played),
     )
 
 
@@ -183,8 +183,7 @@ def played_advice(race: Race, played: Sequence[PlayedSample], settings: AdviceSe
     mine: dict[str, list[PlayedSample]] = {}
     for track in race.tracks:
         mine[track.contract] = sorted((s for s in played if s.contract == track.contract), key=lambda s: s.index)
-        estimates.append(paired_estimate(track, mine[track.contract], sum(s.seconds for s in mine[track.contract]),
-                                         settings))
+        estimates.append(paired_estimate(track, mine[track.contract], settings))
     top = max(estimates, key=lambda e: (e.mean_payoff, -CONTRACTS.index(e.contract)))
     best = top.contract if top.mean_payoff > 0 else "pass"
     parts: list[tuple[str, str]] = []

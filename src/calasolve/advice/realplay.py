@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from ..exchange.search import SearchLimits, search_exchange
 from ..game.cards import Mask, last_trick_bonus
@@ -41,7 +41,7 @@ from .policies import random_draw
 from .samples import Task, deal_sample, evaluate, is_dd_defence, policy_exchange, sample_rng
 from .settings import AdviceSettings
 
-__all__ = ["PlayChunk", "PlayTask", "PlayedSample", "play_sample", "play_work", "played_exchange"]
+__all__ = ["PlayChunk", "PlayTask", "PlayedSample", "play_all", "play_sample", "play_work", "played_exchange"]
 
 
 @dataclass(frozen=True)
@@ -152,3 +152,14 @@ def play_work(chunk: PlayChunk) -> list[PlayedSample]:
     solver = engines.solver(settings.tt_mb)
     goals = engines.goal_search(settings.goal_mb)
     return [play_sample(t, settings, solver, goals, chunk.judge) for t in chunk.tasks]
+
+
+def play_all(chunks: Sequence[PlayChunk], pool: Any, progress: Callable[[int], None] | None) -> list[PlayedSample]:
+    """Every chunk's deals, in chunk order, in this process (``pool`` None) or on ``pool`` (anything with
+    ``map``: a worker pool, a Dask executor); ``progress`` is called with each chunk's count."""
+    out: list[PlayedSample] = []
+    for part in map(play_work, chunks) if pool is None else pool.map(play_work, chunks):
+        out += part
+        if progress:
+            progress(len(part))
+    return out

@@ -184,9 +184,6 @@ class PlayedAdvice:
         """The estimates, best expected game points under play first."""
         return sorted(self.estimates, key=lambda e: (-e.mean_payoff, CONTRACTS.index(e.contract)))
 
-    def estimate(self, contract: str) -> PlayedEstimate:
-        return next(e for e in self.estimates if e.contract == contract)
-
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "PlayedAdvice":
         return cls(
