@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
+from steady import steady
 from strict_json import strict_loads
 
 from cli_run import run
@@ -13,14 +13,6 @@ from cli_run import run
 HAND = "32AR.32A.3A.2A5"
 QUICK = ["--seed", "3", "--samples", "4", "--contracts", "solissimo,dividete", "--jobs", "1"]
 PLAY = ["--play-samples", "2", "--pimc-samples", "2"]
-
-
-def steady(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: steady(v) for k, v in obj.items() if k != "seconds"}
-    if isinstance(obj, list):
-        return [steady(v) for v in obj]
-    return obj
 
 
 def test_play_dd_is_the_default_advice_without_its_played_side(capsys: pytest.CaptureFixture[str]) -> None:

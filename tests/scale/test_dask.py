@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from steady import steady as without
 
 from calasolve.cli import main
 from cli_run import run
@@ -30,11 +31,7 @@ VARYING = {"nodes", "seconds", "cpu_seconds"}  # what may differ between runs
 
 def steady(obj: Any) -> Any:
     """``obj`` without its times and node counts."""
-    if isinstance(obj, dict):
-        return {k: steady(v) for k, v in obj.items() if k not in VARYING}
-    if isinstance(obj, list):
-        return [steady(v) for v in obj]
-    return obj
+    return without(obj, VARYING)
 
 
 def lines(text: str) -> list[Any]:
