@@ -1,7 +1,8 @@
 """The contract-minded PIMC player against today's thirds-minded one: duplicate matches on the same deals.
 
     python3 benchmarks/report_players.py [--deals 210] [--seed 1] [--jobs 2] [--samples 10]
-                                         [--rest levels,heuristic,levels:0,levels:3:20] [--json out.json]
+                                         [--rest levels,heuristic,levels:0,levels:3:20,levels:0:8:4]
+                                         [--json out.json]
 
 Deal ``d`` is sample ``d // 21`` of the advise suite's hand ``d % 21``
 (:data:`calasolve.search.suites.ADVISE_HANDS`, its seat the soloist's) in
@@ -119,9 +120,10 @@ def play_deal(task: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
         def one(kind: str) -> Player:
             if kind == "pimc":
                 return PimcPlayer(samples=samples, seed=pseed, solver=solver)
-            rest, step, layouts = (kind.split(":") + ["", ""])[:3]
+            rest, step, layouts, first = (kind.split(":") + ["", "", ""])[:4]
             return ContractPimcPlayer(samples=int(layouts) if layouts else samples, seed=pseed, solver=solver,
-                                      rest=rest, step=int(step) if step else DEFAULT_STEP)  # type: ignore[arg-type]
+                                      rest=rest, step=int(step) if step else DEFAULT_STEP,  # type: ignore[arg-type]
+                                      first_samples=int(first) if first else None)
         return [Timed(one(soloist_kind if seat == s else defence_kind)) for seat in range(3)]
 
     out["a"] = match(record, seats("pimc", "pimc"))
@@ -238,14 +240,15 @@ def main() -> None:
     parser.add_argument("--rest", default="levels,heuristic",
                         help=f"the contract players to measure, comma-separated: a rule for a settled contract "
                              f"({', '.join(RESTS)}), optionally with the ladder's step (levels:0: the multiplier's "
-                             f"goals only; default step {DEFAULT_STEP}) and its own layouts a decision (levels:3:20)")
+                             f"goals only; default step {DEFAULT_STEP}), its own layouts a decision (levels:3:20) and "
+                             f"those of the first trick (levels:0:8:4)")
     parser.add_argument("--first", type=int, default=0, help="start at this deal (deals --first .. --first + --deals - 1)")
     parser.add_argument("--json", help="write every deal's results and the summary here")
     args = parser.parse_args()
     rests = tuple(r.strip() for r in args.rest.split(","))
-    if any(r.split(":")[0] not in RESTS or len(r.split(":")) > 3 or not all(x.isdigit() for x in r.split(":")[1:] if x)
+    if any(r.split(":")[0] not in RESTS or len(r.split(":")) > 4 or not all(x.isdigit() for x in r.split(":")[1:] if x)
            for r in rests):
-        parser.error(f"--rest: use {', '.join(RESTS)}, each with an optional :STEP and :LAYOUTS")
+        parser.error(f"--rest: use {', '.join(RESTS)}, each with an optional :STEP, :LAYOUTS and :FIRST")
     tasks = [(d, args.seed, args.samples, rests) for d in range(args.first, args.first + args.deals)]
     rows: list[dict[str, Any]] = []
     wall = time.perf_counter()

@@ -125,7 +125,12 @@ def mask_thirds(mask: Mask) -> int:
     >>> mask_thirds(FULL_DECK) + LAST_TRICK_THIRDS
     35
     """
-    return sum(RANK_THIRDS[c % 10] for c in cards_of(mask))
+    return (_SUIT_THIRDS[mask & 1023] + _SUIT_THIRDS[mask >> 10 & 1023] + _SUIT_THIRDS[mask >> 20 & 1023]
+            + _SUIT_THIRDS[mask >> 30 & 1023])
+
+
+#: The thirds of each set of one suit's ranks (a suit's 10 bits): the searches' players ask millions of times.
+_SUIT_THIRDS = tuple(sum(RANK_THIRDS[r] for r in range(10) if ranks >> r & 1) for ranks in range(1024))
 
 
 def last_trick_bonus(monte: Mask) -> int:

@@ -84,6 +84,11 @@ class SeatView:
         PIMC decision deals several layouts from one view."""
         return _tables(self)
 
+    @cached_property
+    def steps(self) -> dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...], tuple[int, ...]]]]:
+        """The ways each group fills each count of the places (:func:`_choices`), as the layouts ask for them."""
+        return {}
+
     def may_be(self, card: Card) -> tuple[int, ...]:
         """The places an unseen card may be (empty for a card not unseen)."""
         bits = self.unseen.get(card, 0)
@@ -238,20 +243,35 @@ def deal_layout(view: SeatView, rng: np.random.Generator) -> tuple[tuple[Mask, M
     if total == 0:
         raise CalasolveError(f"seat {view.seat}'s knowledge admits no layout of the unseen cards")
     out = list(view.placed)
+    steps = view.steps
     for i in range(len(groups) - 1, -1, -1):
-        allowed, cards = groups[i]
+        cards = groups[i][1]
+        choices = steps.get((i, state))
+        if choices is None:
+            choices = steps[(i, state)] = _choices(view, i, state)
         pick = _below(rng, ways[i + 1][state])
-        for counts, m in _splits(len(cards), allowed, places):
-            before = tuple(s - c for s, c in zip(state, counts))
-            w = ways[i].get(before, 0) * m
+        for w, counts, before in choices:
             if pick < w:
                 break
             pick -= w
-        order = np.array(cards, dtype=np.int64)
-        rng.shuffle(order)
+        order = list(cards)
+        if len(order) > 1:
+            rng.shuffle(order)  # a list shuffles as an array would: the same draws, the same order
         start = 0
         for p, c in zip(places, counts):
-            out[p] |= mask_of(int(x) for x in order[start:start + c])
+            for card in order[start:start + c]:
+                out[p] |= 1 << card
             start += c
         state = before
     return (out[0], out[1], out[2]), out[MONTE]
+
+
+def _choices(view: SeatView, i: int, state: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """Group ``i``'s ways to fill ``state``'s counts: (weight, its counts per place, the counts before it)."""
+    places, groups, ways = view.tables
+    allowed, cards = groups[i]
+    out = []
+    for counts, m in _splits(len(cards), allowed, places):
+        before = tuple(s - c for s, c in zip(state, counts))
+        out.append((ways[i].get(before, 0) * m, counts, before))
+    return out

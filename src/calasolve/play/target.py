@@ -11,11 +11,16 @@ card that beats it on the most (docs/play.md, "The contract-minded player").
 - **Equal cards once.**  Cards of one suit in the mover's hand with no card
   still in play between them and worth the same thirds play alike on every
   layout: only the lowest of each run is searched.
-- **The position first.**  One test of the position itself per layout says
-  when no card helps the mover there (the soloist cannot make it, or the
-  defenders cannot beat it, whatever it plays): every card then scores the
-  same and none is searched.  A card that can no longer catch the best is
-  dropped (the counts are exact for the cards that can).
+- **Best first.**  The card that could still reach the highest count is
+  tested next, and a card that can no longer reach the best count found is
+  dropped (the counts are exact for the cards kept, so the choice is that
+  of testing every card on every layout).  Where a card does not help the
+  mover on a layout, one test of the position itself says whether any card
+  does (the soloist cannot make it, or the defenders cannot beat it,
+  whatever it plays): if none does, every card scores the same there and
+  no other is searched.
+- **The first trick** has half the layouts (``first_samples``): its
+  searches cover the whole deal, and fewer layouts there play as well.
 - **Ties** go to the multiplier (:func:`multiplier_goals`): on the layouts
   where a card makes the contract, does the soloist still reach the thirds
   in cards that win the next multiplier (stramazzo: 30 of the 32 card
@@ -219,6 +224,9 @@ class ContractPimcPlayer:
     rest: Rest = DEFAULT_REST
     #: thirds between the margin targets that break ties before the multiplier's (0: the multiplier's only)
     step: int = DEFAULT_STEP
+    #: layouts a decision of the first trick, where the searches are deepest (None: half of ``samples``,
+    #: rounded up; measured as strong as ``samples`` there, docs/advisor.md)
+    first_samples: int | None = None
     name: str = "contract"
     stats: ContractStats = field(default_factory=ContractStats)
 
@@ -226,14 +234,20 @@ class ContractPimcPlayer:
         check_int("samples", self.samples, 1, MAX_PIMC_SAMPLES)
         check_int("seed", self.seed, 0, 2**63 - 1)
         check_int("step", self.step, 0, MAKE_THIRDS)
+        if self.first_samples is not None:
+            check_int("first_samples", self.first_samples, 1, MAX_PIMC_SAMPLES)
         if self.rest not in RESTS:
             raise ParameterError("rest", self.rest, f"unknown rule for a settled contract (use {', '.join(RESTS)})")
 
     def layouts(self, record: Record, state: PlayState) -> list[Layout]:
-        """The layouts of the unseen cards this decision tests: :meth:`PimcPlayer.layouts`'s, for the same seed."""
+        """The layouts of the unseen cards this decision tests: the first of :meth:`PimcPlayer.layouts`'s for the
+        same seed (all of them after the first trick)."""
         view = view_of(record, state, state.to_move)
         rng = rng_for(self.seed, len(state.history))
-        return [deal_layout(view, rng) for _ in range(self.samples)]
+        count = self.samples
+        if len(state.history) < 3:
+            count = self.first_samples if self.first_samples is not None else (self.samples + 1) // 2
+        return [deal_layout(view, rng) for _ in range(count)]
 
     def choose(self, record: Record, state: PlayState) -> Card:
         legal = list(cards_of(state.legal()))
@@ -261,7 +275,7 @@ class ContractPimcPlayer:
         drawn = Counter(self.layouts(record, state))  # a layout drawn again is tested once, counted twice
         positions = [_with_layout(state, layout) for layout in drawn]
         weights = list(drawn.values())
-        self.stats.layouts += self.samples
+        self.stats.layouts += sum(weights)
         self.stats.solved += len(positions)
         if taken:
             self.stats.settled += 1
@@ -292,37 +306,50 @@ class ContractPimcPlayer:
     def _tally(
         self, solver: CoreSolver, positions: Sequence[PlayState], weights: Sequence[int], reps: Sequence[Card],
         goal_of: Callable[[Card, int], Goal | None], maximise: bool,
-    ) -> tuple[dict[Card, list[bool]], list[Card]]:
+    ) -> tuple[dict[Card, list[bool | None]], list[Card]]:
         """Each card's goal on each layout, and the cards best for the mover: the most layouts (by weight)
-        where the goal is met (soloist) or missed (defenders), in ``reps``' order.  A card that can no longer
-        catch the best is dropped: its results stop short."""
-        results: dict[Card, list[bool]] = {r: [] for r in reps}
+        where the goal is met (soloist) or missed (defenders), in ``reps``' order.
+
+        Best first: the card that could still reach the highest count is tested next, on its next layout
+        still open, and a card that can no longer reach the best count found is dropped (its results keep
+        None where untested).  The counts of the cards kept, so the choice, are those of testing every
+        card on every layout; a strong card found early spares the others most of their tests."""
+        n = len(positions)
+        results: dict[Card, list[bool | None]] = {r: [None] * n for r in reps}
         good = dict.fromkeys(reps, 0)
+        upper = dict.fromkeys(reps, sum(weights))
+        tested = [False] * n  # the position itself tested on this layout
+
+        def score(r: Card, j: int, met: bool) -> None:
+            results[r][j] = met
+            if met == maximise:
+                good[r] += weights[j]
+            else:
+                upper[r] -= weights[j]
+
         live = list(reps)
-        left = sum(weights)
-        for j, (pos, w) in enumerate(zip(positions, weights)):
-            goals = {r: goal_of(r, j) for r in live}
-            shared = set(goals.values())
-            if len(shared) == 1:
-                goal = next(iter(shared))
-                # the position first: when no card helps the mover here, every card scores alike
-                if goal is None or self._meets(solver, pos, goal) != maximise:
-                    met = goal is not None and not maximise
-                    for r in live:
-                        results[r].append(met)
-                    left -= w
-                    live = _catching(live, good, left)
-                    continue
-            for r in live:
-                goal = goals[r]
-                child = pos.copy()
-                child.play(r)
-                met = goal is not None and self._meets(solver, child, goal)
-                results[r].append(met)
-                if met == maximise:
-                    good[r] += w
-            left -= w
-            live = _catching(live, good, left)
+        while True:
+            floor = max(good[r] for r in live)
+            live = [r for r in live if upper[r] >= floor]
+            open_cards = [r for r in live if upper[r] > good[r]]
+            if not open_cards:
+                break
+            r = max(open_cards, key=lambda c: upper[c])  # the first of the highest: reps' order breaks ties
+            j = results[r].index(None)
+            goal = goal_of(r, j)
+            child = positions[j].copy()
+            child.play(r)
+            met = goal is not None and self._meets(solver, child, goal)
+            score(r, j, met)
+            if met == maximise or tested[j]:
+                continue
+            # this card does not help here: when no card does, one test of the position settles the others
+            others = [c for c in live if results[c][j] is None]
+            if others and all(goal_of(c, j) == goal for c in others):
+                tested[j] = True
+                if goal is None or self._meets(solver, positions[j], goal) != maximise:
+                    for c in others:
+                        score(c, j, met)
         best = max(good[r] for r in live)
         return results, [r for r in live if good[r] == best]
 
@@ -348,12 +375,6 @@ class ContractPimcPlayer:
             for card, value in final_card_values(solver, pos).items():
                 totals[card] = totals.get(card, 0) + w * value
         return pick(totals, maximise)
-
-
-def _catching(live: list[Card], good: dict[Card, int], left: int) -> list[Card]:
-    """The cards that can still equal the best count with ``left`` layouts (by weight) to go."""
-    best = max(good[r] for r in live)
-    return [r for r in live if good[r] + left >= best]
 
 
 def _with_layout(state: PlayState, layout: Layout) -> PlayState:
