@@ -13,7 +13,7 @@ action     meaning
 =========  ==========================================================================
 
 >>> action_name(3), action_name(PASS), action_name(bid_action("solo")), action_name(SPLIT_BASE + 0b0011)
-('AB', 'pass', 'solo', 'split 1122')
+('7B', 'pass', 'solo', 'split 1122')
 >>> action_contract(45), NUM_ACTIONS
 ('scegliete', 62)
 """

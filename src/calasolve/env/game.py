@@ -177,28 +177,34 @@ class GameState:
 
     def legal_actions(self) -> list[int]:
         """The actions the player to move may take (the chance outcomes at a chance node), ascending."""
+        return list(cards_of(self.legal_bits()))
+
+    def legal_bits(self) -> int:
+        """:meth:`legal_actions` as a bit set (bit ``a`` for action ``a``): cards are already masks."""
         phase = self.phase
-        if phase in ("deal", "draw"):
-            return [a for a, _ in self.chance_outcomes()]
+        if phase == "deal":
+            return FULL_DECK & ~(self.dealt[0] | self.dealt[1] | self.dealt[2])
+        if phase == "draw":
+            return sum(1 << a for a, _ in self.chance_outcomes())
         if phase == "auction":
             calls = self.auction.legal_calls()
-            return [PASS] + [bid_action(c) for c in calls if c != PASS_CALL]
+            return sum(1 << (PASS if c == PASS_CALL else bid_action(c)) for c in calls)
         if phase == "declare":
-            return [bid_action(c) for c in ("solissimo", *AGGRAVATIONS)]
+            return sum(1 << bid_action(c) for c in ("solissimo", *AGGRAVATIONS))
         if phase == "call":
             assert self.soloist is not None
-            return list(cards_of(FULL_DECK & ~self.hands[self.soloist]))
+            return FULL_DECK & ~self.hands[self.soloist]
         if phase == "return":
             assert self.soloist is not None and self.call is not None
-            return list(cards_of(self.hands[self.soloist] & ~_bit(self.call)))
+            return self.hands[self.soloist] & ~_bit(self.call)
         if phase == "discard":
-            return list(cards_of(self._discardable()))
+            return self._discardable()
         if phase == "split":
-            return list(range(SPLIT_BASE, SPLIT_BASE + SPLITS))
+            return ((1 << SPLITS) - 1) << SPLIT_BASE
         if phase == "play":
             assert self.play is not None
-            return list(cards_of(self.play.legal()))
-        return []
+            return self.play.legal()
+        return 0
 
     def legal_mask(self) -> np.ndarray:
         """:meth:`legal_actions` as a 0/1 vector of :data:`~calasolve.env.actions.NUM_ACTIONS` int8."""
@@ -238,6 +244,10 @@ class GameState:
     def sample_chance(self, rng: np.random.Generator) -> None:
         """Resolve every chance node from here on (the deal, dividete's draw) with ``rng``."""
         while self.is_chance:
+            if self.phase == "deal":  # uniform: a card not dealt yet
+                left = list(cards_of(FULL_DECK & ~(self.dealt[0] | self.dealt[1] | self.dealt[2])))
+                self.apply(left[int(rng.integers(len(left)))])
+                continue
             outcomes = self.chance_outcomes()
             probs = np.array([p for _, p in outcomes])
             self.apply(outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0])
@@ -254,7 +264,7 @@ class GameState:
             raise IllegalActionError(f"action {action!r}: not an action id (0..{NUM_ACTIONS - 1})")
         if self.phase == "over":
             raise IllegalActionError(f"action {action} ({action_name(action)}): the deal is over")
-        if action not in self.legal_actions():
+        if not self.legal_bits() >> action & 1:
             raise IllegalActionError(f"action {action} ({action_name(action)}): not legal in the {self.phase} phase "
                                      f"({self._expected()})")
         getattr(self, "_on_" + self.phase)(action)

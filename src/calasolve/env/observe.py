@@ -17,7 +17,7 @@ the seat can tell apart (discards and dividete's draw are made lowest card first
 one sequence).
 
 >>> OBSERVATION_SIZE, INFORMATION_STATE_SIZE
-(575, 2127)
+(575, 2109)
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 #: The most calls an auction can take in any variant (tests/env/test_game.py enumerates them).
-MAX_CALLS = 8
+MAX_CALLS = 6
 #: Cards played in a deal.
 PLAYS = 36
 

@@ -21,15 +21,15 @@ from .actions import NUM_ACTIONS
 from .agents import Agent
 from .game import CHANCE_PLAYER, DEAL_STEPS, GameState
 from .observe import (
-    INFORMATION_STATE_SLICES, OBSERVATION_SLICES, information_state_string, information_state_tensor,
+    INFORMATION_STATE_SLICES, MAX_CALLS, OBSERVATION_SLICES, information_state_string, information_state_tensor,
     observation_string, observation_tensor,
 )
 
 __all__ = ["AgentBot", "CalabresellaGame", "CalabresellaObserver", "CalabresellaState", "GAME_NAME", "MAX_GAME_LENGTH"]
 
 GAME_NAME = "python_calabresella"
-#: The most decisions in a deal: 8 calls, a declaration or chiamo's call, return and 4 discards, 36 cards.
-MAX_GAME_LENGTH = 8 + 6 + 36
+#: A bound on the decisions in a deal: the calls, a declaration or chiamo's call, return and 4 discards, 36 cards.
+MAX_GAME_LENGTH = MAX_CALLS + 6 + 36
 #: The largest game points a seat wins or pays: scegliete (16) x stramazzo (3), twice for the soloist.
 _TOP = 2 * 3 * CONTRACT_VALUE["scegliete"]
 
