@@ -74,6 +74,19 @@ def test_double_dummy_agents_exchange_double_dummy(solver: Any) -> None:
     assert state.play is not None and state.play.captured[0] == best.value
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("contract", ["chiamo", "dividete", "scegliete"])
+def test_double_dummy_agents_exchange_in_every_contract(contract: str, solver: Any) -> None:
+    """dd agents on every seat, the exchange searched double dummy: the soloist ends with solve's value."""
+    state = dealt(30 + CONTRACTS.index(contract))
+    force(state, contract)
+    dd = [make_agent("dd", solver=solver) for _ in range(3)]
+    run(state, dd, until="play")
+    expected = solve(state.record(), solver=solver).soloist_thirds
+    run(state, dd)
+    assert state.play is not None and state.play.captured[0] == expected
+
+
 @pytest.mark.parametrize("rules", [Rules(), BIDS, Rules(auction="open", payment="plus")], ids=lambda r: r.describe())
 def test_every_agent_acts_legally_in_every_phase(rules: Rules) -> None:
     phases: set[str] = set()

@@ -48,7 +48,7 @@ import numpy as np
 from ..game.auction import PASS as PASS_CALL
 from ..game.auction import AGGRAVATIONS, Auction
 from ..game.cards import FULL_DECK, Card, Mask, card_name, cards_of, hand_name, popcount
-from ..game.errors import AuctionError, IllegalActionError, InternalError
+from ..game.errors import AuctionError, CalasolveError, IllegalActionError, InternalError
 from ..game.exchange import Exchange, apply_exchange, called_from
 from ..game.rules import STANDARD, Rules
 from ..game.state import Contract, DealResult, PlayState, defender_seats, first_leader
@@ -456,7 +456,7 @@ class GameState:
         """The deal as a :class:`~calasolve.types.record.Record` (hands as dealt, the exchange, the cards
         played), once the play has begun: what :func:`calasolve.solve` and the card players take."""
         if self.play is None or self.contract is None or self.soloist is None:
-            raise IllegalActionError(f"the deal is a record only once the play has begun (now: {self.phase})")
+            raise CalasolveError(f"the deal is a record only once the play has begun (now: {self.phase})")
         d = self.dealt
         return Record((d[0], d[1], d[2]), self.monte, self.contract, self.soloist, played=tuple(self.play.history),
                       rules=self.rules, exchange=self.exchange())
