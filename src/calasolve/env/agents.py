@@ -23,6 +23,7 @@ played one action at a time; a plan is kept for the history it was made at.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
@@ -152,7 +153,7 @@ class RandomAgent:
         return legal[int(self.rng.integers(len(legal)))]
 
 
-class _Planner:
+class _Planner(ABC):
     """What the heuristic, PIMC and dd agents share: the auction by a target contract, the
     exchange by plans, the play by a card player; the subclasses choose each."""
 
@@ -190,17 +191,21 @@ class _Planner:
     def call(self, state: GameState, seat: int) -> int:
         return best_suit_call(state.dealt[seat])
 
+    @abstractmethod
     def soloist_plan(self, state: GameState, seat: int) -> tuple[Card | None, Mask]:
-        raise NotImplementedError
+        """The soloist's return (None: nothing to return) and discards."""
 
+    @abstractmethod
     def split(self, state: GameState, seat: int) -> Mask:
-        raise NotImplementedError
+        """Scegliete: the monte cards the first defender takes."""
 
+    @abstractmethod
     def defender_discards(self, state: GameState, seat: int) -> Mask:
-        raise NotImplementedError
+        """Dividete, scegliete: the defender's discards."""
 
+    @abstractmethod
     def card(self, state: GameState) -> int:
-        raise NotImplementedError
+        """The card to play."""
 
 
 def _soloist_view(state: GameState, seat: int) -> tuple[Mask, Card | None, int | None, Mask]:

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..game.auction import PASS as PASS_CALL
 from ..game.cards import NUM_CARDS, Card, Mask, card_name, cards_of, hand_name
+from ..game.errors import InternalError
 from ..game.state import CONTRACTS, Contract
 from .game import MONTE, PHASES, GameState, Phase
 
@@ -163,11 +164,17 @@ class _Writer:
 
     def next(self, name: str) -> np.ndarray:
         expected, size, _ = self.slices[self.index]
-        assert expected == name, (expected, name)  # the writer follows the table
+        if expected != name:  # the writer follows the table, or the docs' table lies
+            raise InternalError(f"the tensor's slice {self.index} is {expected!r}, written as {name!r}")
         view = self.out[self.at:self.at + size]
         self.at += size
         self.index += 1
         return view
+
+    def done(self) -> np.ndarray:
+        if self.index != len(self.slices):
+            raise InternalError(f"the tensor was written up to slice {self.index} of {len(self.slices)}")
+        return self.out
 
 
 def _cards_into(view: np.ndarray, mask: Mask) -> None:
@@ -232,8 +239,7 @@ def observation_tensor(state: GameState, seat: int) -> np.ndarray:
     """``seat``'s observation as :data:`OBSERVATION_SIZE` float32 values in [0, 1] (:data:`OBSERVATION_SLICES`)."""
     w = _Writer(OBSERVATION_SLICES)
     _write_observation(seen_by(state, seat), w)
-    assert w.at == OBSERVATION_SIZE
-    return w.out
+    return w.done()
 
 
 def information_state_tensor(state: GameState, seat: int) -> np.ndarray:
@@ -249,8 +255,7 @@ def information_state_tensor(state: GameState, seat: int) -> np.ndarray:
     plays = w.next("plays")
     for i, card in enumerate(seen.plays):
         plays[i * NUM_CARDS + card] = 1.0
-    assert w.at == INFORMATION_STATE_SIZE
-    return w.out
+    return w.done()
 
 
 def _names(cards: tuple[Card, ...] | list[Card]) -> str:
