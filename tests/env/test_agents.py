@@ -90,7 +90,7 @@ def test_double_dummy_agents_exchange_in_every_contract(contract: str, solver: A
 @pytest.mark.parametrize("rules", [Rules(), BIDS, Rules(auction="open", payment="plus")], ids=lambda r: r.describe())
 def test_every_agent_acts_legally_in_every_phase(rules: Rules) -> None:
     phases: set[str] = set()
-    specs = ["random", "heuristic", "pimc:samples=2,candidates=2,redeals=2"]
+    specs = ["random", "heuristic", "pimc:samples=2,candidates=2,redeals=2" + (",play=contract" if rules.auction == "open" else "")]
     for d in range(3 if rules.aggravations == "bids" else 6):
         for contract in CONTRACTS if rules.aggravations == "bids" else [None]:
             state = dealt(100 + d, rules)
@@ -160,6 +160,7 @@ def test_the_bidding_rule_follows_the_ladder() -> None:
     ("pimc:samples=0", "samples 0: must be"),
     ("pimc:samples=x", "not a whole number"),
     ("pimc:bidding=oracle", "use rule or advisor"),
+    ("pimc:play=dd", "use pimc or contract"),
     ("dd:objective=points", "use thirds or payoff"),
     ("random:seed=3", "unknown option 'seed' of random"),
     ("pimc:samples", "write it as KEY=VALUE"),

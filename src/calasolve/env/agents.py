@@ -13,7 +13,9 @@ and the advisor's exchange policies); ``dd`` sees every card, an upper reference
 - ``pimc``: bids by :func:`rule_bid` (``bidding="rule"``) or by the advisor's recommendation
   (``bidding="advisor"``, :func:`calasolve.advise` with its played odds); exchanges by the
   ``sampled`` policies (:mod:`calasolve.advice.policies`, :mod:`calasolve.advice.defence`); plays
-  :class:`~calasolve.play.players.PimcPlayer`'s card (``samples`` layouts a decision).
+  :class:`~calasolve.play.players.PimcPlayer`'s card (``samples`` layouts a decision), or with
+  ``play="contract"`` the contract-minded player of the advice's play-outs
+  (:class:`~calasolve.play.target.ContractPimcPlayer`).
 - ``dd``: bids by :func:`rule_bid`; exchanges double dummy (:func:`calasolve.exchange.search.search_exchange`
   on the real cards); plays :class:`~calasolve.play.players.DoubleDummyPlayer`'s card.
 
@@ -40,7 +42,7 @@ from ..game.limits import check_int
 from ..game.rules import Rules
 from ..game.sampling import rng_for
 from ..game.state import CONTRACTS, Contract, defender_seats, first_leader
-from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, DoubleDummyPlayer, HeuristicPlayer, Objective, PimcPlayer
+from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, DoubleDummyPlayer, HeuristicPlayer, Objective, make_player
 from ..search.engines import CoreSolver
 from ..search.solving import default_solver
 from .actions import PASS, SPLIT_BASE, bid_action
@@ -248,17 +250,20 @@ class PimcAgent(_Planner):
     (discard sets tried, re-deals each); the same ``seed``, the same actions."""
 
     def __init__(self, samples: int = DEFAULT_PIMC_SAMPLES, seed: int = 0, *, bidding: str = "rule",
-                 candidates: int = DEFAULT_CANDIDATES, redeals: int = DEFAULT_REDEALS, solver: CoreSolver | None = None,
-                 name: str = "pimc") -> None:
+                 candidates: int = DEFAULT_CANDIDATES, redeals: int = DEFAULT_REDEALS, play: str = "pimc",
+                 solver: CoreSolver | None = None, name: str = "pimc") -> None:
         check_int("samples", samples, 1, MAX_PIMC_SAMPLES)
         check_int("candidates", candidates, 1, 1000)
         check_int("redeals", redeals, 1, 1000)
         if bidding not in ("rule", "advisor"):
             raise ParameterError("bidding", bidding, "use rule or advisor")
+        if play not in ("pimc", "contract"):
+            raise ParameterError("play", play, "use pimc or contract")
         self.name, self.samples, self.seed, self.bidding = name, samples, seed, bidding
         self.candidates, self.redeals, self.solver = candidates, redeals, solver
         self.plans = _Plans()
-        self.player = PimcPlayer(samples, seed, solver)
+        #: the card player: thirds-minded PIMC, or the advice's contract-minded one (docs/play.md)
+        self.player = make_player(play, samples=samples, seed=seed, solver=solver)
         self.advice: dict[tuple[int, Mask, Rules], Contract | None] = {}
 
     def _solver(self) -> CoreSolver:
@@ -374,21 +379,21 @@ def parse_agent(spec: str) -> tuple[str, dict[str, str]]:
 _OPTIONS: dict[str, dict[str, type]] = {
     "random": {},
     "heuristic": {},
-    "pimc": {"samples": int, "bidding": str, "candidates": int, "redeals": int},
+    "pimc": {"samples": int, "bidding": str, "candidates": int, "redeals": int, "play": str},
     "dd": {"objective": str},
 }
 
 
 def make_agent(spec: str, seed: int = 0, solver: CoreSolver | None = None) -> Agent:
     """The agent a spec names (:func:`parse_agent`): ``random``, ``heuristic``, ``pimc`` (options ``samples``,
-    ``bidding``, ``candidates``, ``redeals``) or ``dd`` (option ``objective``: thirds or payoff).
+    ``bidding``, ``candidates``, ``redeals``, ``play``) or ``dd`` (option ``objective``: thirds or payoff).
 
     >>> make_agent("pimc:samples=4").samples
     4
     >>> make_agent("pimc:sample=4")
     Traceback (most recent call last):
     ...
-    calasolve.game.errors.ParameterError: agent 'pimc:sample=4': unknown option 'sample' of pimc (use samples, bidding, candidates, redeals)
+    calasolve.game.errors.ParameterError: agent 'pimc:sample=4': unknown option 'sample' of pimc (use samples, bidding, candidates, redeals, play)
     """
     name, options = parse_agent(spec)
     if name not in _OPTIONS:
