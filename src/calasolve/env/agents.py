@@ -390,10 +390,10 @@ def make_agent(spec: str, seed: int = 0, solver: CoreSolver | None = None) -> Ag
 
     >>> make_agent("pimc:samples=4").samples
     4
-    >>> make_agent("pimc:sample=4")
+    >>> make_agent("pimc:n=4")
     Traceback (most recent call last):
     ...
-    calasolve.game.errors.ParameterError: agent 'pimc:sample=4': unknown option 'sample' of pimc (use samples, bidding, candidates, redeals, play)
+    calasolve.game.errors.ParameterError: agent 'pimc:n=4': unknown option 'n' of pimc (use samples, bidding, candidates, redeals, play)
     """
     name, options = parse_agent(spec)
     if name not in _OPTIONS:
