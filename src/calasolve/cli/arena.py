@@ -69,7 +69,7 @@ def arena_cmd(
     Examples:
       calasolve arena --agents heuristic,random --deals 20 --seed 1
       calasolve arena --agents pimc:samples=8,heuristic --deals 300 --jobs 2 --json
-      calasolve arena --agents dd,pimc,heuristic examples/example.deal
+      calasolve arena --agents dd,pimc:samples=8,heuristic --deals 3 examples/example.deal
     """
     from ..env.arena import arena, random_deals, summarise
 
