@@ -106,8 +106,9 @@ class Seen:
     returns: tuple[float, float, float]
 
 
-def seen_by(state: GameState, seat: int) -> Seen:
-    """What ``seat`` has seen of ``state`` (see the module doc)."""
+def seen_by(state: GameState, seat: int, events: bool = True) -> Seen:
+    """What ``seat`` has seen of ``state`` (see the module doc); without ``events`` (the tensors and the
+    observation string do not show them) ``Seen.events`` is left empty, which saves most of the work."""
     contract = state.contract or (state.bid if state.phase == "declare" else None)
     soloist = state.soloist
     took_monte = seat == soloist and (contract == "solo" or (contract == "chiamo" and state.call is not None))
@@ -148,7 +149,7 @@ def seen_by(state: GameState, seat: int) -> Seen:
         trick_leader=play.leader if play is not None and not play.is_over else None,
         card_thirds=(play.card_thirds[0], play.card_thirds[1], play.card_thirds[2]) if play is not None else (0, 0, 0),
         tricks_won=(play.tricks_won[0], play.tricks_won[1], play.tricks_won[2]) if play is not None else (0, 0, 0),
-        events=tuple(line for line in (e.as_seen_by(seat) for e in state.events) if line),
+        events=tuple(line for line in (e.as_seen_by(seat) for e in state.events) if line) if events else (),
         returns=state.returns(),
     )
 
@@ -178,7 +179,7 @@ class _Writer:
 
 
 def _cards_into(view: np.ndarray, mask: Mask) -> None:
-    for card in cards_of(mask):
+    for card in cards_of(mask):  # (faster than numpy's unpackbits for masks of a dozen cards)
         view[card] = 1.0
 
 
@@ -238,13 +239,13 @@ def _write_observation(seen: Seen, w: _Writer) -> None:
 def observation_tensor(state: GameState, seat: int) -> np.ndarray:
     """``seat``'s observation as :data:`OBSERVATION_SIZE` float32 values in [0, 1] (:data:`OBSERVATION_SLICES`)."""
     w = _Writer(OBSERVATION_SLICES)
-    _write_observation(seen_by(state, seat), w)
+    _write_observation(seen_by(state, seat, events=False), w)
     return w.done()
 
 
 def information_state_tensor(state: GameState, seat: int) -> np.ndarray:
     """``seat``'s information state as :data:`INFORMATION_STATE_SIZE` float32 values (:data:`INFORMATION_STATE_SLICES`)."""
-    seen = seen_by(state, seat)
+    seen = seen_by(state, seat, events=False)
     w = _Writer(INFORMATION_STATE_SLICES)
     _write_observation(seen, w)
     _cards_into(w.next("dealt"), seen.dealt)
@@ -264,7 +265,7 @@ def _names(cards: tuple[Card, ...] | list[Card]) -> str:
 
 def observation_string(state: GameState, seat: int) -> str:
     """``seat``'s observation in a few lines: the phase, its hand, the calls, the exchange as it saw it, the play."""
-    s = seen_by(state, seat)
+    s = seen_by(state, seat, events=False)
     head = f"seat {seat}, {s.phase}" + (f", seat {s.to_act} to act" if s.to_act is not None else "")
     lines = [head, f"hand {hand_name(s.hand)}"]
     if s.calls:
