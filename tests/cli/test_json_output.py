@@ -41,6 +41,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     ["table", "--json", "--jobs", "1", str(ROOT / "examples" / "table.deal")],
     ["play", "--json", "--jobs", "1", "--players", "heuristic", PLAYED],
     ["play", "--json", "--jobs", "1", "--samples", "4", EXAMPLE],
+    ["arena", "--json", "--jobs", "1", "--deals", "2", "--agents", "heuristic,random"],
 ], ids=lambda a: " ".join(a[:3]))
 def test_every_command_writes_standard_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     rows = strict_lines(run(capsys, *argv))

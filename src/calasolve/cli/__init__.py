@@ -6,7 +6,7 @@ JSON objects one per line, and reports bad input as one line on stderr with
 exit status 2, a bug of its own as one line with exit status 70 (never a traceback).
 
 The top layer: a module per command (``check``, ``rules``, ``solve``, ``table``,
-``analyse``, ``play``, ``advise``, ``deal``, ``bench``, ``board``), registered on the
+``analyse``, ``play``, ``advise``, ``deal``, ``bench``, ``board``, ``arena``), registered on the
 group here; their shared options (``options``), the bulk plumbing of records
 in and results out over worker processes or Dask (``bulk``), the process and
 stream plumbing of :func:`main` (``streams``) and the wording of every
@@ -30,6 +30,7 @@ from ..game.errors import CalasolveError, OutputError, ParameterError, Terminate
 from ..scale.workers import SIGTERM_STATUS, exit_on_sigterm, stop_all
 from .advise import advise_cmd
 from .analyse import analyse_cmd
+from .arena import arena_cmd
 from .bench import bench_cmd
 from .board import board_cmd
 from .check import check
@@ -61,10 +62,12 @@ def cli() -> None:
       calasolve play --players pimc,dd,dd examples/example.deal
       calasolve advise --seed 1 32AR.32A.3A.2A5
       calasolve bench --deals 50
+      calasolve arena --agents pimc,heuristic --deals 50
     """
 
 
-for _command in (check, rules, solve_cmd, table_cmd, analyse_cmd, play_cmd, advise_cmd, deal_cmd, bench_cmd, board_cmd):
+for _command in (check, rules, solve_cmd, table_cmd, analyse_cmd, play_cmd, advise_cmd, deal_cmd, bench_cmd, board_cmd,
+                 arena_cmd):
     cli.add_command(_command)
 
 

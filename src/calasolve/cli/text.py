@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from ..game.cards import MAKE_THIRDS, Card, parse_hand, mask_thirds
 from ..game.exchange import Exchange
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState
+from ..types.arena import ArenaResult
 from ..types.exchange import ExchangeResult
 from ..types.table import SEATS, DDTable, TableEntry
 from ..types.table import fraction_text, signed
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from ..advice.race import Race
 
 __all__ = [
+    "format_arena",
     "format_check",
     "format_solve",
     "format_rules",
@@ -541,4 +543,25 @@ def format_table(label: str, table: DDTable) -> list[str]:
     ]
     lines += ["  " + "   ".join(text.ljust(w) for text, w in zip(row, widths)).rstrip() for row in rows]
     lines.append("  " + table.par.text())
+    return lines
+
+
+def format_arena(result: ArenaResult, source: str) -> list[str]:
+    """``calasolve arena``'s report: the standings (game points per deal ± standard error), each pair's
+    paired difference and the confidence that the first is stronger, and what it cost."""
+    n = len(result.deals)
+    seatings = len(result.deals[0].games) if result.deals else 0
+    lines = [f"arena: {' vs '.join(result.agents)}, {plural(n, 'duplicate deal')} ({source}), {seatings} seatings each, "
+             f"rules {result.rules.describe()}, seed {result.seed}"]
+    width = max(len(a) for a in result.agents)
+    lines.append(f"  {'agent':<{width}}  game points per deal   soloist (made)   CPU per decision")
+    for s in result.standings:
+        per = s.seconds / s.decisions if s.decisions else 0.0
+        made = f"{s.soloist} ({s.makes})"
+        lines.append(f"  {s.agent:<{width}}  {s.mean:+9.3f} ± {s.se:<8.3f}   {made:<15}  {per * 1000:.2f} ms")
+    for c in result.comparisons:
+        lines.append(f"  {c.a} - {c.b}: {c.mean:+.3f} ± {c.se:.3f} game points per deal; "
+                     f"P({c.a} stronger) = {100 * c.confidence:.1f}%")
+    games = sum(len(d.games) for d in result.deals)
+    lines.append(f"  {games} games in {result.seconds:.1f} s: {result.deals_per_second:.2f} deals/s")
     return lines

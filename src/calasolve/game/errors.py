@@ -117,6 +117,11 @@ class AuctionError(CalasolveError):
     """An illegal call, or an auction result asked for too early or wrongly aggravated."""
 
 
+class IllegalActionError(CalasolveError):
+    """An action the game environment does not take now (:mod:`calasolve.env`): not an action id,
+    not legal in this state, or made after the end; the state is left as it was."""
+
+
 class MatchError(CalasolveError):
     """A match set up or fed wrongly (bad player count, a deal after the end)."""
 

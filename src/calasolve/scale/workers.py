@@ -176,7 +176,10 @@ def worker_pool(jobs: int, preload: tuple[str, ...] = PRELOAD) -> Iterator[Proce
     start (or load them) are a :class:`WorkerStartError` (one line).  On a
     normal end the pool is shut down as usual (its work is done); on any other
     the pending work is cancelled and the workers are stopped at once."""
-    pool = _Pool(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
+    try:
+        pool = _Pool(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
+    except (MemoryError, OSError) as err:  # the pool's own queue and locks, under a memory limit
+        raise WorkerStartError(f"cannot start worker processes: {_reason(err)}") from None
     _POOLS.append(pool)
     done = False
     try:
