@@ -458,8 +458,8 @@ def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> No
             cell = p.locator(f"#dd-{entry['soloist']}-{entry['contract']}")
             thirds = entry["soloist_thirds"]
             expect(cell).to_contain_text(str(thirds if isinstance(thirds, int) else round(thirds, 1)))
-        expect(p.locator("#dd-0-scegliete")).to_have_text("35* +64 x2")
-        expect(p.locator("#dd-0-dividete")).to_have_text("35 (35-35) 6/6 +32 x2")
+        expect(p.locator("#dd-0-scegliete")).to_have_text("35* | +64 x2")
+        expect(p.locator("#dd-0-dividete")).to_have_text("35 (35-35) 6/6 | +32 x2")
         page.shot("table")
         # a slow table, left for record 1 while its first entry (a chiamo exchange search) runs
         p.fill("#paste", CHIAMO_NO_EXCHANGE.replace("contract: chiamo", "contract: solissimo"))

@@ -37,7 +37,8 @@ def records() -> list[Record]:
 def timeless(table: DDTable) -> dict[str, Any]:
     """The table's JSON without the search's effort, which depends on what the solver's table held."""
     out = table.to_dict()
-    return {**out, "nodes": 0, "seconds": 0, "entries": [{**e, "nodes": 0, "seconds": 0} for e in out["entries"]]}
+    return {**out, "nodes": 0, "seconds": 0, "cpu": 0,
+            "entries": [{**e, "nodes": 0, "seconds": 0, "cpu": 0} for e in out["entries"]]}
 
 
 @pytest.fixture(scope="module")

@@ -103,8 +103,8 @@ def test_the_parts_of_a_table_make_its_entries() -> None:
     assert [(s, c) for _, s, c, d in parts if d is None] == [(s, c) for _, s, c in table_tasks(rec) if c != "dividete"]
     whole = assemble(rec, [table_entry(t) for t in table_tasks(rec)])
     pieces = [table_part(p) for p in reversed(parts)]  # in any order
-    timeless = lambda t: {**t.to_dict(), "nodes": 0, "seconds": 0, "entries": [  # noqa: E731
-        {**e, "nodes": 0, "seconds": 0} for e in t.to_dict()["entries"]]}
+    timeless = lambda t: {**t.to_dict(), "nodes": 0, "seconds": 0, "cpu": 0, "entries": [  # noqa: E731
+        {**e, "nodes": 0, "seconds": 0, "cpu": 0} for e in t.to_dict()["entries"]]}
     assert timeless(assemble(rec, pieces)) == timeless(whole)
     with pytest.raises(calasolve.CalasolveError, match="not its draws"):
         assemble(rec, [p for p in pieces if p.draw != 3])
@@ -145,7 +145,7 @@ def test_table_command_text_and_json() -> None:
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
     assert lines[0].startswith("record 1 'the top three of every suit'")
-    assert any(line.split()[:2] == ["seat", "0"] and "35* +64 x2" in line for line in lines)
+    assert any(line.split()[:2] == ["seat", "0"] and "35* | +64 x2" in line for line in lines)
     assert lines[-1].strip() == "par: seat 0 plays scegliete (seat 0 solissimo, aggravated to scegliete); game points +64 -32 -32"
     out = run("table", "--json", "--jobs", "1", str(path))
     assert out.returncode == 0, out.stderr
@@ -175,3 +175,36 @@ def test_table_command_bad_input(tmp_path: Path) -> None:
 def test_table_api_checks_its_argument() -> None:
     with pytest.raises(calasolve.ParameterError):
         calasolve.dd_table("hands: ...")  # type: ignore[arg-type]
+
+
+def test_a_cell_says_which_play_each_number_belongs_to() -> None:
+    """Random deal 0, seat 0 in scegliete: 2 thirds when the defenders play for thirds, but playing for game
+    points they take every trick (cappotto, x2), so that play ends with 0 thirds: the cell says so."""
+    from calasolve.cli.text import cell
+    from calasolve.search.suites import random_suite
+
+    d = random_suite(1)[0]
+    rec = Record(hands=d.hands, monte=d.monte, contract="solissimo", soloist=0)
+    entry = table_entry((rec, 0, "scegliete"))
+    [only] = entry.outcomes
+    assert (only.thirds, only.multiplier, only.points_thirds) == (2, 2, 0)
+    assert cell(entry) == "2 | -64 x2 at 0"
+    assert entry.to_dict()["points_play_thirds"] == 0
+    made = table_entry((record(CERTAIN), 0, "solo"))  # 35 thirds and a cappotto: the same play, nothing to add
+    assert made.outcomes[0].points_thirds is None and cell(made) == "35* | +8 x2"
+
+
+def test_the_table_reports_its_own_wall_time_and_its_cpu_apart() -> None:
+    """Entries side by side on two processes: the table's seconds are the span of its entries, not their sum."""
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    rec = record(CERTAIN)
+    start = time.time()
+    with ProcessPoolExecutor(2) as pool:
+        [table] = calasolve.dd_tables([rec], map=pool.map)
+    elapsed = time.time() - start
+    assert max(e.seconds for e in table.entries if e.contract != "dividete") <= table.seconds <= elapsed
+    assert table.cpu == pytest.approx(sum(e.cpu for e in table.entries)) and table.cpu > 0
+    out = table.to_dict()
+    assert (out["seconds"], out["cpu"]) == (round(table.seconds, 6), round(table.cpu, 6))

@@ -306,6 +306,51 @@ def _reaches(state: PlayState, contract: Contract, level: int, rules: Rules, goa
     return payoff_reaches(state, contract, level, rules, goals)
 
 
+@lru_cache(maxsize=None)
+def thirds_paying(contract: Contract, payoff: int, rules: Rules = STANDARD, total: int = 35) -> tuple[int, ...]:
+    """The soloist's final thirds a deal holding ``total`` thirds can end with when it pays ``payoff``.
+
+    >>> thirds_paying("solo", -8), thirds_paying("solo", 4)[:3]
+    ((0,), (18, 19, 20))
+    """
+    table = goal_table(contract, payoff, rules)
+    above = goal_table(contract, payoff + 1, rules)  # the outcomes paying more
+    return tuple(sorted({s for s, last, t in _ends(total) if table[(s * 2 + last) * 3 + t]
+                         and not above[(s * 2 + last) * 3 + t]}))
+
+
+@lru_cache(maxsize=None)
+def lexicographic_table(contract: Contract, level: int, thirds: int, rules: Rules = STANDARD) -> bytes:
+    """The outcomes at least (``level``, ``thirds``) in the order "game points first, then thirds":
+    a payoff above ``level``, or ``level`` itself with ``thirds`` or more (the goal table's layout)."""
+    return bytes(
+        1 if (p := outcome_payoff(contract, s, bool(last), t, rules)) > level or (p == level and s >= thirds) else 0
+        for s in range(36) for last in (0, 1) for t in (NONE, SOME, SWEEP)
+    )
+
+
+def payoff_thirds(state: PlayState, contract: Contract, payoff: int, rules: Rules = STANDARD, goals: Any = None) -> int:
+    """The soloist's final thirds when both sides play for game points first and thirds second, from
+    ``state`` whose payoff-optimal value is ``payoff``: what the game-points play of a table cell ends with
+    (its thirds can differ from the thirds-optimal play's, e.g. defenders sweeping for cappotto)."""
+    if state.is_over:
+        return state.captured[state.soloist]
+    at = thirds_paying(contract, payoff, rules, deal_thirds(state))
+    if not at:
+        raise InternalError(f"no outcome pays {payoff} in {contract}")
+    captured, sol_any, def_any = _flags(state)
+    goals = goals or goal_search()
+    lo, hi = 0, len(at) - 1  # at[lo] is reached: the value is `payoff`
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        goal = lexicographic_table(contract, payoff, at[mid], rules)
+        if goals.reaches(*core_position(state), captured, sol_any, def_any, goal):
+            lo = mid
+        else:
+            hi = mid - 1
+    return at[lo]
+
+
 def multiplier_of(payoff: int, contract: Contract, rules: Rules = STANDARD) -> int:
     """The multiplier m behind a payoff (the objective is ±2·v·m, or ±v·m under ``payment=plus``).
 

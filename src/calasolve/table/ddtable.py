@@ -31,7 +31,7 @@ from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract, payments
 from ..types.record import Record, check_record
 from ..search.engines import CoreSolver
-from ..search.payoff import goal_search, multiplier_of, payoff_value
+from ..search.payoff import goal_search, multiplier_of, payoff_thirds, payoff_value, thirds_paying
 from ..search.solving import default_solver
 from ..types.table import Par
 from .par import par
@@ -75,6 +75,7 @@ def table_part(part: TablePart, solver: CoreSolver | None = None) -> TableEntry:
     """One part of the table (a worker's unit of work, :func:`table_parts`): an entry, or a dividete
     entry's one draw (an entry with that draw's outcome only, put together by :func:`assemble`)."""
     record, soloist, contract, draw = part
+    began, cpu = time.time(), time.process_time()
     solver = solver or default_solver()
     deal = deal_record(record, soloist, contract)
     if draw is not None:
@@ -86,15 +87,21 @@ def table_part(part: TablePart, solver: CoreSolver | None = None) -> TableEntry:
     for exchange, thirds in choices:
         # only the payoff's value: the thirds already settle most of its levels, and no line is needed
         start, before = time.perf_counter(), goal_search().total_nodes
-        value = payoff_value(deal.with_(exchange=exchange).start_state(), contract, record.rules, thirds=thirds)
+        state = deal.with_(exchange=exchange).start_state()
+        value = payoff_value(state, contract, record.rules, thirds=thirds)
+        # the game-points play's thirds, only where the thirds play's cannot pay `value` (a few values to try)
+        points_thirds = (None if thirds in thirds_paying(contract, value, record.rules)
+                         else payoff_thirds(state, contract, value, record.rules))
         nodes += goal_search().total_nodes - before
         seconds += time.perf_counter() - start
         makes = thirds >= MAKE_THIRDS
         if (value > 0) != makes:
             raise InternalError(f"the payoff and thirds searches disagree on {contract} for seat {soloist}")
         m = multiplier_of(value, contract, record.rules)
-        outcomes.append(TableOutcome(exchange, found.text(exchange), thirds, m, payments(contract, soloist, makes, m, record.rules)))
-    return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw)
+        outcomes.append(TableOutcome(exchange, found.text(exchange), thirds, m,
+                                     payments(contract, soloist, makes, m, record.rules), points_thirds))
+    return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw, time.process_time() - cpu,
+                      (began, time.time()))
 
 
 def _whole(parts: list[TableEntry]) -> TableEntry:
@@ -105,7 +112,8 @@ def _whole(parts: list[TableEntry]) -> TableEntry:
     if [e.draw for e in parts] != list(range(len(parts))):
         raise CalasolveError(f"the table's parts of seat {parts[0].soloist} in {parts[0].contract} are not its draws")
     return TableEntry(parts[0].soloist, parts[0].contract, tuple(o for e in parts for o in e.outcomes),
-                      sum(e.nodes for e in parts), sum(e.seconds for e in parts))
+                      sum(e.nodes for e in parts), sum(e.seconds for e in parts), cpu=sum(e.cpu for e in parts),
+                      span=(min(e.span[0] for e in parts), max(e.span[1] for e in parts)))
 
 
 def par_of(entries: Iterable[TableEntry], rules: Rules) -> Par:
@@ -121,7 +129,9 @@ def assemble(record: Record, entries: Iterable[TableEntry]) -> DDTable:
     by_key = {key: _whole(p) for key, p in parts.items()}
     ordered = tuple(by_key[(s, c)] for s in SEATS for c in CONTRACTS)
     found = par_of(by_key.values(), record.rules)
-    return DDTable(record.hands, record.monte, record.rules, ordered, found, record.name, record.index)
+    wall = max(e.span[1] for e in ordered) - min(e.span[0] for e in ordered)
+    return DDTable(record.hands, record.monte, record.rules, ordered, found, record.name, record.index,
+                   wall, sum(e.cpu for e in ordered))
 
 
 def dd_table(

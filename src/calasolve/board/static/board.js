@@ -345,7 +345,9 @@ function signedPoints(x) {
   return x > 0 ? `+${text}` : text;
 }
 
-// As `calasolve table` writes a cell: thirds (* made), the soloist's game points, x2/x3 when every outcome has it.
+// As `calasolve table` writes a cell: left of "|" the play for thirds (thirds, * made), right of it the play
+// for game points (the soloist's game points, x2/x3 when every outcome has it, "at N" its thirds where the
+// left's cannot pay them).
 function tableCell(entry) {
   const gp = signedPoints(entry.game_points[entry.soloist]);
   const multipliers = new Set(entry.draws ? entry.draws.map((d) => d.multiplier) : [entry.multiplier]);
@@ -353,9 +355,10 @@ function tableCell(entry) {
   const times = multipliers.size === 1 && only !== 1 ? ` x${only}` : "";
   if (entry.draws) {
     const thirds = Number.isInteger(entry.soloist_thirds) ? entry.soloist_thirds : entry.soloist_thirds.toFixed(1);
-    return `${thirds} (${entry.low}-${entry.high}) ${entry.made_draws}/${entry.draws.length} ${gp}${times}`;
+    return `${thirds} (${entry.low}-${entry.high}) ${entry.made_draws}/${entry.draws.length} | ${gp}${times}`;
   }
-  return `${entry.soloist_thirds}${entry.makes ? "*" : ""} ${gp}${times}`;
+  const at = entry.points_play_thirds === null ? "" : ` at ${entry.points_play_thirds}`;
+  return `${entry.soloist_thirds}${entry.makes ? "*" : ""} | ${gp}${times}${at}`;
 }
 
 function resetTable() {
