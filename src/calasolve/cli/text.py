@@ -119,15 +119,16 @@ def format_exchange_search(record: Any, ex: ExchangeResult, symbols: Notation | 
 
 
 def _unproven(record: Any, ex: ExchangeResult) -> list[str]:
-    """The line that says a time limit cut the search, and what is proven."""
+    """The line that says a time limit cut the search, and what is proven, in a player's terms
+    (:class:`~calasolve.types.exchange.BestKnown`: a bound that says nothing is left out)."""
     if ex.proven:
         return []
-    bound = ex.value if ex.bound is None else ex.bound
-    if record.contract in DEFENDER_EXCHANGE:
-        proven = f"no exchange of the defenders holds the soloist below {plural(bound, 'third')}"
-    else:
-        proven = f"no exchange gives the soloist more than {plural(bound, 'third')}"
-    return [f"  not proven: the time limit cut the search; this is the best found so far, and {proven}"]
+    found = "the worst draw found so far" if ex.draws else "this is the best found so far"
+    lines = [f"  not proven: the time limit cut the search; {found}: {ex.known.text()}"]
+    for i, draw in enumerate(ex.draws, 1):
+        if not draw.proven:
+            lines.append(f"    draw {i} of {len(ex.draws)} (listed above): {draw.known.text()}")
+    return lines
 
 
 def _rests_on_last(record: Any, result: Any, n: Notation) -> list[str]:

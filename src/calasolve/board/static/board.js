@@ -296,8 +296,9 @@ async function searchExchange(mine, contract) {
     if (mine !== state.opened) return false;
     if (!found.proven) {
       const so = $("exchange-so-far");
-      so.textContent = `Best found in the first second: ${found.best.text} \u2192 ${found.best.soloist_thirds} thirds `
-        + "(not proven yet: the exact search goes on).";
+      // what is proven, in a player's terms ("at least 20 thirds: makes; the best may be higher"): no bare bound
+      so.textContent = `Best found in the first second: ${found.best.text} \u2192 ${found.best.soloist_thirds} thirds; `
+        + `${found.known.text} (not proven yet: the exact search goes on).`;
       so.hidden = false;
       found = await api("POST", "/api/exchange", { deal: dealSpec(), top: 10 }, state.abort.signal);
     }
