@@ -484,6 +484,30 @@ def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> No
         p.close()
 
 
+def test_the_table_fills_from_early_answers_then_the_exact_searches_go_on(browser: Any, played_board: Any) -> None:
+    """A deal whose exact table takes minutes: every cell shows an early answer first (the chiamo ones marked
+    ' ?', not proven), with a provisional par, while the exact searches of the unproven entries go on."""
+    url, _ = played_board
+    page = Page(browser, url)
+    try:
+        p = page.page
+        p.fill("#paste", CHIAMO_NO_EXCHANGE.replace("contract: chiamo", "contract: solissimo"))
+        p.click("#open-paste")
+        p.click("#table-go")
+        expect(p.locator("#par-line")).to_contain_text("par (provisional: it rests on early answers): ", timeout=120_000)
+        cells = [p.locator(f"#dd-{seat}-{contract}") for seat in range(3)
+                 for contract in ("chiamo", "solo", "solissimo", "dividete", "scegliete")]
+        assert all((c.text_content() or "\u2026") != "\u2026" for c in cells)  # all 15 filled
+        chiamo = p.locator("#dd-0-chiamo")
+        expect(chiamo).to_have_text(re.compile(r" \?$"))
+        expect(chiamo).to_have_class(re.compile(r"\bearly\b"))
+        expect(p.locator("#dd-0-solissimo")).not_to_have_class(re.compile(r"\bearly\b"))  # nothing to search: proven
+        expect(p.locator("#table-progress")).to_contain_text("of 15 entries proven; searching")
+        assert page.errors == []
+    finally:
+        p.close()
+
+
 def test_continue_with_pimc_and_moving_on_drops_the_run(browser: Any, played_board: Any) -> None:
     """The PIMC line from a position is `calasolve play --players pimc`'s from there, each card with
     its double-dummy cost; a run left for another record, or replaced by a new one, is stopped

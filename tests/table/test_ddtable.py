@@ -208,3 +208,53 @@ def test_the_table_reports_its_own_wall_time_and_its_cpu_apart() -> None:
     assert table.cpu == pytest.approx(sum(e.cpu for e in table.entries)) and table.cpu > 0
     out = table.to_dict()
     assert (out["seconds"], out["cpu"]) == (round(table.seconds, 6), round(table.cpu, 6))
+
+
+def test_an_early_table_is_exact_for_its_exchanges_and_never_claims_a_proof() -> None:
+    """`dd_table(..., time_limit=...)` cut at once: every entry answers, each with the exact value of the
+    exchange it holds, never better for the side choosing than the exact entry; those cut are not proven,
+    the par provisional, and the text and JSON say so."""
+    from calasolve.cli.text import format_table
+    from calasolve.game.cards import last_trick_bonus
+    from calasolve.search.solving import default_solver
+
+    rec = record(RANDOM)
+    early = calasolve.dd_table(rec, time_limit=1e-6)
+    solver = default_solver()
+    for entry in early.entries:
+        deal = deal_record(rec, entry.soloist, entry.contract)
+        for outcome in entry.outcomes:
+            hands, monte = deal.with_(exchange=outcome.exchange).after_exchange()  # the exchange is legal and whole
+            value = solver.value(hands, (), deal.first_leader, entry.soloist, last_trick_bonus(monte))
+            assert value == outcome.thirds, (entry.soloist, entry.contract)
+    assert early.entry(0, "solissimo").proven  # nothing to search
+    assert not early.entry(0, "chiamo").proven  # hundreds of thousands of candidates: cut
+    for soloist, contract in [(0, "solo"), (1, "scegliete"), (2, "scegliete")]:
+        cut, exact = early.entry(soloist, contract), table_entry((rec, soloist, contract))  # type: ignore[arg-type]
+        assert exact.proven
+        if cut.proven:
+            assert cut.thirds == exact.thirds
+        elif contract == "solo":
+            assert cut.thirds <= exact.thirds
+        else:
+            assert cut.thirds >= exact.thirds
+    assert not early.proven
+    out = early.to_dict()
+    assert out["proven"] is False and out["par"]["proven"] is False
+    assert {e["proven"] for e in out["entries"]} == {True, False}
+    lines = format_table("deal", early)
+    assert lines[-1].startswith("  par (provisional: it rests on early answers): ")
+    assert any(line.startswith("  ?: an early answer") for line in lines)
+    seat0 = next(line for line in lines if line.startswith("  seat 0"))
+    assert seat0.split("   ")[1].strip().endswith(" ?")  # the chiamo cell
+    exact_table = calasolve.dd_table(record(CERTAIN), time_limit=3600)  # a limit never reached: exact, as without
+    assert exact_table.proven and exact_table.to_dict()["par"]["proven"] is True
+    assert not any("?" in line or "provisional" in line for line in format_table("deal", exact_table))
+
+
+def test_table_command_with_a_time_limit(tmp_path: Path) -> None:
+    out = run("table", "--json", "--jobs", "2", "--time-limit", "0.000001", str(ROOT / "examples" / "table.deal"))
+    assert out.returncode == 0, out.stderr
+    [row] = [strict(line) for line in out.stdout.splitlines()]
+    assert row["par"]["proven"] is row["proven"] is all(e["proven"] for e in row["entries"])
+    assert all(isinstance(e["proven"], bool) for e in row["entries"])

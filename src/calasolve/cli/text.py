@@ -527,11 +527,13 @@ def cell(entry: TableEntry) -> str:
     gp = signed(entry.game_points[entry.soloist])
     ms = {o.multiplier for o in entry.outcomes}
     times = f" x{ms.pop()}" if len(ms) == 1 and 1 not in ms else ""
+    early = "" if entry.proven else " ?"  # a time limit cut its exchange search: a better exchange may exist
     if len(entry.outcomes) > 1:
-        return f"{fraction_text(entry.thirds)} ({entry.low}-{entry.high}) {entry.made}/{len(entry.outcomes)} | {gp}{times}"
+        return (f"{fraction_text(entry.thirds)} ({entry.low}-{entry.high}) {entry.made}/{len(entry.outcomes)}"
+                f" | {gp}{times}{early}")
     only = entry.outcomes[0]
     at = "" if only.points_thirds is None else f" at {only.points_thirds}"
-    return f"{only.thirds}{'*' if only.makes else ''} | {gp}{times}{at}"
+    return f"{only.thirds}{'*' if only.makes else ''} | {gp}{times}{at}{early}"
 
 
 def format_table(label: str, table: DDTable) -> list[str]:
@@ -548,6 +550,10 @@ def format_table(label: str, table: DDTable) -> list[str]:
         " at N: that play's thirds, where the left's cannot pay them);",
         "  dividete: mean thirds (lowest-highest) of the 6 draws, draws made | mean game points",
     ]
+    if not table.proven:
+        lines.append("  ?: an early answer: the time limit cut its exchange search, so a better exchange may exist"
+                     " (its numbers are exact for the exchange found)")
     lines += ["  " + "   ".join(text.ljust(w) for text, w in zip(row, widths)).rstrip() for row in rows]
-    lines.append("  " + table.par.text())
+    par = table.par.text()
+    lines.append("  " + (par if table.proven else par.replace("par:", "par (provisional: it rests on early answers):", 1)))
     return lines

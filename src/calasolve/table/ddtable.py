@@ -20,6 +20,7 @@ Dask cluster runs (:func:`table_part`: the entries, each dividete entry as its
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..exchange.search import best_exchange
@@ -27,6 +28,7 @@ from ..exchange.candidates import dividete_draws
 from ..game.cards import MAKE_THIRDS
 from ..game.errors import CalasolveError, InternalError
 from ..game.exchange import Exchange
+from ..game.limits import check_optional_seconds
 from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract, payments
 from ..types.record import Record, check_record
@@ -71,16 +73,25 @@ def table_entry(task: tuple[Record, int, Contract], solver: CoreSolver | None = 
     return table_part((record, soloist, contract, None), solver)
 
 
-def table_part(part: TablePart, solver: CoreSolver | None = None) -> TableEntry:
+#: The shortest search an early entry gets once its table's deadline has passed: its first candidate only.
+LATE_LIMIT = 1e-6
+
+
+def table_part(part: TablePart, solver: CoreSolver | None = None, deadline: float | None = None) -> TableEntry:
     """One part of the table (a worker's unit of work, :func:`table_parts`): an entry, or a dividete
-    entry's one draw (an entry with that draw's outcome only, put together by :func:`assemble`)."""
+    entry's one draw (an entry with that draw's outcome only, put together by :func:`assemble`).
+
+    ``deadline`` (a :func:`time.time`, so that it means the same in every process of a machine): no exchange
+    candidate is tested after it, and the entry is not ``proven`` if that cut its search (an early answer:
+    the best exchange found by then, its thirds and game points exact for that exchange).  None: exact."""
     record, soloist, contract, draw = part
     began, cpu = time.time(), time.process_time()
+    limit = None if deadline is None else max(deadline - began, LATE_LIMIT)
     solver = solver or default_solver()
     deal = deal_record(record, soloist, contract)
     if draw is not None:
         deal = deal.with_(exchange=Exchange(takes=dividete_draws(record.monte, soloist)[draw]))
-    found = best_exchange(deal, solver=solver, top=1)  # the best only: runners-up would cost more tests
+    found = best_exchange(deal, solver=solver, top=1, time_limit=limit)  # the best only: runners-up cost more tests
     choices = [(d.exchange, d.value) for d in found.draws] or [(found.exchange, found.value)]
     nodes, seconds = found.nodes, found.seconds
     outcomes = []
@@ -101,7 +112,7 @@ def table_part(part: TablePart, solver: CoreSolver | None = None) -> TableEntry:
         outcomes.append(TableOutcome(exchange, found.text(exchange), thirds, m,
                                      payments(contract, soloist, makes, m, record.rules), points_thirds))
     return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw, time.process_time() - cpu,
-                      (began, time.time()))
+                      (began, time.time()), found.proven)
 
 
 def _whole(parts: list[TableEntry]) -> TableEntry:
@@ -113,7 +124,8 @@ def _whole(parts: list[TableEntry]) -> TableEntry:
         raise CalasolveError(f"the table's parts of seat {parts[0].soloist} in {parts[0].contract} are not its draws")
     return TableEntry(parts[0].soloist, parts[0].contract, tuple(o for e in parts for o in e.outcomes),
                       sum(e.nodes for e in parts), sum(e.seconds for e in parts), cpu=sum(e.cpu for e in parts),
-                      span=(min(e.span[0] for e in parts), max(e.span[1] for e in parts)))
+                      span=(min(e.span[0] for e in parts), max(e.span[1] for e in parts)),
+                      proven=all(e.proven for e in parts))
 
 
 def par_of(entries: Iterable[TableEntry], rules: Rules) -> Par:
@@ -137,13 +149,19 @@ def assemble(record: Record, entries: Iterable[TableEntry]) -> DDTable:
 def dd_table(
     record: Record, *, solver: CoreSolver | None = None,
     map: Callable[[Callable[[Any], TableEntry], Sequence[Any]], Iterator[TableEntry]] | None = None,
+    time_limit: float | None = None,
 ) -> DDTable:
     """The double-dummy table and par of ``record``'s deal as dealt (its contract, soloist, exchange and
     cards played are not used; its rules are).  ``map`` runs the table's parts (:func:`table_parts`;
-    default: one after another in this process with ``solver``), e.g. over a worker pool."""
+    default: one after another in this process with ``solver``), e.g. over a worker pool.
+
+    ``time_limit``: seconds from now after which no exchange search tests another candidate: every entry
+    has an early answer by about then, those cut not ``proven`` (and the table's par provisional); None: exact."""
+    check_optional_seconds("time_limit", time_limit)
+    deadline = None if time_limit is None else time.time() + time_limit
     parts = table_parts(record)
     if map is None:
-        entries: Iterable[TableEntry] = [table_part(t, solver) for t in parts]
+        entries: Iterable[TableEntry] = [table_part(t, solver, deadline) for t in parts]
     else:
-        entries = map(table_part, parts)
+        entries = map(partial(table_part, deadline=deadline), parts)
     return assemble(record, entries)

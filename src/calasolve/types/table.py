@@ -158,6 +158,9 @@ class TableEntry:
     cpu: float = 0.0
     #: when its search started and ended (:func:`time.time`), for the table's own wall time; not in the JSON
     span: tuple[float, float] = field(default=(0.0, 0.0), compare=False, repr=False)
+    #: False for an early answer (``calasolve table --time-limit``): a time limit cut an exchange search, so its
+    #: exchange is the best found then (its value exact) and a better one may exist
+    proven: bool = True
 
     @property
     def thirds(self) -> Fraction:
@@ -192,7 +195,8 @@ class TableEntry:
         soloist, contract = d["soloist"], d["contract"]
         rows = d["draws"] if "draws" in d else [d]
         outcomes = tuple(TableOutcome.from_dict(row, contract, soloist) for row in rows)
-        return cls(soloist, contract, outcomes, d["nodes"], d["seconds"], cpu=d.get("cpu", 0.0))
+        return cls(soloist, contract, outcomes, d["nodes"], d["seconds"], cpu=d.get("cpu", 0.0),
+                   proven=d.get("proven", True))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: the means as numbers; ``draws`` for dividete, ``exchange`` and ``multiplier`` otherwise."""
@@ -208,6 +212,7 @@ class TableEntry:
         else:
             only = self.outcomes[0]
             out.update(multiplier=only.multiplier, points_play_thirds=only.points_thirds, exchange=only.text)
+        out["proven"] = self.proven
         out["nodes"] = self.nodes
         out["seconds"] = round(self.seconds, 6)
         out["cpu"] = round(self.cpu, 6)
@@ -231,6 +236,11 @@ class DDTable:
     #: CPU seconds of every entry, added up
     cpu: float = 0.0
 
+    @property
+    def proven(self) -> bool:
+        """Every entry proven; else the table holds early answers and its par is provisional (it reads every entry)."""
+        return all(e.proven for e in self.entries)
+
     def entry(self, soloist: int, contract: str) -> TableEntry:
         for e in self.entries:
             if e.soloist == soloist and e.contract == contract:
@@ -245,7 +255,8 @@ class DDTable:
             "monte": hand_name(self.monte),
             "rules": self.rules.describe(),
             "entries": [e.to_dict() for e in self.entries],
-            "par": self.par.to_dict(),
+            "par": {**self.par.to_dict(), "proven": self.proven},
+            "proven": self.proven,
             "nodes": sum(e.nodes for e in self.entries),
             "seconds": round(self.seconds, 6),
             "cpu": round(self.cpu, 6),
