@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
-from calasolve.game.state import CONTRACTS, PlayState
+from calasolve.game.state import CONTRACTS, PlayState, core_position
 from calasolve.game.cards import cards_of
-from calasolve.search.payoff import finished_payoff, payoff_thirds, payoff_value, thirds_paying
+from calasolve.game.rules import STANDARD
+from calasolve.search.payoff import finished_payoff, payoff_from_thirds, payoff_thirds, payoff_value, thirds_paying
 from calasolve.search.suites import random_suite
 from calasolve.types.record import Record
 
@@ -41,3 +42,26 @@ def test_payoff_thirds_is_the_lexicographic_value_on_endings() -> None:
         assert payoff_value(state, contract) == payoff, i
         assert payoff_thirds(state, contract, payoff) == thirds, i
         assert thirds in thirds_paying(contract, payoff, total=35)
+
+
+def test_payoff_from_thirds_is_the_payoff_where_it_says_exact() -> None:
+    """Where the thirds alone settle every level, :func:`payoff_from_thirds` is the searched payoff; where
+    not, its guess lies between what they settle (whole deals of the random suite, each contract)."""
+    from calasolve.search.engines import make_solver
+    from calasolve.search.payoff import payoff_levels, settled_between
+
+    solver = make_solver(16)
+    exact_seen = open_seen = 0
+    for i, d in enumerate(random_suite(12)):
+        for contract in CONTRACTS:
+            state = Record(hands=d.hands, monte=d.monte, contract="solissimo", soloist=i % 3).start_state()
+            thirds = solver.value(*core_position(state))
+            value, exact = payoff_from_thirds(contract, thirds)
+            if exact:
+                exact_seen += 1
+                assert value == payoff_value(state, contract, thirds=thirds), (i, contract)
+            else:
+                open_seen += 1
+                assert settled_between(contract, value, STANDARD, thirds, thirds) is not False
+            assert value in payoff_levels(contract)
+    assert exact_seen and open_seen

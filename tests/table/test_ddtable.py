@@ -153,7 +153,8 @@ def test_table_command_text_and_json() -> None:
     assert len(rows) == 1
     assert len(rows[0]["entries"]) == 15
     assert rows[0]["par"] == {"soloist": 0, "bid": "solissimo", "contract": "scegliete", "void": False,
-                              "calls": [[0, "solissimo"]], "game_points": [64.0, -32.0, -32.0]}
+                              "calls": [[0, "solissimo"]], "game_points": [64.0, -32.0, -32.0],
+                              "proven": True}
     dividete = next(e for e in rows[0]["entries"] if e["soloist"] == 0 and e["contract"] == "dividete")
     assert (dividete["low"], dividete["high"], dividete["made_draws"], len(dividete["draws"])) == (35, 35, 6, 6)
 
@@ -227,13 +228,18 @@ def test_an_early_table_is_exact_for_its_exchanges_and_never_claims_a_proof() ->
             hands, monte = deal.with_(exchange=outcome.exchange).after_exchange()  # the exchange is legal and whole
             value = solver.value(hands, (), deal.first_leader, entry.soloist, last_trick_bonus(monte))
             assert value == outcome.thirds, (entry.soloist, entry.contract)
-    assert early.entry(0, "solissimo").proven  # nothing to search
+    from calasolve.search.payoff import payoff_from_thirds
+
+    for soloist in range(3):  # nothing to search: proven where the thirds settle the game points
+        entry = early.entry(soloist, "solissimo")
+        assert entry.proven == payoff_from_thirds("solissimo", entry.outcomes[0].thirds, rec.rules)[1]
+        assert entry.outcomes[0].thirds == table_entry((rec, soloist, "solissimo")).outcomes[0].thirds  # type: ignore[arg-type]
     assert not early.entry(0, "chiamo").proven  # hundreds of thousands of candidates: cut
     for soloist, contract in [(0, "solo"), (1, "scegliete"), (2, "scegliete")]:
         cut, exact = early.entry(soloist, contract), table_entry((rec, soloist, contract))  # type: ignore[arg-type]
         assert exact.proven
         if cut.proven:
-            assert cut.thirds == exact.thirds
+            assert (cut.thirds, cut.game_points) == (exact.thirds, exact.game_points)
         elif contract == "solo":
             assert cut.thirds <= exact.thirds
         else:
@@ -247,9 +253,15 @@ def test_an_early_table_is_exact_for_its_exchanges_and_never_claims_a_proof() ->
     assert any(line.startswith("  ?: an early answer") for line in lines)
     seat0 = next(line for line in lines if line.startswith("  seat 0"))
     assert seat0.split("   ")[1].strip().endswith(" ?")  # the chiamo cell
-    exact_table = calasolve.dd_table(record(CERTAIN), time_limit=3600)  # a limit never reached: exact, as without
+    # a limit never reached: the exact table's thirds; proven where the thirds settle the game points
+    certain = record(CERTAIN)
+    late, exact_table = calasolve.dd_table(certain, time_limit=3600), calasolve.dd_table(certain)
     assert exact_table.proven and exact_table.to_dict()["par"]["proven"] is True
     assert not any("?" in line or "provisional" in line for line in format_table("deal", exact_table))
+    for a, b in zip(late.entries, exact_table.entries):
+        assert [o.thirds for o in a.outcomes] == [o.thirds for o in b.outcomes]
+        settled = all(payoff_from_thirds(a.contract, o.thirds, certain.rules)[1] for o in a.outcomes)
+        assert a.proven == settled and (not settled or a.game_points == b.game_points)
 
 
 def test_table_command_with_a_time_limit(tmp_path: Path) -> None:

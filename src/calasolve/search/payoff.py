@@ -225,6 +225,27 @@ def payoff_value(
     return levels[lo]
 
 
+def payoff_from_thirds(contract: Contract, thirds: int, rules: Rules = STANDARD, total: int = 35) -> tuple[int, bool]:
+    """The payoff as far as the thirds-optimal value ``thirds`` alone says, without a search: ``(payoff, exact)``.
+
+    Where the thirds settle every level (:func:`settled_between`) that is the payoff, ``exact``; else the
+    plain x1 payoff of making or failing, kept within the levels they settle, not ``exact`` (an early table's
+    game points: the goal search that would settle a cappotto or stramazzo can take a minute on a weak hand).
+
+    >>> payoff_from_thirds("solo", 25), payoff_from_thirds("solo", 35), payoff_from_thirds("solo", 0)
+    ((4, True), (8, False), (-8, False))
+    """
+    levels = payoff_levels(contract, rules)
+    settled = [_settled(contract, level, rules, thirds, total) for level in levels]
+    low = max([i for i, known in enumerate(settled) if known is True] or [0])  # levels[0] is always reached
+    high = min([i - 1 for i, known in enumerate(settled) if known is False] or [len(levels) - 1])
+    if low >= high:
+        return levels[low], True
+    makes = thirds >= MAKE_THIRDS
+    plain = next(v for v in levels if (v > 0) == makes and multiplier_of(v, contract, rules) == 1)
+    return min(max(plain, levels[low]), levels[high]), False
+
+
 @lru_cache(maxsize=None)
 def _ends(total: int) -> tuple[tuple[int, int, int], ...]:
     """The outcomes (S, L, trick class) a deal holding ``total`` thirds can end with:

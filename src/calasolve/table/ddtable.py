@@ -33,7 +33,8 @@ from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract, payments
 from ..types.record import Record, check_record
 from ..search.engines import CoreSolver
-from ..search.payoff import goal_search, multiplier_of, payoff_thirds, payoff_value, thirds_paying
+from ..search.payoff import (goal_search, multiplier_of, payoff_from_thirds, payoff_thirds, payoff_value,
+                             thirds_paying)
 from ..search.solving import default_solver
 from ..types.table import Par
 from .par import par
@@ -81,9 +82,11 @@ def table_part(part: TablePart, solver: CoreSolver | None = None, deadline: floa
     """One part of the table (a worker's unit of work, :func:`table_parts`): an entry, or a dividete
     entry's one draw (an entry with that draw's outcome only, put together by :func:`assemble`).
 
-    ``deadline`` (a :func:`time.time`, so that it means the same in every process of a machine): no exchange
-    candidate is tested after it, and the entry is not ``proven`` if that cut its search (an early answer:
-    the best exchange found by then, its thirds and game points exact for that exchange).  None: exact."""
+    ``deadline`` (a :func:`time.time`, so that it means the same in every process of a machine): an early
+    answer.  No exchange candidate is tested after it, and the game points are what the thirds alone settle
+    (:func:`~calasolve.search.payoff.payoff_from_thirds`: no goal search, which cannot be cut and can take a
+    minute on a weak hand); the entry is not ``proven`` if the time limit cut its exchange search or the
+    thirds leave its multiplier open (its thirds are exact for the exchange found either way).  None: exact."""
     record, soloist, contract, draw = part
     began, cpu = time.time(), time.process_time()
     limit = None if deadline is None else max(deadline - began, LATE_LIMIT)
@@ -95,14 +98,19 @@ def table_part(part: TablePart, solver: CoreSolver | None = None, deadline: floa
     choices = [(d.exchange, d.value) for d in found.draws] or [(found.exchange, found.value)]
     nodes, seconds = found.nodes, found.seconds
     outcomes = []
+    proven = found.proven
     for exchange, thirds in choices:
         # only the payoff's value: the thirds already settle most of its levels, and no line is needed
         start, before = time.perf_counter(), goal_search().total_nodes
         state = deal.with_(exchange=exchange).start_state()
-        value = payoff_value(state, contract, record.rules, thirds=thirds)
+        value, exact = payoff_from_thirds(contract, thirds, record.rules)
+        if not exact and deadline is None:  # an early answer has no goal search: it can take a minute
+            value, exact = payoff_value(state, contract, record.rules, thirds=thirds), True
+        proven = proven and exact
         # the game-points play's thirds, only where the thirds play's cannot pay `value` (a few values to try)
-        points_thirds = (None if thirds in thirds_paying(contract, value, record.rules)
-                         else payoff_thirds(state, contract, value, record.rules))
+        paying = thirds_paying(contract, value, record.rules)
+        points_thirds = (None if thirds in paying or not exact
+                         else paying[0] if len(paying) == 1 else payoff_thirds(state, contract, value, record.rules))
         nodes += goal_search().total_nodes - before
         seconds += time.perf_counter() - start
         makes = thirds >= MAKE_THIRDS
@@ -112,7 +120,7 @@ def table_part(part: TablePart, solver: CoreSolver | None = None, deadline: floa
         outcomes.append(TableOutcome(exchange, found.text(exchange), thirds, m,
                                      payments(contract, soloist, makes, m, record.rules), points_thirds))
     return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw, time.process_time() - cpu,
-                      (began, time.time()), found.proven)
+                      (began, time.time()), proven)
 
 
 def _whole(parts: list[TableEntry]) -> TableEntry:
