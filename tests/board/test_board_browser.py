@@ -466,7 +466,9 @@ def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> No
         p.fill("#paste", CHIAMO_NO_EXCHANGE.replace("contract: chiamo", "contract: solissimo"))
         p.click("#open-paste")
         p.click("#table-go")
-        expect(p.locator("#table-progress")).to_contain_text("searching seat 0 in chiamo")
+        # the exact pass (after the early answers), whose chiamo search lasts
+        expect(p.locator("#table-progress")).to_contain_text("entries proven; searching seat 0 in chiamo",
+                                                            timeout=120_000)
         p.wait_for_timeout(1000)
         busy = searchers(server)
         assert busy, "no process computes the table's entry"
