@@ -163,7 +163,7 @@ def test_table_entries_and_par(solver: Any) -> None:
     table = dd_table(read_deal_file(str(EXAMPLES / "table.deal"))[0], solver=solver)
     assert {len(e.outcomes) for e in table.entries} == {1, 6}  # dividete's six draws
     for entry in table.entries:
-        assert_round_trip(entry, TableEntry.from_dict)
+        assert_round_trip(entry, TableEntry.from_dict, skip=("cpu", "span"))  # cpu rounded; span not in the JSON
         for outcome in entry.outcomes:
             assert_round_trip(outcome, lambda d: TableOutcome.from_dict(d, entry.contract, entry.soloist))
     assert_round_trip(table.par, Par.from_dict)

@@ -450,7 +450,7 @@ def test_a_search_nobody_waits_for_is_stopped() -> None:
                 await worker.ask("exchange", (chiamo, 10), leaves_after(1.0))
             assert time.monotonic() - start < 15 and worker.pid is None and worker.abandoned == 1
             answer = await worker.ask("analyse", (record, False), stays)  # the Analysis object
-            timeless = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes")}  # noqa: E731
+            timeless = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes", "cpu")}  # noqa: E731
             assert timeless(answer.to_dict()) == timeless(analyse(record).to_dict())
         finally:
             worker.close()
@@ -472,7 +472,7 @@ def test_the_tables_pool_answers_questions_side_by_side() -> None:
     deal = random_suite(2)[1]  # seat 0's chiamo: minutes of search
     chiamo = Record(hands=deal.hands, monte=deal.monte, contract="chiamo", soloist=0)
     certain = read_deal_file(str(ROOT / "examples" / "table.deal"))[0]
-    timeless = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes")}  # noqa: E731
+    timeless = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "nodes", "cpu")}  # noqa: E731
 
     async def scenario() -> None:
         pool = SlowPool(16, 2)
@@ -630,12 +630,18 @@ def test_table_entries_and_par_are_the_tables() -> None:
             got = ok(c.post("/api/table-entry", json={"deal": {"record": 1}, "soloist": entry.soloist,
                                                        "contract": entry.contract}))
             want = entry.to_dict()
-            assert {k: v for k, v in got.items() if k not in ("nodes", "seconds")} == \
-                {k: v for k, v in want.items() if k not in ("nodes", "seconds")}
+            assert {k: v for k, v in got.items() if k not in ("nodes", "seconds", "cpu")} == \
+                {k: v for k, v in want.items() if k not in ("nodes", "seconds", "cpu")}
             entries.append(got)
         found = ok(c.post("/api/par", json={"deal": {"record": 1}, "entries": entries}))
-        assert found["par"] == table.par.to_dict()
+        assert found["par"] == {**table.par.to_dict(), "proven": True}
         assert found["text"] == table.par.text()
+        # an early entry (its exchange search cut at once): not proven, and the par on it provisional
+        early = ok(c.post("/api/table-entry", json={"deal": {"record": 1}, "soloist": 1, "contract": "chiamo",
+                                                     "time_limit": 0.000001}))
+        assert early["proven"] is False
+        mixed = [early if (e["soloist"], e["contract"]) == (1, "chiamo") else e for e in entries]
+        assert ok(c.post("/api/par", json={"deal": {"record": 1}, "entries": mixed}))["par"]["proven"] is False
         # the par follows the deal's rules: a pasted record under aggravations=bids
         text = (ROOT / "examples" / "table.deal").read_text() + "rules: aggravations=bids\n"
         bids = ok(c.post("/api/par", json={"deal": {"text": text}, "entries": entries}))
@@ -647,6 +653,9 @@ def test_table_requests_are_checked(client: TestClient) -> None:
     assert "soloist" in refused(client.post("/api/table-entry", json={"deal": deal, "contract": "solo"}))
     assert "out of range" in refused(client.post("/api/table-entry", json={"deal": deal, "soloist": 3, "contract": "solo"}))
     assert "not a contract" in refused(client.post("/api/table-entry", json={"deal": deal, "soloist": 0, "contract": "misere"}))
+    for limit in (0, -1, 601):
+        assert "time_limit" in refused(client.post("/api/table-entry", json={"deal": deal, "soloist": 0, "contract": "solo",
+                                                                             "time_limit": limit}))
     assert "entries" in refused(client.post("/api/par", json={"deal": deal}))
     bad = [{"soloist": 0, "contract": "solo", "game_points": [1, 2]}]
     assert "three whole numbers" in refused(client.post("/api/par", json={"deal": deal, "entries": bad}))

@@ -243,6 +243,8 @@ def test_analyse(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "--tt-mb", "0", EXAMPLE], "--tt-mb"),
         (["solve", "--time-limit", "0", EXAMPLE], "--time-limit"),
         (["solve", "--time-limit", "-2", EXAMPLE], "--time-limit"),
+        (["table", "--time-limit", "0", EXAMPLE], "--time-limit"),
+        (["table", "--time-limit", "soon", EXAMPLE], "--time-limit"),
         (["solve", "--bogus", EXAMPLE], "--bogus"),
         (["solve", "/nonexistent/x.deal"], "/nonexistent/x.deal"),
         (["frobnicate"], "frobnicate"),

@@ -614,6 +614,11 @@ def test_a_time_limit_gives_a_legal_exchange_within_its_proven_bound(
             assert cut.bound <= exact.value <= cut.value
         for d, e in zip(cut.draws, exact.draws):
             assert d.bound <= e.value <= d.value
+            assert d.known.at_least <= e.value <= d.known.at_most and d.known.makes in (None, e.value >= 18)
+        # what is proven in a player's terms holds of the exact best, and never claims a make or fail it has not
+        assert cut.known.at_least <= exact.value <= cut.known.at_most
+        assert cut.known.makes in (None, exact.value >= 18)
+        assert exact.known.at_least == exact.known.at_most == exact.value
         full, _ = _deal_size_search(contract, seed, 7, 3, solver, jobs=jobs, time_limit=3600)
         _same_search(exact, full, solver, leader)
 
@@ -654,8 +659,14 @@ def test_cli_solve_with_a_time_limit_marks_the_exchange_not_proven(tmp_path) -> 
         return done.stdout
 
     out = run("--time-limit", "0.000001", "--top", "1")
-    assert "not proven: the time limit cut the search" in out and "no exchange gives the soloist more than" in out
+    assert "not proven: the time limit cut the search; this is the best found so far: at least" in out
     obj = json.loads(run("--json", "--time-limit", "0.000001", "--top", "1", "--jobs", "2"))
     ex = obj["exchange"]
     assert ex["proven"] is False and ex["best"]["soloist_thirds"] <= 30 <= ex["bound"]  # 30: the exact best
+    # what is proven, in a player's terms: the value found is a floor; a bound of 35 says nothing and is not printed
+    known = ex["known"]
+    assert (known["at_least"], known["at_most"]) == (ex["best"]["soloist_thirds"], ex["bound"])
+    assert known["makes"] is (True if known["at_least"] >= 18 else None)
+    if ex["bound"] - known["at_least"] > 3:
+        assert f"at most {ex['bound']}" not in known["text"], known
     assert obj["soloist_thirds"] == ex["best"]["soloist_thirds"]

@@ -37,7 +37,8 @@ def records() -> list[Record]:
 def timeless(table: DDTable) -> dict[str, Any]:
     """The table's JSON without the search's effort, which depends on what the solver's table held."""
     out = table.to_dict()
-    return {**out, "nodes": 0, "seconds": 0, "entries": [{**e, "nodes": 0, "seconds": 0} for e in out["entries"]]}
+    return {**out, "nodes": 0, "seconds": 0, "cpu": 0,
+            "entries": [{**e, "nodes": 0, "seconds": 0, "cpu": 0} for e in out["entries"]]}
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +68,7 @@ def test_all_parts_of_all_records_go_to_one_map_call() -> None:
 
     tables = list(calasolve.dd_tables(records(), map=counted))
     assert len(tables) == 2 and len(calls) == 1
-    assert [part[0].name for part, _ in calls[0]] == [records()[0].name] * 30 + [records()[1].name] * 30
+    assert [part[0].name for part, *_ in calls[0]] == [records()[0].name] * 30 + [records()[1].name] * 30
 
 
 def test_records_are_checked_before_any_work() -> None:
@@ -81,7 +82,7 @@ def test_records_are_checked_before_any_work() -> None:
 
 
 def test_an_error_in_a_table_names_its_record(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fails(part: TablePart, solver: Any) -> Any:
+    def fails(part: TablePart, solver: Any, deadline: Any = None) -> Any:
         raise CalasolveError("no table here")
 
     monkeypatch.setattr(batch, "table_part", fails)

@@ -103,8 +103,8 @@ def test_the_parts_of_a_table_make_its_entries() -> None:
     assert [(s, c) for _, s, c, d in parts if d is None] == [(s, c) for _, s, c in table_tasks(rec) if c != "dividete"]
     whole = assemble(rec, [table_entry(t) for t in table_tasks(rec)])
     pieces = [table_part(p) for p in reversed(parts)]  # in any order
-    timeless = lambda t: {**t.to_dict(), "nodes": 0, "seconds": 0, "entries": [  # noqa: E731
-        {**e, "nodes": 0, "seconds": 0} for e in t.to_dict()["entries"]]}
+    timeless = lambda t: {**t.to_dict(), "nodes": 0, "seconds": 0, "cpu": 0, "entries": [  # noqa: E731
+        {**e, "nodes": 0, "seconds": 0, "cpu": 0} for e in t.to_dict()["entries"]]}
     assert timeless(assemble(rec, pieces)) == timeless(whole)
     with pytest.raises(calasolve.CalasolveError, match="not its draws"):
         assemble(rec, [p for p in pieces if p.draw != 3])
@@ -145,7 +145,7 @@ def test_table_command_text_and_json() -> None:
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
     assert lines[0].startswith("record 1 'the top three of every suit'")
-    assert any(line.split()[:2] == ["seat", "0"] and "35* +64 x2" in line for line in lines)
+    assert any(line.split()[:2] == ["seat", "0"] and "35* | +64 x2" in line for line in lines)
     assert lines[-1].strip() == "par: seat 0 plays scegliete (seat 0 solissimo, aggravated to scegliete); game points +64 -32 -32"
     out = run("table", "--json", "--jobs", "1", str(path))
     assert out.returncode == 0, out.stderr
@@ -153,7 +153,8 @@ def test_table_command_text_and_json() -> None:
     assert len(rows) == 1
     assert len(rows[0]["entries"]) == 15
     assert rows[0]["par"] == {"soloist": 0, "bid": "solissimo", "contract": "scegliete", "void": False,
-                              "calls": [[0, "solissimo"]], "game_points": [64.0, -32.0, -32.0]}
+                              "calls": [[0, "solissimo"]], "game_points": [64.0, -32.0, -32.0],
+                              "proven": True}
     dividete = next(e for e in rows[0]["entries"] if e["soloist"] == 0 and e["contract"] == "dividete")
     assert (dividete["low"], dividete["high"], dividete["made_draws"], len(dividete["draws"])) == (35, 35, 6, 6)
 
@@ -175,3 +176,97 @@ def test_table_command_bad_input(tmp_path: Path) -> None:
 def test_table_api_checks_its_argument() -> None:
     with pytest.raises(calasolve.ParameterError):
         calasolve.dd_table("hands: ...")  # type: ignore[arg-type]
+
+
+def test_a_cell_says_which_play_each_number_belongs_to() -> None:
+    """Random deal 0, seat 0 in scegliete: 2 thirds when the defenders play for thirds, but playing for game
+    points they take every trick (cappotto, x2), so that play ends with 0 thirds: the cell says so."""
+    from calasolve.cli.text import cell
+    from calasolve.search.suites import random_suite
+
+    d = random_suite(1)[0]
+    rec = Record(hands=d.hands, monte=d.monte, contract="solissimo", soloist=0)
+    entry = table_entry((rec, 0, "scegliete"))
+    [only] = entry.outcomes
+    assert (only.thirds, only.multiplier, only.points_thirds) == (2, 2, 0)
+    assert cell(entry) == "2 | -64 x2 at 0"
+    assert entry.to_dict()["points_play_thirds"] == 0
+    made = table_entry((record(CERTAIN), 0, "solo"))  # 35 thirds and a cappotto: the same play, nothing to add
+    assert made.outcomes[0].points_thirds is None and cell(made) == "35* | +8 x2"
+
+
+def test_the_table_reports_its_own_wall_time_and_its_cpu_apart() -> None:
+    """Entries side by side on two processes: the table's seconds are the span of its entries, not their sum."""
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    rec = record(CERTAIN)
+    start = time.time()
+    with ProcessPoolExecutor(2) as pool:
+        [table] = calasolve.dd_tables([rec], map=pool.map)
+    elapsed = time.time() - start
+    assert max(e.seconds for e in table.entries if e.contract != "dividete") <= table.seconds <= elapsed
+    assert table.cpu == pytest.approx(sum(e.cpu for e in table.entries)) and table.cpu > 0
+    out = table.to_dict()
+    assert (out["seconds"], out["cpu"]) == (round(table.seconds, 6), round(table.cpu, 6))
+
+
+def test_an_early_table_is_exact_for_its_exchanges_and_never_claims_a_proof() -> None:
+    """`dd_table(..., time_limit=...)` cut at once: every entry answers, each with the exact value of the
+    exchange it holds, never better for the side choosing than the exact entry; those cut are not proven,
+    the par provisional, and the text and JSON say so."""
+    from calasolve.cli.text import format_table
+    from calasolve.game.cards import last_trick_bonus
+    from calasolve.search.solving import default_solver
+
+    rec = record(RANDOM)
+    early = calasolve.dd_table(rec, time_limit=1e-6)
+    solver = default_solver()
+    for entry in early.entries:
+        deal = deal_record(rec, entry.soloist, entry.contract)
+        for outcome in entry.outcomes:
+            hands, monte = deal.with_(exchange=outcome.exchange).after_exchange()  # the exchange is legal and whole
+            value = solver.value(hands, (), deal.first_leader, entry.soloist, last_trick_bonus(monte))
+            assert value == outcome.thirds, (entry.soloist, entry.contract)
+    from calasolve.search.payoff import payoff_from_thirds
+
+    for soloist in range(3):  # nothing to search: proven where the thirds settle the game points
+        entry = early.entry(soloist, "solissimo")
+        assert entry.proven == payoff_from_thirds("solissimo", entry.outcomes[0].thirds, rec.rules)[1]
+        assert entry.outcomes[0].thirds == table_entry((rec, soloist, "solissimo")).outcomes[0].thirds  # type: ignore[arg-type]
+    assert not early.entry(0, "chiamo").proven  # hundreds of thousands of candidates: cut
+    for soloist, contract in [(0, "solo"), (1, "scegliete"), (2, "scegliete")]:
+        cut, exact = early.entry(soloist, contract), table_entry((rec, soloist, contract))  # type: ignore[arg-type]
+        assert exact.proven
+        if cut.proven:
+            assert (cut.thirds, cut.game_points) == (exact.thirds, exact.game_points)
+        elif contract == "solo":
+            assert cut.thirds <= exact.thirds
+        else:
+            assert cut.thirds >= exact.thirds
+    assert not early.proven
+    out = early.to_dict()
+    assert out["proven"] is False and out["par"]["proven"] is False
+    assert {e["proven"] for e in out["entries"]} == {True, False}
+    lines = format_table("deal", early)
+    assert lines[-1].startswith("  par (provisional: it rests on early answers): ")
+    assert any(line.startswith("  ?: an early answer") for line in lines)
+    seat0 = next(line for line in lines if line.startswith("  seat 0"))
+    assert seat0.split("   ")[1].strip().endswith(" ?")  # the chiamo cell
+    # a limit never reached: the exact table's thirds; proven where the thirds settle the game points
+    certain = record(CERTAIN)
+    late, exact_table = calasolve.dd_table(certain, time_limit=3600), calasolve.dd_table(certain)
+    assert exact_table.proven and exact_table.to_dict()["par"]["proven"] is True
+    assert not any("?" in line or "provisional" in line for line in format_table("deal", exact_table))
+    for a, b in zip(late.entries, exact_table.entries):
+        assert [o.thirds for o in a.outcomes] == [o.thirds for o in b.outcomes]
+        settled = all(payoff_from_thirds(a.contract, o.thirds, certain.rules)[1] for o in a.outcomes)
+        assert a.proven == settled and (not settled or a.game_points == b.game_points)
+
+
+def test_table_command_with_a_time_limit(tmp_path: Path) -> None:
+    out = run("table", "--json", "--jobs", "2", "--time-limit", "0.000001", str(ROOT / "examples" / "table.deal"))
+    assert out.returncode == 0, out.stderr
+    [row] = [strict(line) for line in out.stdout.splitlines()]
+    assert row["par"]["proven"] is row["proven"] is all(e["proven"] for e in row["entries"])
+    assert all(isinstance(e["proven"], bool) for e in row["entries"])

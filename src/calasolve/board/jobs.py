@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import signal
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
@@ -38,10 +39,11 @@ def _exchange(solver: Any, record: Any, top: int, time_limit: float | None = Non
     return best_exchange(record, solver=solver, top=top, time_limit=time_limit)
 
 
-def _table_entry(solver: Any, record: Any, soloist: int, contract: Any) -> TableEntry:
-    from ..table.ddtable import table_entry
+def _table_entry(solver: Any, record: Any, soloist: int, contract: Any, time_limit: float | None = None) -> TableEntry:
+    from ..table.ddtable import table_part
 
-    return table_entry((record, soloist, contract), solver)
+    deadline = None if time_limit is None else time.time() + time_limit
+    return table_part((record, soloist, contract, None), solver, deadline)
 
 
 def _pimc(solver: Any, record: Any, samples: int, seed: int, cards: int | None, judge: bool = True) -> PimcContinuation:

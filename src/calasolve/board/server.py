@@ -186,10 +186,7 @@ class Board:
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
         top = want_int(body, "top", 1, 50, 10)
-        limit = want(body, "time_limit", (int, float))
-        if limit is not None and not 0 < limit <= MAX_TIME_LIMIT:
-            raise BadRequest(f"time_limit: {limit} is out of range (0, {MAX_TIME_LIMIT}] seconds")
-        found = await self.slow.ask("exchange", (record, top, limit), _gone(request))
+        found = await self.slow.ask("exchange", (record, top, _time_limit(body)), _gone(request))
         return JSONResponse(found.to_dict())
 
     async def table_entry(self, request: Request) -> Response:
@@ -202,7 +199,9 @@ class Board:
         contract = want(body, "contract", str)
         if contract not in CONTRACTS:
             raise BadRequest(f"contract: {contract!r} is not a contract (use {', '.join(CONTRACTS)})")
-        entry = await self.table_workers.ask("table_entry", (record, soloist, contract), _gone(request))
+        # an early entry: its search cut after `time_limit` s (`proven` false when cut), for a table filled at once
+        entry = await self.table_workers.ask("table_entry", (record, soloist, contract, _time_limit(body)),
+                                             _gone(request))
         return JSONResponse(entry.to_dict())
 
     async def pimc(self, request: Request) -> Response:
@@ -229,8 +228,10 @@ class Board:
         entries = want(body, "entries", list)
         if entries is None:
             raise BadRequest("entries: the table's entries are missing")
-        found = par_of(table_entries(entries, record.rules), record.rules)
-        return JSONResponse({"par": found.to_dict(), "text": found.text()})
+        read = table_entries(entries, record.rules)
+        found = par_of(read, record.rules)
+        proven = all(e.proven for e in read)  # the par reads every entry: one early answer makes it provisional
+        return JSONResponse({"par": {**found.to_dict(), "proven": proven}, "text": found.text()})
 
     async def advise(self, request: Request) -> Response:
         from ..advice.checks import parse_advice_hand
@@ -279,6 +280,14 @@ class Board:
         """Stop an advice run that no page polls any more."""
         if self.advice is not None and self.advice.abandoned():
             self.advice.cancel()
+
+
+def _time_limit(body: dict[str, Any]) -> float | None:
+    """The request's ``time_limit`` (seconds, at most :data:`MAX_TIME_LIMIT`), or None."""
+    limit = want(body, "time_limit", (int, float))
+    if limit is not None and not 0 < limit <= MAX_TIME_LIMIT:
+        raise BadRequest(f"time_limit: {limit} is out of range (0, {MAX_TIME_LIMIT}] seconds")
+    return None if limit is None else float(limit)
 
 
 def _gone(request: Request) -> Callable[[], Awaitable[None]]:

@@ -20,10 +20,13 @@ from .text import format_table
 @jobs_option("Parallel worker processes (default: all cores); the entries of a deal (dividete's: each draw) are "
              "shared out among them.")
 @tt_option
+@click.option("--time-limit", type=click.FloatRange(0, None, min_open=True), default=None, metavar="S",
+              help="Early tables: no exchange search tests a candidate after S seconds (per record), so every "
+                   "entry has an answer by about then; those cut are marked not proven, the par provisional.")
 @scheduler_options
 def table_cmd(
     files: Sequence[str], as_json: bool, rule_items: Sequence[str], jobs: int | None, tt_mb: int,
-    scheduler: str | None, scheduler_timeout: float,
+    time_limit: float | None, scheduler: str | None, scheduler_timeout: float,
 ) -> None:
     """The double-dummy table of each record's deal as dealt, and its par.
 
@@ -38,13 +41,14 @@ def table_cmd(
     Examples:
       calasolve table examples/example.deal
       calasolve table --json --jobs 2 examples/example.deal
+      calasolve table --time-limit 5 examples/example.deal
     """
     from ..table.batch import dd_tables
 
     records = load_records(files, rule_items)
     check_scheduler(scheduler, jobs)
     on_workers = partial(bulk_map, jobs=jobs, scheduler=scheduler, timeout=scheduler_timeout)
-    for i, (record, table) in enumerate(zip(records, dd_tables(records, map=on_workers, tt_mb=tt_mb))):
+    for i, (record, table) in enumerate(zip(records, dd_tables(records, map=on_workers, tt_mb=tt_mb, time_limit=time_limit))):
         if as_json:
             emit_json({"record": record.index, "file": record.path, **table.to_dict()})
         else:

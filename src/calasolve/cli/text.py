@@ -121,15 +121,16 @@ def format_exchange_search(record: Any, ex: ExchangeResult, symbols: Notation | 
 
 
 def _unproven(record: Any, ex: ExchangeResult) -> list[str]:
-    """The line that says a time limit cut the search, and what is proven."""
+    """The line that says a time limit cut the search, and what is proven, in a player's terms
+    (:class:`~calasolve.types.exchange.BestKnown`: a bound that says nothing is left out)."""
     if ex.proven:
         return []
-    bound = ex.value if ex.bound is None else ex.bound
-    if record.contract in DEFENDER_EXCHANGE:
-        proven = f"no exchange of the defenders holds the soloist below {plural(bound, 'third')}"
-    else:
-        proven = f"no exchange gives the soloist more than {plural(bound, 'third')}"
-    return [f"  not proven: the time limit cut the search; this is the best found so far, and {proven}"]
+    found = "the worst draw found so far" if ex.draws else "this is the best found so far"
+    lines = [f"  not proven: the time limit cut the search; {found}: {ex.known.text()}"]
+    for i, draw in enumerate(ex.draws, 1):
+        if not draw.proven:
+            lines.append(f"    draw {i} of {len(ex.draws)} (listed above): {draw.known.text()}")
+    return lines
 
 
 def _rests_on_last(record: Any, result: Any, n: Notation) -> list[str]:
@@ -515,18 +516,26 @@ def _pm(mean: float, se: float, digits: int, sign: bool = True) -> str:
 # -- calasolve table ---------------------------------------------------------------
 
 def cell(entry: TableEntry) -> str:
-    """``24* +4``: the soloist's thirds, ``*`` when made, the soloist's game points (and ``x2``/``x3``).
+    """``24* | +4``: left of ``|`` the play for thirds, right of it the play for game points.
+
+    Left: the soloist's thirds when both sides play for thirds, ``*`` when made.  Right: the soloist's
+    game points when both sides play for game points (and ``x2``/``x3``), and where that play ends with
+    other thirds than the left's can pay, its thirds: ``2 | -64 x2 at 0`` (2 thirds when the defenders
+    play for thirds, but they sweep every trick when they play for game points).
 
     Dividete: the mean thirds, the lowest and highest of the six draws, how many make, and the mean game points,
-    e.g. ``10.7 (10-11) 0/6 -16``.
+    e.g. ``10.7 (10-11) 0/6 | -16``.
     """
     gp = signed(entry.game_points[entry.soloist])
     ms = {o.multiplier for o in entry.outcomes}
     times = f" x{ms.pop()}" if len(ms) == 1 and 1 not in ms else ""
+    early = "" if entry.proven else " ?"  # a time limit cut its exchange search: a better exchange may exist
     if len(entry.outcomes) > 1:
-        return f"{fraction_text(entry.thirds)} ({entry.low}-{entry.high}) {entry.made}/{len(entry.outcomes)} {gp}{times}"
+        return (f"{fraction_text(entry.thirds)} ({entry.low}-{entry.high}) {entry.made}/{len(entry.outcomes)}"
+                f" | {gp}{times}{early}")
     only = entry.outcomes[0]
-    return f"{only.thirds}{'*' if only.makes else ''} {gp}{times}"
+    at = "" if only.points_thirds is None else f" at {only.points_thirds}"
+    return f"{only.thirds}{'*' if only.makes else ''} | {gp}{times}{at}{early}"
 
 
 def format_table(label: str, table: DDTable) -> list[str]:
@@ -537,12 +546,18 @@ def format_table(label: str, table: DDTable) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [
         label,
-        "  double dummy, after each soloist's best exchange: the soloist's thirds (* made),"
-        " then the soloist's game points (x2 cappotto, x3 stramazzo);",
-        "  dividete: mean thirds (lowest-highest) of the 6 draws, draws made, mean game points",
+        "  double dummy, after each soloist's best exchange; left of |: the soloist's thirds when both sides play"
+        " for thirds (* made);",
+        "  right of |: the soloist's game points when both sides play for game points (x2 cappotto, x3 stramazzo;"
+        " at N: that play's thirds, where the left's cannot pay them);",
+        "  dividete: mean thirds (lowest-highest) of the 6 draws, draws made | mean game points",
     ]
+    if not table.proven:
+        lines.append("  ?: an early answer: the time limit cut its exchange search, so a better exchange may exist"
+                     " (its numbers are exact for the exchange found)")
     lines += ["  " + "   ".join(text.ljust(w) for text, w in zip(row, widths)).rstrip() for row in rows]
-    lines.append("  " + table.par.text())
+    par = table.par.text()
+    lines.append("  " + (par if table.proven else par.replace("par:", "par (provisional: it rests on early answers):", 1)))
     return lines
 
 

@@ -126,6 +126,9 @@ class ChunkJob:
     li: int
     #: the list has an answer from its prefix already
     answered: bool
+    #: with a deadline, the seconds this job may take from its start (a whole list's fair share of the
+    #: time: several lists side by side must not leave the last ones to their first candidate); None: no share
+    share: float | None = None
 
 
 @dataclass(frozen=True)
@@ -152,12 +155,15 @@ def _chunk_job(job: ChunkJob) -> ChunkResult:
 def _run_chunk(solver: CoreSolver, job: ChunkJob) -> ChunkResult:
     before = solver.total_nodes
     floor, shared = job.floor, SHARED.of(job.search_id, job.li)
-    if job.answered and job.deadline is not None and time.monotonic() >= job.deadline:
+    deadline = job.deadline
+    if deadline is not None and job.share is not None:
+        deadline = min(deadline, time.monotonic() + job.share)
+    if job.answered and deadline is not None and time.monotonic() >= deadline:
         # too late for any test (the list has an answer from its prefix): a floor nothing
         # beats leaves only the cheap bounds, for the bound
         floor, shared = (_core.MAX_VALUE + 1, None) if job.maximise else (-1, None)
     kept, values, searches, complete, bound = solver.best_of_limited(
-        job.hands, job.bonus, job.leader, job.soloist, job.maximise, job.top, floor, job.deadline, shared
+        job.hands, job.bonus, job.leader, job.soloist, job.maximise, job.top, floor, deadline, shared
     )
     return ChunkResult(kept, values, searches, complete, bound, solver.total_nodes - before)
 
@@ -194,7 +200,10 @@ def list_search(
     floors: list[int] = []
     nothing = -1 if maximise else _core.MAX_VALUE + 1
     whole = jobs > 1 and len(lists) > 1 and WHOLE_LISTS
-    for hands, bonus, order in lists:
+    # with a deadline, each of several lists gets a fair share of the time (dividete's draws: else the last
+    # draws searched get their first candidate only); one list, or no deadline: as before
+    share = None if deadline is None or len(lists) < 2 else (deadline - time.monotonic()) * jobs / len(lists)
+    for li, (hands, bonus, order) in enumerate(lists):
         n = len(order)
         if whole:
             heads.append(([], True, nothing))
@@ -203,8 +212,11 @@ def list_search(
             continue
         cut = max(_core.BEST_OF_PREFIX, n // HEAD_DIVISOR) if jobs > 1 and n >= PARALLEL_MIN else n
         head = order[:cut]
+        mine = deadline
+        if deadline is not None and len(lists) > 1:  # the lists here one after another: what is left, shared
+            mine = min(deadline, time.monotonic() + (deadline - time.monotonic()) / (len(lists) - li))
         kept, values, complete, bound = _search(solver, hands[head], bonus[head], leader, soloist, maximise, top,
-                                                deadline, totals)
+                                                mine, totals)
         heads.append(([(v, int(head[k])) for k, v in zip(kept, values)], complete, bound))
         rests.append(order[cut:])
         floors.append(values[top - 1] if len(values) >= top else nothing)
@@ -222,7 +234,8 @@ def list_search(
                 for a, b in [(0, len(rest))] if whole else _chunks(len(rest), CHUNKS_PER_JOB * jobs):
                     part = rest[a:b]
                     job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
-                                   soloist, maximise, top, floors[li], deadline, config, search_id, li, not whole)
+                                   soloist, maximise, top, floors[li], deadline, config, search_id, li, not whole,
+                                   share if whole else None)
                     futures.append((li, part, job, pool.submit(_chunk_job, job)))
             results: list[ChunkResult | None] = [None] * len(futures)
             for k in range(len(futures) - 1, -1, -1):

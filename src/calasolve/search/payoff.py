@@ -225,6 +225,27 @@ def payoff_value(
     return levels[lo]
 
 
+def payoff_from_thirds(contract: Contract, thirds: int, rules: Rules = STANDARD, total: int = 35) -> tuple[int, bool]:
+    """The payoff as far as the thirds-optimal value ``thirds`` alone says, without a search: ``(payoff, exact)``.
+
+    Where the thirds settle every level (:func:`settled_between`) that is the payoff, ``exact``; else the
+    plain x1 payoff of making or failing, kept within the levels they settle, not ``exact`` (an early table's
+    game points: the goal search that would settle a cappotto or stramazzo can take a minute on a weak hand).
+
+    >>> payoff_from_thirds("solo", 25), payoff_from_thirds("solo", 35), payoff_from_thirds("solo", 0)
+    ((4, True), (8, False), (-8, False))
+    """
+    levels = payoff_levels(contract, rules)
+    settled = [_settled(contract, level, rules, thirds, total) for level in levels]
+    low = max([i for i, known in enumerate(settled) if known is True] or [0])  # levels[0] is always reached
+    high = min([i - 1 for i, known in enumerate(settled) if known is False] or [len(levels) - 1])
+    if low >= high:
+        return levels[low], True
+    makes = thirds >= MAKE_THIRDS
+    plain = next(v for v in levels if (v > 0) == makes and multiplier_of(v, contract, rules) == 1)
+    return min(max(plain, levels[low]), levels[high]), False
+
+
 @lru_cache(maxsize=None)
 def _ends(total: int) -> tuple[tuple[int, int, int], ...]:
     """The outcomes (S, L, trick class) a deal holding ``total`` thirds can end with:
@@ -304,6 +325,51 @@ def _reaches(state: PlayState, contract: Contract, level: int, rules: Rules, goa
         if known is not None:
             return known
     return payoff_reaches(state, contract, level, rules, goals)
+
+
+@lru_cache(maxsize=None)
+def thirds_paying(contract: Contract, payoff: int, rules: Rules = STANDARD, total: int = 35) -> tuple[int, ...]:
+    """The soloist's final thirds a deal holding ``total`` thirds can end with when it pays ``payoff``.
+
+    >>> thirds_paying("solo", -8), thirds_paying("solo", 4)[:3]
+    ((0,), (18, 19, 20))
+    """
+    table = goal_table(contract, payoff, rules)
+    above = goal_table(contract, payoff + 1, rules)  # the outcomes paying more
+    return tuple(sorted({s for s, last, t in _ends(total) if table[(s * 2 + last) * 3 + t]
+                         and not above[(s * 2 + last) * 3 + t]}))
+
+
+@lru_cache(maxsize=None)
+def lexicographic_table(contract: Contract, level: int, thirds: int, rules: Rules = STANDARD) -> bytes:
+    """The outcomes at least (``level``, ``thirds``) in the order "game points first, then thirds":
+    a payoff above ``level``, or ``level`` itself with ``thirds`` or more (the goal table's layout)."""
+    return bytes(
+        1 if (p := outcome_payoff(contract, s, bool(last), t, rules)) > level or (p == level and s >= thirds) else 0
+        for s in range(36) for last in (0, 1) for t in (NONE, SOME, SWEEP)
+    )
+
+
+def payoff_thirds(state: PlayState, contract: Contract, payoff: int, rules: Rules = STANDARD, goals: Any = None) -> int:
+    """The soloist's final thirds when both sides play for game points first and thirds second, from
+    ``state`` whose payoff-optimal value is ``payoff``: what the game-points play of a table cell ends with
+    (its thirds can differ from the thirds-optimal play's, e.g. defenders sweeping for cappotto)."""
+    if state.is_over:
+        return state.captured[state.soloist]
+    at = thirds_paying(contract, payoff, rules, deal_thirds(state))
+    if not at:
+        raise InternalError(f"no outcome pays {payoff} in {contract}")
+    captured, sol_any, def_any = _flags(state)
+    goals = goals or goal_search()
+    lo, hi = 0, len(at) - 1  # at[lo] is reached: the value is `payoff`
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        goal = lexicographic_table(contract, payoff, at[mid], rules)
+        if goals.reaches(*core_position(state), captured, sol_any, def_any, goal):
+            lo = mid
+        else:
+            hi = mid - 1
+    return at[lo]
 
 
 def multiplier_of(payoff: int, contract: Contract, rules: Rules = STANDARD) -> int:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import builtins
 import copy
+import time
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..game.errors import CalasolveError, ParameterError
-from ..game.limits import MAX_TABLE_MB, check_optional_int
+from ..game.limits import MAX_TABLE_MB, check_optional_int, check_optional_seconds
 from ..types.record import Record
 from ..types.record import record_label
 from ..search import engines
@@ -28,7 +29,9 @@ from .ddtable import TablePart, assemble, table_part, table_parts
 Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 
 
-def dd_tables(records: Iterable[Record], *, map: Mapper = builtins.map, tt_mb: int | None = None) -> Iterator[DDTable]:
+def dd_tables(
+    records: Iterable[Record], *, map: Mapper = builtins.map, tt_mb: int | None = None, time_limit: float | None = None,
+) -> Iterator[DDTable]:
     """The double-dummy table and par of each record's deal as dealt (:func:`~calasolve.table.ddtable.dd_table`),
     in the records' order, each as soon as its parts are done.
 
@@ -36,19 +39,29 @@ def dd_tables(records: Iterable[Record], *, map: Mapper = builtins.map, tt_mb: i
     from the first record to the last.  Each process solves with its own kept solver
     (:func:`calasolve.search.engines.solver`, a ``tt_mb`` MiB table; None: the size it has, or the
     default).  The records are checked before any work starts; an error in a record's table names
-    the record."""
+    the record.
+
+    ``time_limit``: early tables, about ``time_limit`` seconds each: the k-th record's exchange searches
+    test no candidate after k x ``time_limit`` seconds from now, and an entry they cut is not ``proven``
+    (its par provisional).  None: exact."""
     tt_mb = check_optional_int("tt_mb", tt_mb, 1, MAX_TABLE_MB)  # here, not in every worker
+    check_optional_seconds("time_limit", time_limit)
     listed = list(records)
     parts = [table_parts(record) for record in listed]
-    results = map(table_job, [(part, tt_mb) for of_record in parts for part in of_record])
+    start = time.time()
+    # one deadline per record, a limit apart: the pool works through the records in order
+    deadlines = [None if time_limit is None else start + (k + 1) * time_limit for k in range(len(listed))]
+    results = map(table_job, [(part, tt_mb, deadline) for of_record, deadline in zip(parts, deadlines)
+                              for part in of_record])
     return _tables(listed, [len(p) for p in parts], iter(results))
 
 
-def table_job(job: tuple[TablePart, int | None]) -> TableEntry:
-    """One part of a table on this process's solver: what :func:`dd_tables` gives its ``map``.
-    Its error crosses back whole (its class and fields); :func:`dd_tables` names the record."""
-    part, tt_mb = job
-    return table_part(part, engines.solver(tt_mb))
+def table_job(job: tuple[TablePart, int | None, float | None]) -> TableEntry:
+    """One part of a table on this process's solver, with its table's deadline (a :func:`time.time`; None:
+    exact): what :func:`dd_tables` gives its ``map``.  Its error crosses back whole (its class and fields);
+    :func:`dd_tables` names the record."""
+    part, tt_mb, deadline = job
+    return table_part(part, engines.solver(tt_mb), deadline)
 
 
 def _named(record: Record, exc: CalasolveError) -> CalasolveError:

@@ -20,6 +20,7 @@ Dask cluster runs (:func:`table_part`: the entries, each dividete entry as its
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..exchange.search import best_exchange
@@ -27,11 +28,13 @@ from ..exchange.candidates import dividete_draws
 from ..game.cards import MAKE_THIRDS
 from ..game.errors import CalasolveError, InternalError
 from ..game.exchange import Exchange
+from ..game.limits import check_optional_seconds
 from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract, payments
 from ..types.record import Record, check_record
 from ..search.engines import CoreSolver
-from ..search.payoff import goal_search, multiplier_of, payoff_value
+from ..search.payoff import (goal_search, multiplier_of, payoff_from_thirds, payoff_thirds, payoff_value,
+                             thirds_paying)
 from ..search.solving import default_solver
 from ..types.table import Par
 from .par import par
@@ -71,30 +74,53 @@ def table_entry(task: tuple[Record, int, Contract], solver: CoreSolver | None = 
     return table_part((record, soloist, contract, None), solver)
 
 
-def table_part(part: TablePart, solver: CoreSolver | None = None) -> TableEntry:
+#: The shortest search an early entry gets once its table's deadline has passed: its first candidate only.
+LATE_LIMIT = 1e-6
+
+
+def table_part(part: TablePart, solver: CoreSolver | None = None, deadline: float | None = None) -> TableEntry:
     """One part of the table (a worker's unit of work, :func:`table_parts`): an entry, or a dividete
-    entry's one draw (an entry with that draw's outcome only, put together by :func:`assemble`)."""
+    entry's one draw (an entry with that draw's outcome only, put together by :func:`assemble`).
+
+    ``deadline`` (a :func:`time.time`, so that it means the same in every process of a machine): an early
+    answer.  No exchange candidate is tested after it, and the game points are what the thirds alone settle
+    (:func:`~calasolve.search.payoff.payoff_from_thirds`: no goal search, which cannot be cut and can take a
+    minute on a weak hand); the entry is not ``proven`` if the time limit cut its exchange search or the
+    thirds leave its multiplier open (its thirds are exact for the exchange found either way).  None: exact."""
     record, soloist, contract, draw = part
+    began, cpu = time.time(), time.process_time()
+    limit = None if deadline is None else max(deadline - began, LATE_LIMIT)
     solver = solver or default_solver()
     deal = deal_record(record, soloist, contract)
     if draw is not None:
         deal = deal.with_(exchange=Exchange(takes=dividete_draws(record.monte, soloist)[draw]))
-    found = best_exchange(deal, solver=solver, top=1)  # the best only: runners-up would cost more tests
+    found = best_exchange(deal, solver=solver, top=1, time_limit=limit)  # the best only: runners-up cost more tests
     choices = [(d.exchange, d.value) for d in found.draws] or [(found.exchange, found.value)]
     nodes, seconds = found.nodes, found.seconds
     outcomes = []
+    proven = found.proven
     for exchange, thirds in choices:
         # only the payoff's value: the thirds already settle most of its levels, and no line is needed
         start, before = time.perf_counter(), goal_search().total_nodes
-        value = payoff_value(deal.with_(exchange=exchange).start_state(), contract, record.rules, thirds=thirds)
+        state = deal.with_(exchange=exchange).start_state()
+        value, exact = payoff_from_thirds(contract, thirds, record.rules)
+        if not exact and deadline is None:  # an early answer has no goal search: it can take a minute
+            value, exact = payoff_value(state, contract, record.rules, thirds=thirds), True
+        proven = proven and exact
+        # the game-points play's thirds, only where the thirds play's cannot pay `value` (a few values to try)
+        paying = thirds_paying(contract, value, record.rules)
+        points_thirds = (None if thirds in paying or not exact
+                         else paying[0] if len(paying) == 1 else payoff_thirds(state, contract, value, record.rules))
         nodes += goal_search().total_nodes - before
         seconds += time.perf_counter() - start
         makes = thirds >= MAKE_THIRDS
         if (value > 0) != makes:
             raise InternalError(f"the payoff and thirds searches disagree on {contract} for seat {soloist}")
         m = multiplier_of(value, contract, record.rules)
-        outcomes.append(TableOutcome(exchange, found.text(exchange), thirds, m, payments(contract, soloist, makes, m, record.rules)))
-    return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw)
+        outcomes.append(TableOutcome(exchange, found.text(exchange), thirds, m,
+                                     payments(contract, soloist, makes, m, record.rules), points_thirds))
+    return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw, time.process_time() - cpu,
+                      (began, time.time()), proven)
 
 
 def _whole(parts: list[TableEntry]) -> TableEntry:
@@ -105,7 +131,9 @@ def _whole(parts: list[TableEntry]) -> TableEntry:
     if [e.draw for e in parts] != list(range(len(parts))):
         raise CalasolveError(f"the table's parts of seat {parts[0].soloist} in {parts[0].contract} are not its draws")
     return TableEntry(parts[0].soloist, parts[0].contract, tuple(o for e in parts for o in e.outcomes),
-                      sum(e.nodes for e in parts), sum(e.seconds for e in parts))
+                      sum(e.nodes for e in parts), sum(e.seconds for e in parts), cpu=sum(e.cpu for e in parts),
+                      span=(min(e.span[0] for e in parts), max(e.span[1] for e in parts)),
+                      proven=all(e.proven for e in parts))
 
 
 def par_of(entries: Iterable[TableEntry], rules: Rules) -> Par:
@@ -121,19 +149,27 @@ def assemble(record: Record, entries: Iterable[TableEntry]) -> DDTable:
     by_key = {key: _whole(p) for key, p in parts.items()}
     ordered = tuple(by_key[(s, c)] for s in SEATS for c in CONTRACTS)
     found = par_of(by_key.values(), record.rules)
-    return DDTable(record.hands, record.monte, record.rules, ordered, found, record.name, record.index)
+    wall = max(e.span[1] for e in ordered) - min(e.span[0] for e in ordered)
+    return DDTable(record.hands, record.monte, record.rules, ordered, found, record.name, record.index,
+                   wall, sum(e.cpu for e in ordered))
 
 
 def dd_table(
     record: Record, *, solver: CoreSolver | None = None,
     map: Callable[[Callable[[Any], TableEntry], Sequence[Any]], Iterator[TableEntry]] | None = None,
+    time_limit: float | None = None,
 ) -> DDTable:
     """The double-dummy table and par of ``record``'s deal as dealt (its contract, soloist, exchange and
     cards played are not used; its rules are).  ``map`` runs the table's parts (:func:`table_parts`;
-    default: one after another in this process with ``solver``), e.g. over a worker pool."""
+    default: one after another in this process with ``solver``), e.g. over a worker pool.
+
+    ``time_limit``: seconds from now after which no exchange search tests another candidate: every entry
+    has an early answer by about then, those cut not ``proven`` (and the table's par provisional); None: exact."""
+    check_optional_seconds("time_limit", time_limit)
+    deadline = None if time_limit is None else time.time() + time_limit
     parts = table_parts(record)
     if map is None:
-        entries: Iterable[TableEntry] = [table_part(t, solver) for t in parts]
+        entries: Iterable[TableEntry] = [table_part(t, solver, deadline) for t in parts]
     else:
-        entries = map(table_part, parts)
+        entries = map(partial(table_part, deadline=deadline), parts)
     return assemble(record, entries)

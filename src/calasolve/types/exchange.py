@@ -13,10 +13,10 @@ from typing import Any, Mapping
 
 from ..game.cards import MAKE_THIRDS, Mask, card_name, display_order, hand_name, parse_cards_or_hand
 from ..game.exchange import Exchange, Hands
-from ..game.state import Contract, defender_seats
+from ..game.state import DEFENDER_EXCHANGE, Contract, defender_seats
 from ..game.notation import called_from_text, exchange_text
 
-__all__ = ["Choice", "Draw", "ExchangeResult", "SearchStats"]
+__all__ = ["BestKnown", "Choice", "Draw", "ExchangeResult", "SearchStats"]
 
 #: An exchange and the soloist's final thirds (double dummy) with it.
 Choice = tuple[Exchange, int]
@@ -38,6 +38,69 @@ class SearchStats:
     cpu_chunks: list[float] = field(default_factory=list)
 
 
+#: A bound this close to the value found (a point) is worth printing even when it settles nothing.
+TIGHT_THIRDS = 3
+
+
+@dataclass(frozen=True)
+class BestKnown:
+    """What a search cut by a time limit proved of the best exchange's value, in a player's terms.
+
+    The best value lies in ``at_least``..``at_most``: for the soloist choosing (solo, chiamo) the value found is
+    the floor and the bound the ceiling; for the defenders (scegliete, a dividete draw) the other way round.
+    A bound far from the value that settles nothing (33-35 thirds above a failing value) is noise:
+    :meth:`text` leaves it out.
+
+    >>> BestKnown(20, 35, True).text()
+    'at least 20 thirds: makes; the best may be higher'
+    >>> BestKnown(15, 35, True).text()
+    'at least 15 thirds; whether the best exchange makes is not known yet'
+    >>> BestKnown(12, 16, True).text()
+    'fails whatever the exchange: at most 16 thirds (at least 12)'
+    >>> BestKnown(14, 20, False).text()
+    'at most 20 thirds; whether the defenders can beat the contract is not known yet'
+    """
+
+    at_least: int
+    at_most: int
+    #: True when the soloist chooses the exchange (solo, chiamo), False when the defenders do
+    soloist_chooses: bool
+
+    @property
+    def makes(self) -> bool | None:
+        """Whether the best exchange makes the contract, where what is proven settles it (None: not known)."""
+        return True if self.at_least >= MAKE_THIRDS else False if self.at_most < MAKE_THIRDS else None
+
+    def text(self) -> str:
+        lo, hi = self.at_least, self.at_most
+        verdict = {True: "makes", False: "fails", None: ""}[self.makes]
+        if lo == hi:
+            return f"{lo} thirds: {verdict}; no exchange does better (proven by the bound)"
+        tight = hi - lo <= TIGHT_THIRDS
+        if self.soloist_chooses:
+            if self.makes is True:
+                return f"at least {lo} thirds: makes; the best may be higher" + (f" (at most {hi})" if tight else "")
+            if self.makes is False:
+                return f"fails whatever the exchange: at most {hi} thirds (at least {lo})"
+            return (f"at least {lo} thirds; whether the best exchange makes is not known yet"
+                    + (f" (at most {hi})" if tight else ""))
+        if self.makes is False:
+            return f"at most {hi} thirds: fails; the defenders' best may hold the soloist lower" + (
+                f" (at least {lo})" if tight else "")
+        if self.makes is True:
+            return f"makes whatever the defenders' exchange: at least {lo} thirds (at most {hi})"
+        return (f"at most {hi} thirds; whether the defenders can beat the contract is not known yet"
+                + (f" (at least {lo})" if tight else ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"at_least": self.at_least, "at_most": self.at_most, "makes": self.makes, "text": self.text()}
+
+
+def _known(value: int, bound: int | None, soloist_chooses: bool) -> BestKnown:
+    bound = value if bound is None else bound
+    return BestKnown(value, bound, True) if soloist_chooses else BestKnown(bound, value, False)
+
+
 @dataclass(frozen=True)
 class Draw:
     """Dividete: one of the 6 equally likely draws of the monte and the defenders' best discards."""
@@ -52,6 +115,11 @@ class Draw:
     proven: bool = True
     #: proven: no discards of the defenders hold the soloist below this (``value`` when proven)
     bound: int | None = None
+
+    @property
+    def known(self) -> BestKnown:
+        """What is proven of the defenders' best discards in this draw."""
+        return _known(self.value, self.bound, False)
 
     def __repr__(self) -> str:
         takes = {str(s): hand_name(m) for s, m in enumerate(self.takes) if m}
@@ -111,6 +179,12 @@ class ExchangeResult:
     def makes(self) -> bool:
         return self.value >= MAKE_THIRDS
 
+    @property
+    def known(self) -> BestKnown:
+        """What is proven of the best exchange's value (dividete: of the draw worst for the soloist), in a
+        player's terms; ``at_least == at_most`` when proven."""
+        return _known(self.value, self.bound, self.contract not in DEFENDER_EXCHANGE)
+
     def text(self, exchange: Exchange | None = None) -> str:
         """The text form of ``exchange`` (default: the best one)."""
         return exchange_text(exchange or self.exchange, self.contract, self.soloist, self.hands, self.monte)
@@ -160,8 +234,9 @@ class ExchangeResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: ``best`` and ``alternatives`` as ``{text, soloist_thirds, soloist_points,
-        makes, exchange}``; dividete adds ``draws`` (the same, plus ``takes``, ``proven``
-        and ``bound``) and ``mean``; ``proven`` and ``bound`` as the fields."""
+        makes, exchange}``; dividete adds ``draws`` (the same, plus ``takes``, ``proven``,
+        ``bound`` and ``known``) and ``mean``; ``proven`` and ``bound`` as the fields, and ``known``
+        (:class:`BestKnown`: ``at_least``, ``at_most``, ``makes``, null where not settled, and ``text``)."""
         out: dict[str, Any] = {
             "contract": self.contract,
             "soloist": self.soloist,
@@ -177,12 +252,14 @@ class ExchangeResult:
                     **self._choice_dict(d.exchange, d.value),
                     "proven": d.proven,
                     "bound": d.value if d.bound is None else d.bound,
+                    "known": d.known.to_dict(),
                 }
                 for d in self.draws
             ]
             out["mean"] = self.mean
         out["proven"] = self.proven
         out["bound"] = self.value if self.bound is None else self.bound
+        out["known"] = self.known.to_dict()
         out["candidates"] = self.candidates
         out["searches"] = self.searches
         out["nodes"] = self.nodes

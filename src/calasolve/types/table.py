@@ -3,7 +3,7 @@ per draw), the whole table (:class:`DDTable`) and its par (:class:`Par`), with t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -104,10 +104,16 @@ class TableOutcome:
     exchange: Exchange
     #: the exchange in words (``call 3C from seat 1, ...``)
     text: str
+    #: the soloist's final thirds when both sides play for thirds
     thirds: int
+    #: the multiplier when both sides play for game points (the play ``payments`` come from)
     multiplier: int
-    #: game points of seats 0, 1, 2
+    #: game points of seats 0, 1, 2, when both sides play for game points
     payments: tuple[int, int, int]
+    #: the game-points play's thirds (game points first, then thirds), where ``thirds`` cannot end with
+    #: ``payments`` (e.g. 2 thirds, yet a cappotto: the defenders sweep when they play for game points);
+    #: None where they can (not searched)
+    points_thirds: int | None = None
 
     @property
     def makes(self) -> bool:
@@ -119,7 +125,7 @@ class TableOutcome:
         back from its words): ``TableOutcome.from_dict(o.to_dict(), contract, soloist) == o``."""
         a, b, c = d["game_points"]
         return cls(exchange_from_text(d["exchange"], contract, soloist), d["exchange"], d["soloist_thirds"],
-                   d["multiplier"], (a, b, c))
+                   d["multiplier"], (a, b, c), d.get("points_play_thirds"))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -128,6 +134,7 @@ class TableOutcome:
             "makes": self.makes,
             "multiplier": self.multiplier,
             "game_points": list(self.payments),
+            "points_play_thirds": self.points_thirds,
         }
 
 
@@ -143,9 +150,17 @@ class TableEntry:
     contract: Contract
     outcomes: tuple[TableOutcome, ...]
     nodes: int = 0
+    #: wall seconds of the entry's searches (a dividete entry: of its draws, added up)
     seconds: float = 0.0
     #: a part of a dividete entry: the one draw (0-5) it holds (:func:`table_part`); None for a whole entry
     draw: int | None = None
+    #: CPU seconds of the process that searched it (a dividete entry: of its draws, added up)
+    cpu: float = 0.0
+    #: when its search started and ended (:func:`time.time`), for the table's own wall time; not in the JSON
+    span: tuple[float, float] = field(default=(0.0, 0.0), compare=False, repr=False)
+    #: False for an early answer (``calasolve table --time-limit``): a time limit cut an exchange search, so its
+    #: exchange is the best found then (its value exact) and a better one may exist
+    proven: bool = True
 
     @property
     def thirds(self) -> Fraction:
@@ -175,11 +190,13 @@ class TableEntry:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "TableEntry":
         """The entry of :meth:`to_dict`'s form: ``TableEntry.from_dict(e.to_dict()) == e`` for a whole entry
-        (``seconds`` to the microsecond); a part's ``draw`` (:func:`table_part`) is not in the JSON."""
+        (``seconds`` and ``cpu`` to the microsecond); a part's ``draw`` (:func:`table_part`) and the ``span``
+        of its search are not in the JSON."""
         soloist, contract = d["soloist"], d["contract"]
         rows = d["draws"] if "draws" in d else [d]
         outcomes = tuple(TableOutcome.from_dict(row, contract, soloist) for row in rows)
-        return cls(soloist, contract, outcomes, d["nodes"], d["seconds"])
+        return cls(soloist, contract, outcomes, d["nodes"], d["seconds"], cpu=d.get("cpu", 0.0),
+                   proven=d.get("proven", True))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: the means as numbers; ``draws`` for dividete, ``exchange`` and ``multiplier`` otherwise."""
@@ -194,9 +211,11 @@ class TableEntry:
             out.update(low=self.low, high=self.high, made_draws=self.made, draws=[o.to_dict() for o in self.outcomes])
         else:
             only = self.outcomes[0]
-            out.update(multiplier=only.multiplier, exchange=only.text)
+            out.update(multiplier=only.multiplier, points_play_thirds=only.points_thirds, exchange=only.text)
+        out["proven"] = self.proven
         out["nodes"] = self.nodes
         out["seconds"] = round(self.seconds, 6)
+        out["cpu"] = round(self.cpu, 6)
         return out
 
 
@@ -211,6 +230,16 @@ class DDTable:
     par: Par
     name: str | None = None
     record: int | None = None
+    #: the table's own wall time: from its first entry's start to its last entry's end (entries side by side
+    #: on several processes overlap, so this is less than their ``seconds`` added up)
+    seconds: float = 0.0
+    #: CPU seconds of every entry, added up
+    cpu: float = 0.0
+
+    @property
+    def proven(self) -> bool:
+        """Every entry proven; else the table holds early answers and its par is provisional (it reads every entry)."""
+        return all(e.proven for e in self.entries)
 
     def entry(self, soloist: int, contract: str) -> TableEntry:
         for e in self.entries:
@@ -226,9 +255,11 @@ class DDTable:
             "monte": hand_name(self.monte),
             "rules": self.rules.describe(),
             "entries": [e.to_dict() for e in self.entries],
-            "par": self.par.to_dict(),
+            "par": {**self.par.to_dict(), "proven": self.proven},
+            "proven": self.proven,
             "nodes": sum(e.nodes for e in self.entries),
-            "seconds": round(sum(e.seconds for e in self.entries), 6),
+            "seconds": round(self.seconds, 6),
+            "cpu": round(self.cpu, 6),
         }
 
 

@@ -296,8 +296,9 @@ async function searchExchange(mine, contract) {
     if (mine !== state.opened) return false;
     if (!found.proven) {
       const so = $("exchange-so-far");
-      so.textContent = `Best found in the first second: ${found.best.text} \u2192 ${found.best.soloist_thirds} thirds `
-        + "(not proven yet: the exact search goes on).";
+      // what is proven, in a player's terms ("at least 20 thirds: makes; the best may be higher"): no bare bound
+      so.textContent = `Best found in the first second: ${found.best.text} \u2192 ${found.best.soloist_thirds} thirds; `
+        + `${found.known.text} (not proven yet: the exact search goes on).`;
       so.hidden = false;
       found = await api("POST", "/api/exchange", { deal: dealSpec(), top: 10 }, state.abort.signal);
     }
@@ -345,7 +346,9 @@ function signedPoints(x) {
   return x > 0 ? `+${text}` : text;
 }
 
-// As `calasolve table` writes a cell: thirds (* made), the soloist's game points, x2/x3 when every outcome has it.
+// As `calasolve table` writes a cell: left of "|" the play for thirds (thirds, * made), right of it the play
+// for game points (the soloist's game points, x2/x3 when every outcome has it, "at N" its thirds where the
+// left's cannot pay them).
 function tableCell(entry) {
   const gp = signedPoints(entry.game_points[entry.soloist]);
   const multipliers = new Set(entry.draws ? entry.draws.map((d) => d.multiplier) : [entry.multiplier]);
@@ -353,9 +356,12 @@ function tableCell(entry) {
   const times = multipliers.size === 1 && only !== 1 ? ` x${only}` : "";
   if (entry.draws) {
     const thirds = Number.isInteger(entry.soloist_thirds) ? entry.soloist_thirds : entry.soloist_thirds.toFixed(1);
-    return `${thirds} (${entry.low}-${entry.high}) ${entry.made_draws}/${entry.draws.length} ${gp}${times}`;
+    return `${thirds} (${entry.low}-${entry.high}) ${entry.made_draws}/${entry.draws.length} | ${gp}${times}`
+      + (entry.proven ? "" : " ?");
   }
-  return `${entry.soloist_thirds}${entry.makes ? "*" : ""} ${gp}${times}`;
+  const early = entry.proven ? "" : " ?";  // an early answer: a better exchange may exist
+  const at = entry.points_play_thirds === null ? "" : ` at ${entry.points_play_thirds}`;
+  return `${entry.soloist_thirds}${entry.makes ? "*" : ""} | ${gp}${times}${at}${early}`;
 }
 
 function resetTable() {
@@ -373,49 +379,74 @@ function resetTable() {
 
 // The entries by their usual cost, dearest first (as `calasolve table` runs them).
 const DEAREST_FIRST = ["chiamo", "dividete", "solo", "scegliete", "solissimo"];
+// The first pass's limit per entry, in seconds: 15 entries on two cores fill the table in about 5 s.
+const EARLY_LIMIT = 0.5;
 
-// The 15 entries, each a search on the server, `state.tableWorkers` at a time (one per core there):
-// one runner takes the dearest left, the others the cheapest, so cheap entries show at once and the
-// dear ones start early.  Drawn as they come; opening another deal aborts the requests under way,
-// which stops their searches.
+function showEntry(task, entry) {
+  const cell = $(`dd-${task.soloist}-${task.contract}`);
+  cell.textContent = tableCell(entry);
+  cell.className = (entry.makes ? "made" : "") + (entry.proven ? "" : " early");
+  const what = entry.draws ? entry.draws.map((d) => `${d.exchange}: ${d.soloist_thirds}`).join("\n") : entry.exchange;
+  cell.title = entry.proven ? what : `${what}\n(early answer: a better exchange may exist; the exact search follows)`;
+}
+
+// The 15 entries, each a search on the server, `state.tableWorkers` at a time (one per core there), in two
+// passes: first every entry's early answer (its exchange search cut after EARLY_LIMIT s, marked "?" until
+// proven) and a provisional par, then the exact search of each entry not yet proven, each cell replaced as
+// it ends, and the par again.  In each pass one runner takes the dearest left, the others the cheapest.
+// Opening another deal aborts the requests under way, which stops their searches.
 async function computeTable() {
   const mine = state.opened;
   const signal = state.abort.signal;
   const deal = { ...state.deal };  // the deal as dealt: its exchange and play do not matter
   $("table-go").disabled = true;
-  const queue = DEAREST_FIRST.flatMap((contract) => [0, 1, 2].map((soloist) => ({ soloist, contract })));
-  const entries = [];
+  const tasks = DEAREST_FIRST.flatMap((contract) => [0, 1, 2].map((soloist) => ({ soloist, contract })));
+  const entries = new Map();  // by "seat contract": the latest answer of each entry
+  const key = (t) => `${t.soloist} ${t.contract}`;
   const running = new Map();
-  const progress = () => {
-    const now = [...running.values()].map((t) => `seat ${t.soloist} in ${t.contract}`).join(", ");
-    $("table-progress").textContent = `${entries.length} of 15 entries; searching ${now}\u2026`;
-  };
-  const runner = async (id, dearFirst) => {
-    while (queue.length && mine === state.opened) {
-      const task = dearFirst ? queue.shift() : queue.pop();
-      running.set(id, task);
-      progress();
-      const entry = await api("POST", "/api/table-entry", { deal, ...task }, signal);
-      running.delete(id);
-      if (mine !== state.opened) return;
-      entries.push(entry);
-      const cell = $(`dd-${task.soloist}-${task.contract}`);
-      cell.textContent = tableCell(entry);
-      cell.className = entry.makes ? "made" : "";
-      cell.title = entry.draws ? entry.draws.map((d) => `${d.exchange}: ${d.soloist_thirds}`).join("\n") : entry.exchange;
-    }
-  };
-  try {
+  let failed = false;  // an error stops every runner after its entry under way
+  const pass = async (queue, body, label) => {
+    const progress = () => {
+      const now = [...running.values()].map((t) => `seat ${t.soloist} in ${t.contract}`).join(", ");
+      const proven = [...entries.values()].filter((e) => e.proven).length;
+      $("table-progress").textContent = `${label(entries.size, proven)}; searching ${now}\u2026`;
+    };
+    const runner = async (id, dearFirst) => {
+      while (queue.length && mine === state.opened && !failed) {
+        const task = dearFirst ? queue.shift() : queue.pop();
+        running.set(id, task);
+        progress();
+        const entry = await api("POST", "/api/table-entry", { deal, ...task, ...body }, signal);
+        running.delete(id);
+        if (mine !== state.opened) return;
+        entries.set(key(task), entry);
+        showEntry(task, entry);
+      }
+    };
     const workers = Math.max(1, state.tableWorkers);
     await Promise.all(Array.from({ length: workers }, (_, i) => runner(i, i === 0)));
+  };
+  const showPar = async () => {
+    const found = await api("POST", "/api/par", { deal, entries: tasks.map((t) => entries.get(key(t))) }, signal);
+    if (mine !== state.opened) return false;
+    $("par-line").textContent = found.par.proven ? found.text
+      : found.text.replace("par:", "par (provisional: it rests on early answers):");
+    return true;
+  };
+  try {
+    await pass([...tasks], { time_limit: EARLY_LIMIT }, (n) => `early answers: ${n} of 15 entries`);
     if (mine !== state.opened) return;
-    $("table-progress").textContent = "the par\u2026";
-    const found = await api("POST", "/api/par", { deal, entries }, signal);
-    if (mine !== state.opened) return;
-    $("par-line").textContent = found.text;
+    if (!(await showPar())) return;
+    const open = tasks.filter((t) => !entries.get(key(t)).proven);
+    if (open.length) {
+      await pass(open, {}, (_, proven) => `${proven} of 15 entries proven`);
+      if (mine !== state.opened) return;
+      $("table-progress").textContent = "the par\u2026";
+      if (!(await showPar())) return;
+    }
     $("table-progress").textContent = "";
   } catch (err) {
-    queue.length = 0;  // the other runners stop after their entry under way
+    failed = true;
     if (mine === state.opened && !dropped(err)) {
       $("table-progress").textContent = "";
       $("table-go").disabled = false;
