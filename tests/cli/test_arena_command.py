@@ -38,7 +38,7 @@ def test_deals_from_a_file(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("argv,problem", [
     (["--agents", "heuristic"], "two or three agents"),
-    (["--agents", "heuristic,alpha"], "two or three agents"),
+    (["--agents", "heuristic,alpha"], "unknown agent 'alpha'"),
     (["--agents", "pimc:samples=0,heuristic"], "samples 0: must be"),
     (["--agents", "pimc:depth=3,heuristic"], "unknown option 'depth' of pimc"),
     (["--deals", "0"], "--deals"),

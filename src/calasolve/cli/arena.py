@@ -26,8 +26,11 @@ def _agents(text: str) -> tuple[str, ...]:
 
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
-        if not specs or part.split(":")[0].strip().lower() in AGENTS:
+        name = part.split(":")[0].strip().lower()
+        if not specs or name in AGENTS:
             specs.append(part)
+        elif "=" not in part:  # not an option of the agent before: a name, but not an agent's
+            raise click.BadParameter(f"{text!r}: unknown agent {name!r} (use {', '.join(AGENTS)})")
         else:
             specs[-1] += "," + part
     if len(specs) not in (2, 3):
