@@ -14,29 +14,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from functools import partial
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-from calasolve.env.arena import arena, random_deals
-from calasolve.env.game import GameState
-from calasolve.scale.workers import worker_pool
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from suites import random_games  # noqa: E402
+
+from calasolve.env.arena import arena, random_deals  # noqa: E402
+from calasolve.scale.workers import worker_pool  # noqa: E402
 
 
 def core(games: int) -> int:
-    rng, steps = np.random.default_rng(1), 0
-    for _ in range(games):
-        state = GameState()
-        while not state.is_terminal:
-            if state.is_chance:
-                state.sample_chance(rng)
-                continue
-            legal = state.legal_actions()
-            state.apply(legal[int(rng.integers(len(legal)))])
-            steps += 1
-    return steps
+    return random_games(games, 1)
 
 
 def pettingzoo(games: int) -> int:

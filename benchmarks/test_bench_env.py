@@ -9,29 +9,19 @@ second on 2 cores come from ``python3 benchmarks/report_env.py``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from calasolve.env.arena import arena, random_deals
-from calasolve.env.game import GameState
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from suites import random_games  # noqa: E402
+
+from calasolve.env.arena import arena, random_deals  # noqa: E402
 
 GAMES = 200
-
-
-def random_games(count: int, seed: int) -> int:
-    """``count`` deals with uniformly random actions; the decisions made."""
-    rng = np.random.default_rng(seed)
-    steps = 0
-    for _ in range(count):
-        state = GameState()
-        while not state.is_terminal:
-            if state.is_chance:
-                state.sample_chance(rng)
-                continue
-            legal = state.legal_actions()
-            state.apply(legal[int(rng.integers(len(legal)))])
-            steps += 1
-    return steps
 
 
 def test_bench_random_play(benchmark) -> None:  # type: ignore[no-untyped-def]
