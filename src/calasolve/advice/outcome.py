@@ -25,7 +25,7 @@ from typing import Any, Callable, Protocol, Sequence
 import numpy as np
 from ..search._core import best_of
 from ..game.cards import MAKE_THIRDS, TOTAL_THIRDS, Mask
-from ..search.payoff import goal_table, level_thresholds, payoff_levels, settled_between
+from ..search.payoff import goal_table, known_levels, level_thresholds, payoff_levels
 from ..game.rules import Rules
 from ..game.state import Contract
 
@@ -239,7 +239,7 @@ def judge(
         test(MAKE_THIRDS)
     if upper and low != high:
         while True:
-            lo_i, hi_i = _known(levels, contract, rules, low, high)
+            lo_i, hi_i = known_levels(levels, contract, rules, low, high)
             w = level_thresholds(contract, levels[hi_i], rules)[0]
             if lo_i == hi_i or w in tried or not low < w <= high or oracle.scans_to_pass(w):
                 break
@@ -253,7 +253,7 @@ def judge(
             refuted_at=getattr(oracle, "refuted_at", None),
         )
     while True:
-        lo_i, hi_i = _known(levels, contract, rules, low, high)
+        lo_i, hi_i = known_levels(levels, contract, rules, low, high)
         if lo_i == hi_i:
             break
         # the first level above what is known reached: a thirds test that can settle it
@@ -275,15 +275,3 @@ def judge(
         searches=getattr(oracle, "searches", 0), refuted_at=getattr(oracle, "refuted_at", None),
     )
 
-
-def _known(levels: Sequence[int], contract: Contract, rules: Rules, low: int, high: int) -> tuple[int, int]:
-    """The indices of the highest level known reached and the highest not known out of reach."""
-    lo_i, hi_i = 0, len(levels) - 1
-    for i, level in enumerate(levels):
-        status = settled_between(contract, level, rules, low, high)
-        if status is True:
-            lo_i = i
-        elif status is False:
-            hi_i = i - 1
-            break
-    return lo_i, max(hi_i, lo_i)

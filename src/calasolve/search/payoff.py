@@ -236,14 +236,29 @@ def payoff_from_thirds(contract: Contract, thirds: int, rules: Rules = STANDARD,
     ((4, True), (8, False), (-8, False))
     """
     levels = payoff_levels(contract, rules)
-    settled = [_settled(contract, level, rules, thirds, total) for level in levels]
-    low = max([i for i, known in enumerate(settled) if known is True] or [0])  # levels[0] is always reached
-    high = min([i - 1 for i, known in enumerate(settled) if known is False] or [len(levels) - 1])
+    low, high = known_levels(levels, contract, rules, thirds, thirds, total)
     if low >= high:
         return levels[low], True
     makes = thirds >= MAKE_THIRDS
     plain = next(v for v in levels if (v > 0) == makes and multiplier_of(v, contract, rules) == 1)
     return min(max(plain, levels[low]), levels[high]), False
+
+
+def known_levels(
+    levels: Sequence[int], contract: Contract, rules: Rules, low: int, high: int, total: int = 35
+) -> tuple[int, int]:
+    """The indices into ``levels`` of the highest payoff known reached and the highest not known out of
+    reach, when the soloist can force S >= ``low`` and the defenders hold S <= ``high``
+    (:func:`settled_between`; ``levels[0]`` is always reached)."""
+    lo_i, hi_i = 0, len(levels) - 1
+    for i, level in enumerate(levels):
+        status = settled_between(contract, level, rules, low, high, total)
+        if status is True:
+            lo_i = i
+        elif status is False:
+            hi_i = i - 1
+            break
+    return lo_i, max(hi_i, lo_i)
 
 
 @lru_cache(maxsize=None)
