@@ -202,13 +202,22 @@ def sampled_soloist_exchange(
         call = best_suit_call(hands[soloist])
         returned_to = next((s for s in range(3) if s != soloist and hands[s] >> call & 1), None)
         mine |= 1 << call
-    unknown = FULL_DECK & ~mine
-    worlds = redeal_worlds(unknown, soloist, returned_to, redeals, rng)
-    choices = distinct_choices(mine, call, returned_to, unknown, candidates)
-    ret, discards = choices[most_makes(choices, worlds, mine, soloist, returned_to, leader, solver)]
+    ret, discards = sampled_plan(mine, call, returned_to, FULL_DECK & ~mine, soloist, leader, solver, rng,
+                                 candidates=candidates, redeals=redeals)
     d = [0, 0, 0]
     d[soloist] = discards
     return Exchange(call=call, returned=ret, discards=(d[0], d[1], d[2]))
+
+
+def sampled_plan(
+    mine: Mask, call: Card | None, returned_to: int | None, unknown: Mask, soloist: int, leader: int, solver: Any,
+    rng: np.random.Generator, *, candidates: int = DEFAULT_CANDIDATES, redeals: int = DEFAULT_REDEALS,
+) -> tuple[Card | None, Mask]:
+    """The ``sampled`` policy's return and discards from what the soloist sees: ``mine`` (the hand, the monte
+    and a called card handed over), the ``call``, its holder ``returned_to`` and the ``unknown`` cards."""
+    worlds = redeal_worlds(unknown, soloist, returned_to, redeals, rng)
+    choices = distinct_choices(mine, call, returned_to, unknown, candidates)
+    return choices[most_makes(choices, worlds, mine, soloist, returned_to, leader, solver)]
 
 
 def redeal_worlds(

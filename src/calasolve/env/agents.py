@@ -32,7 +32,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from ..advice.defence import propose_split, sampled_defender_discards, split_candidates
-from ..advice.policies import best_suit_call, distinct_choices, heuristic_discards, most_makes, redeal_worlds
+from ..advice.policies import best_suit_call, distinct_choices, heuristic_discards, sampled_plan
 from ..game.auction import LADDERS
 from ..game.cards import FULL_DECK, Card, Mask, cards_of, popcount, strength
 from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
@@ -287,9 +287,8 @@ class PimcAgent(_Planner):
         mine, call, holder, unknown = _soloist_view(state, seat)
         assert state.contract is not None
         leader = first_leader(state.contract, seat, state.rules)
-        worlds = redeal_worlds(unknown, seat, holder, self.redeals, self._rng(state, seat))
-        choices = distinct_choices(mine, call, holder, unknown, self.candidates)
-        return choices[most_makes(choices, worlds, mine, seat, holder, leader, self._solver())]
+        return sampled_plan(mine, call, holder, unknown, seat, leader, self._solver(), self._rng(state, seat),
+                            candidates=self.candidates, redeals=self.redeals)
 
     def split(self, state: GameState, seat: int) -> Mask:
         assert state.soloist is not None
