@@ -670,3 +670,33 @@ def test_cli_solve_with_a_time_limit_marks_the_exchange_not_proven(tmp_path) -> 
     if ex["bound"] - known["at_least"] > 3:
         assert f"at most {ex['bound']}" not in known["text"], known
     assert obj["soloist_thirds"] == ex["best"]["soloist_thirds"]
+
+
+def test_the_early_order_gives_every_layout_and_spread_a_first_look() -> None:
+    # against the clock: a permutation of the candidates in which no layout's second candidate comes
+    # before every layout's first, and every spread's best discards come early
+    import numpy as np
+    from calasolve.exchange.candidates import early_candidates, enumerate_candidates, order_candidates, soloist_layouts
+    from calasolve.search.suites import random_suite
+
+    deal = random_suite(1)[0]
+    batch = enumerate_candidates(soloist_layouts(tuple(deal.hands), deal.monte, "chiamo", deal.soloist, Exchange()),
+                                 deal.soloist)
+    order = order_candidates(batch, True, None)
+    early = early_candidates(batch, order)
+    assert sorted(early.tolist()) == list(range(len(batch)))
+    layouts = len(batch.layouts)
+    first_seen = np.unique(batch.layout[early[: 2 * layouts]])
+    assert len(first_seen) == layouts  # the layouts' rounds hold every other place
+    assert early[0] == order[0]  # the most promising stays first
+    # within a layout and a spread, the estimate's order is kept
+    from calasolve.exchange.candidates import spreads
+
+    group = batch.layout * 5**12 + spreads(batch)
+    pos = np.empty(len(early), dtype=np.int64)
+    pos[early] = np.arange(len(early))
+    est_pos = np.empty(len(order), dtype=np.int64)
+    est_pos[order] = np.arange(len(order))
+    for g in np.unique(group)[:50]:
+        members = np.nonzero(group == g)[0]
+        assert list(members[np.argsort(pos[members])]) == list(members[np.argsort(est_pos[members])])

@@ -28,7 +28,10 @@ With a ``deadline`` (a :func:`time.monotonic` time) no candidate is tested
 after it: the result holds the best found so far, ``complete`` is False, and
 ``bound`` is what every search proved of every candidate (no candidate is
 better than it for the side choosing), so the best lies between the value
-found and the bound.
+found and the bound.  Against the clock a list of ``EARLY_PARALLEL_MIN``
+candidates or more has no prefix here: it is dealt to the ``jobs`` processes
+at once, every ``jobs``-th candidate of its (early) order each, so that no
+core waits for the prefix.
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ PARALLEL_MIN = 2_000
 HEAD_DIVISOR = _core.BEST_OF_PREFIX
 #: Several lists (dividete's draws): each one whole in one process, side by side.
 WHOLE_LISTS = True
+#: With a time limit, lists from this long are dealt to every process at once (no prefix here first).
+EARLY_PARALLEL_MIN = 100
 #: Chunks per worker: more balance the dear chunks, fewer keep more killers and table entries.
 CHUNKS_PER_JOB = 16
 
@@ -198,6 +203,7 @@ def list_search(
     heads: list[tuple[list[tuple[int, int]], bool, int]] = []
     rests: list[np.ndarray] = []
     floors: list[int] = []
+    dealt: set[int] = set()  # the lists dealt to every process at once
     nothing = -1 if maximise else _core.MAX_VALUE + 1
     whole = jobs > 1 and len(lists) > 1 and WHOLE_LISTS
     # with a deadline, each of several lists gets a fair share of the time (dividete's draws: else the last
@@ -206,6 +212,14 @@ def list_search(
     for li, (hands, bonus, order) in enumerate(lists):
         n = len(order)
         if whole:
+            heads.append(([], True, nothing))
+            rests.append(order)
+            floors.append(nothing)
+            continue
+        if jobs > 1 and deadline is not None and n >= EARLY_PARALLEL_MIN:
+            # against the clock every process starts at once, each on every jobs-th candidate:
+            # the prefix alone would take the time, with the other cores idle
+            dealt.add(li)
             heads.append(([], True, nothing))
             rests.append(order)
             floors.append(nothing)
@@ -231,10 +245,16 @@ def list_search(
         with worker_pool(jobs - 1) as pool:
             futures = []
             for li, ((hands, bonus, _), rest) in enumerate(zip(lists, rests)):
-                for a, b in [(0, len(rest))] if whole else _chunks(len(rest), CHUNKS_PER_JOB * jobs):
-                    part = rest[a:b]
+                if whole:
+                    parts = [rest]
+                elif li in dealt:  # dealt round, each part in the early order
+                    parts = [rest[j::jobs] for j in range(jobs)]
+                else:
+                    parts = [rest[a:b] for a, b in _chunks(len(rest), CHUNKS_PER_JOB * jobs)]
+                for part in parts:
                     job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
-                                   soloist, maximise, top, floors[li], deadline, config, search_id, li, not whole,
+                                   soloist, maximise, top, floors[li], deadline, config, search_id, li,
+                                   not whole and li not in dealt,
                                    share if whole else None)
                     futures.append((li, part, job, pool.submit(_chunk_job, job)))
             results: list[ChunkResult | None] = [None] * len(futures)

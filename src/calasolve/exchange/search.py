@@ -68,6 +68,7 @@ from .candidates import (
     Batch,
     Candidate,
     defender_layouts,
+    early_candidates,
     enumerate_candidates,
     grouped_candidates,
     Layout,
@@ -149,7 +150,13 @@ def list_searches(
     deadline: float | None,
 ) -> list[ListResult]:
     """:func:`best_candidates` of several batches at once (their chunks share the worker pool)."""
-    lists = [(b.hands, b.bonus, grouped_candidates(b, order_candidates(b, maximise, limits.first))) for b in batches]
+    if deadline is None:
+        lists = [(b.hands, b.bonus, grouped_candidates(b, order_candidates(b, maximise, limits.first))) for b in batches]
+    else:  # against the clock: the early estimate, every layout and spread a first look
+        # the soloist's lists hedge with the exact search's estimate too (measured: the defenders' do not gain)
+        lists = [(b.hands, b.bonus, early_candidates(b, order_candidates(b, maximise, limits.first, early=True),
+                                                     order_candidates(b, maximise, limits.first) if maximise else None))
+                 for b in batches]
     return list_search(solver, lists, leader, soloist, maximise=maximise, top=limits.top, jobs=limits.jobs,
                        deadline=deadline, totals=stats)
 
