@@ -9,12 +9,13 @@ import copy
 import os
 import sys
 from collections import deque
+from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
 import click
 
 from ..game.cards import hand_name
-from ..game.errors import CalasolveError, DealFileError
+from ..game.errors import CalasolveError, DealFileError, OutputError
 from ..game.rules import Rules
 from ..types import jsonout
 from ..types.record import record_label
@@ -86,6 +87,10 @@ def emit_json(obj: dict[str, Any]) -> None:
     click.echo(jsonout.dumps(obj))
 
 
+#: A ``map``: a function over a list, the results in the list's order.
+Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], Iterator[Any]]
+
+
 def pool_map(fn: Callable[[Any], Any], items: Sequence[Any], jobs: int | None) -> Iterator[Any]:
     """``map`` over ``items``, in worker processes when there is more than one job; order kept."""
     if jobs is None:
@@ -122,6 +127,44 @@ def bulk_map(
 
     with dask_map(scheduler, timeout) as dmap:
         yield from dmap.map(fn, items, chunksize=chunk_size(len(items), dmap.workers))
+
+
+@contextmanager
+def open_map(jobs: int | None, scheduler: str | None, timeout: float) -> Iterator[Mapper]:
+    """A ``map`` that several calls share (one worker pool, or one Dask cluster), one item per task, order kept:
+    for work in stages, where each stage's tasks come from the one before."""
+    if scheduler is not None:
+        from ..scale.cluster import dask_map
+
+        with dask_map(scheduler, timeout) as dmap:
+            yield lambda fn, items: dmap.map(fn, items, chunksize=1)
+        return
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1:
+        yield lambda fn, items: iter(map(fn, items))
+        return
+    with worker_pool(jobs) as pool:
+        yield lambda fn, items: iter(pool.map(fn, items, chunksize=1))
+
+
+@contextmanager
+def output_file(path: str) -> Iterator[Any]:
+    """Standard output for ``-``, else the file opened for writing (its failure one line)."""
+    if path == "-":
+        yield sys.stdout
+        return
+    try:
+        stream = open(path, "w", encoding="utf-8")
+    except OSError as err:
+        raise CalasolveError(f"{path}: cannot write: {err.strerror or err}") from None
+    with stream:
+        try:
+            yield stream
+        except OSError as err:
+            if isinstance(err, BrokenPipeError):
+                raise
+            raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+
 
 
 def check_scheduler(scheduler: str | None, jobs: int | None) -> None:

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import os
-import sys
-from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 import click
 
-from ..game.errors import CalasolveError, OutputError
+from ..game.errors import CalasolveError
 from ..game.limits import MAX_DEALS, MAX_SEED
 from ..game.rules import Rules
 from ..game.sampling import parse_known
 from ..game.state import CONTRACTS, Contract
 from ..types.record import format_record
 from ..search import engines
-from .bulk import Failure, bulk_map, check_scheduler, pool_imap
+from .bulk import Failure, bulk_map, check_scheduler, output_file, pool_imap
 from .options import jobs_option, known_errors, rule_option, scheduler_options, tt_option
 
 
@@ -103,27 +101,8 @@ def deal_cmd(
             records = pool_imap(_deal_one, jobs_list, workers)  # lazily: a long run streams out
         else:
             records = map(_deal_one, jobs_list)
-    with _output_file(output) as out:
+    with output_file(output) as out:
         for i, record in enumerate(records):
             if isinstance(record, Failure):
                 record.raise_error()
             out.write(("\n" if i else "") + format_record(record) + "\n")
-
-
-@contextmanager
-def _output_file(path: str) -> Iterator[Any]:
-    """Standard output for ``-``, else the file opened for writing (its failure one line)."""
-    if path == "-":
-        yield sys.stdout
-        return
-    try:
-        stream = open(path, "w", encoding="utf-8")
-    except OSError as err:
-        raise CalasolveError(f"{path}: cannot write: {err.strerror or err}") from None
-    with stream:
-        try:
-            yield stream
-        except OSError as err:
-            if isinstance(err, BrokenPipeError):
-                raise
-            raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None

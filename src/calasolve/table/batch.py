@@ -11,7 +11,6 @@ cluster's), and puts each record's table back together
 from __future__ import annotations
 
 import builtins
-import copy
 import time
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -22,7 +21,8 @@ from ..types.record import Record
 from ..types.record import record_label
 from ..search import engines
 from ..types.table import DDTable, TableEntry
-from .ddtable import TablePart, assemble, table_part, table_parts
+from .cut import cut_tables
+from .ddtable import TablePart, assemble, named_error, part_tasks, table_part, table_parts
 
 #: A ``map``: the builtin, ``ProcessPoolExecutor.map``, or any callable that maps a function over a
 #: list and gives the results in the list's order.
@@ -31,6 +31,7 @@ Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 
 def dd_tables(
     records: Iterable[Record], *, map: Mapper = builtins.map, tt_mb: int | None = None, time_limit: float | None = None,
+    cut: bool = False,
 ) -> Iterator[DDTable]:
     """The double-dummy table and par of each record's deal as dealt (:func:`~calasolve.table.ddtable.dd_table`),
     in the records' order, each as soon as its parts are done.
@@ -43,11 +44,19 @@ def dd_tables(
 
     ``time_limit``: early tables, about ``time_limit`` seconds each: the k-th record's exchange searches
     test no candidate after k x ``time_limit`` seconds from now, and an entry they cut is not ``proven``
-    (its par provisional).  None: exact."""
+    (its par provisional).  None: exact.
+
+    ``cut``: each exchange search cut in tasks of a few seconds for a cluster of many workers
+    (:mod:`calasolve.table.cut`: the same tables, in three ``map`` calls per few records, at more CPU in
+    all); exact only (no ``time_limit``).  Each table carries the log of its tasks (``DDTable.tasks``)."""
     tt_mb = check_optional_int("tt_mb", tt_mb, 1, MAX_TABLE_MB)  # here, not in every worker
     check_optional_seconds("time_limit", time_limit)
+    if cut and time_limit is not None:
+        raise ParameterError("time_limit", time_limit, "a table cut for a cluster is exact: give no time limit")
     listed = list(records)
     parts = [table_parts(record) for record in listed]
+    if cut:
+        return cut_tables(listed, map, tt_mb)
     start = time.time()
     # one deadline per record, a limit apart: the pool works through the records in order
     deadlines = [None if time_limit is None else start + (k + 1) * time_limit for k in range(len(listed))]
@@ -64,17 +73,6 @@ def table_job(job: tuple[TablePart, int | None, float | None]) -> TableEntry:
     return table_part(part, engines.solver(tt_mb), deadline)
 
 
-def _named(record: Record, exc: CalasolveError) -> CalasolveError:
-    """``exc``, of its own class and with its fields, its message saying once where (a record's own
-    errors name its file and line)."""
-    text = str(exc)
-    if record.path and text.startswith(f"{record.path}:"):
-        return exc
-    named = copy.copy(exc)
-    named.args = (f"{record_label(record)}: {text}",)
-    return named
-
-
 def _tables(records: list[Record], sizes: list[int], results: Iterator[TableEntry]) -> Iterator[DDTable]:
     try:
         for record, size in zip(records, sizes):
@@ -83,12 +81,12 @@ def _tables(records: list[Record], sizes: list[int], results: Iterator[TableEntr
             except ParameterError as exc:
                 if exc.parameter == "tt_mb":  # the table size asked for, not the record's fault
                     raise
-                raise _named(record, exc) from None
+                raise named_error(record, exc) from None
             except CalasolveError as exc:
-                raise _named(record, exc) from None
+                raise named_error(record, exc) from None
             if len(entries) != size:
                 raise CalasolveError(f"{record_label(record)}: the map gave {len(entries)} of the table's {size} parts")
-            yield assemble(record, entries)
+            yield assemble(record, entries, part_tasks(entries))
     finally:
         # a pool's results end with the tables (or the first error): its workers stop now, not when collected
         close = getattr(results, "close", None)

@@ -19,6 +19,7 @@ Dask cluster runs (:func:`table_part`: the entries, each dividete entry as its
 
 from __future__ import annotations
 
+import copy
 import time
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -31,14 +32,14 @@ from ..game.exchange import Exchange
 from ..game.limits import check_optional_seconds
 from ..game.rules import Rules
 from ..game.state import CONTRACTS, Contract, payments
-from ..types.record import Record, check_record
+from ..types.record import Record, check_record, record_label
 from ..search.engines import CoreSolver
 from ..search.payoff import (goal_search, multiplier_of, payoff_from_thirds, payoff_thirds, payoff_value,
                              thirds_paying)
 from ..search.solving import default_solver
 from ..types.table import Par
 from .par import par
-from ..types.table import DDTable, SEATS, TableEntry, TableOutcome
+from ..types.table import DDTable, SEATS, TableEntry, TableOutcome, TableTask
 
 #: The contracts by their usual cost, dearest first: on a pool, a dear entry started last would end alone.
 DEAREST_FIRST: tuple[Contract, ...] = ("chiamo", "dividete", "solo", "scegliete", "solissimo")
@@ -100,27 +101,58 @@ def table_part(part: TablePart, solver: CoreSolver | None = None, deadline: floa
     outcomes = []
     proven = found.proven
     for exchange, thirds in choices:
-        # only the payoff's value: the thirds already settle most of its levels, and no line is needed
         start, before = time.perf_counter(), goal_search().total_nodes
-        state = deal.with_(exchange=exchange).start_state()
-        value, exact = payoff_from_thirds(contract, thirds, record.rules)
-        if not exact and deadline is None:  # an early answer has no goal search: it can take a minute
-            value, exact = payoff_value(state, contract, record.rules, thirds=thirds), True
+        outcome, exact = score_outcome(deal, exchange, found.text(exchange), thirds, search=deadline is None)
         proven = proven and exact
-        # the game-points play's thirds, only where the thirds play's cannot pay `value` (a few values to try)
-        paying = thirds_paying(contract, value, record.rules)
-        points_thirds = (None if thirds in paying or not exact
-                         else paying[0] if len(paying) == 1 else payoff_thirds(state, contract, value, record.rules))
         nodes += goal_search().total_nodes - before
         seconds += time.perf_counter() - start
-        makes = thirds >= MAKE_THIRDS
-        if (value > 0) != makes:
-            raise InternalError(f"the payoff and thirds searches disagree on {contract} for seat {soloist}")
-        m = multiplier_of(value, contract, record.rules)
-        outcomes.append(TableOutcome(exchange, found.text(exchange), thirds, m,
-                                     payments(contract, soloist, makes, m, record.rules), points_thirds))
+        outcomes.append(outcome)
     return TableEntry(soloist, contract, tuple(outcomes), nodes, seconds, draw, time.process_time() - cpu,
                       (began, time.time()), proven)
+
+
+def score_outcome(deal: Record, exchange: Exchange, text: str, thirds: int, *, search: bool = True
+                  ) -> tuple[TableOutcome, bool]:
+    """One outcome of an entry: ``deal`` played with ``exchange`` (in words ``text``), whose soloist's thirds are
+    ``thirds``, scored in game points, and whether they are exact.  ``search`` False: no goal search (an early
+    answer's game points are what the thirds settle, :func:`~calasolve.search.payoff.payoff_from_thirds`)."""
+    contract, rules = deal.contract, deal.rules
+    # only the payoff's value: the thirds already settle most of its levels, and no line is needed
+    state = deal.with_(exchange=exchange).start_state()
+    value, exact = payoff_from_thirds(contract, thirds, rules)
+    if not exact and search:  # an early answer has no goal search: it can take a minute
+        value, exact = payoff_value(state, contract, rules, thirds=thirds), True
+    # the game-points play's thirds, only where the thirds play's cannot pay `value` (a few values to try)
+    points_thirds = points_play_thirds(contract, thirds, value, rules) if exact else None
+    if points_thirds == -1:
+        points_thirds = payoff_thirds(state, contract, value, rules)
+    return outcome_of(deal, exchange, text, thirds, value, points_thirds), exact
+
+
+def points_play_thirds(contract: Contract, thirds: int, value: int, rules: Rules) -> int | None:
+    """The game-points play's thirds as far as known without a search: None where the thirds play's can pay
+    ``value`` (nothing to say), the one value that pays it, or -1 (a search is needed: ``payoff_thirds``)."""
+    paying = thirds_paying(contract, value, rules)
+    return None if thirds in paying else paying[0] if len(paying) == 1 else -1
+
+
+def outcome_of(deal: Record, exchange: Exchange, text: str, thirds: int, value: int, points_thirds: int | None
+               ) -> TableOutcome:
+    """The outcome of ``deal`` with ``exchange``: its thirds, its game points ``value`` (the soloist's payoff)
+    and the game-points play's thirds."""
+    contract, soloist, rules = deal.contract, deal.soloist, deal.rules
+    makes = thirds >= MAKE_THIRDS
+    if (value > 0) != makes:
+        raise InternalError(f"the payoff and thirds searches disagree on {contract} for seat {soloist}")
+    m = multiplier_of(value, contract, rules)
+    return TableOutcome(exchange, text, thirds, m, payments(contract, soloist, makes, m, rules), points_thirds)
+
+
+def settled_by_thirds(contract: Contract, thirds: int, rules: Rules) -> bool:
+    """Whether an outcome's game points (and the game-points play's thirds) need no search: :func:`score_outcome`
+    of these thirds costs nothing."""
+    value, exact = payoff_from_thirds(contract, thirds, rules)
+    return exact and points_play_thirds(contract, thirds, value, rules) != -1
 
 
 def _whole(parts: list[TableEntry]) -> TableEntry:
@@ -136,13 +168,25 @@ def _whole(parts: list[TableEntry]) -> TableEntry:
                       proven=all(e.proven for e in parts))
 
 
+def named_error(record: Record, exc: CalasolveError) -> CalasolveError:
+    """``exc``, of its own class and with its fields, its message saying once which record it is of (a record's
+    own errors name its file and line)."""
+    text = str(exc)
+    if record.path and text.startswith(f"{record.path}:"):
+        return exc
+    named = copy.copy(exc)
+    named.args = (f"{record_label(record)}: {text}",)
+    return named
+
+
 def par_of(entries: Iterable[TableEntry], rules: Rules) -> Par:
     """The par of a table's whole entries (one per soloist and contract), from their game points."""
     return par({(e.soloist, e.contract): e.game_points for e in entries}, rules)
 
 
-def assemble(record: Record, entries: Iterable[TableEntry]) -> DDTable:
-    """The table of ``record`` from its entries or parts (in any order), with its par."""
+def assemble(record: Record, entries: Iterable[TableEntry], tasks: Sequence[TableTask] = ()) -> DDTable:
+    """The table of ``record`` from its entries or parts (in any order), with its par, and the log of the
+    ``tasks`` that made them."""
     parts: dict[tuple[int, Contract], list[TableEntry]] = {}
     for e in entries:
         parts.setdefault((e.soloist, e.contract), []).append(e)
@@ -151,7 +195,13 @@ def assemble(record: Record, entries: Iterable[TableEntry]) -> DDTable:
     found = par_of(by_key.values(), record.rules)
     wall = max(e.span[1] for e in ordered) - min(e.span[0] for e in ordered)
     return DDTable(record.hands, record.monte, record.rules, ordered, found, record.name, record.index,
-                   wall, sum(e.cpu for e in ordered))
+                   wall, sum(e.cpu for e in ordered), tuple(tasks))
+
+
+def part_tasks(entries: Sequence[TableEntry]) -> list[TableTask]:
+    """The task log of a table run as its parts (:func:`table_parts`), in the order submitted: one task each."""
+    return [TableTask(i, "entry" if e.draw is None else "draw", e.soloist, e.contract, e.draw, (), e.cpu, e.span)
+            for i, e in enumerate(entries)]
 
 
 def dd_table(

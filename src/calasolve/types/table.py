@@ -1,11 +1,12 @@
 """The double-dummy table of a deal: each entry (:class:`TableEntry`, with its :class:`TableOutcome`
-per draw), the whole table (:class:`DDTable`) and its par (:class:`Par`), with their JSON form."""
+per draw), the whole table (:class:`DDTable`) and its par (:class:`Par`), with their JSON form, and the
+log of the tasks that made it (:class:`TableTask`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from ..game.auction import AuctionResult
 from ..game.cards import MAKE_THIRDS, Mask, hand_name
@@ -219,6 +220,50 @@ class TableEntry:
         return out
 
 
+#: What a task of a table did (:class:`TableTask`): a whole entry, a dividete entry's one draw, or, for a table
+#: cut for a cluster, an exchange search's first pass (``head``), a slice of its candidates (``prefix``: of the
+#: most promising, against the first pass's floor; ``chunk``: of the rest, against the best of those), a goal
+#: search of the game points of its best exchange (``payoff``: one payoff level after the first cards), or the
+#: game-points play's thirds (``points``).
+TaskKind = Literal["entry", "draw", "head", "prefix", "chunk", "payoff", "points"]
+TASK_KINDS: tuple[TaskKind, ...] = ("entry", "draw", "head", "prefix", "chunk", "payoff", "points")
+
+
+@dataclass(frozen=True)
+class TableTask:
+    """One task of a table's run as a worker ran it: the task log a schedule is simulated from
+    (:func:`calasolve.scale.schedule.list_schedule`)."""
+
+    #: its number in the table's run, in the order submitted
+    task: int
+    kind: TaskKind
+    soloist: int
+    contract: Contract
+    #: the dividete draw (0-5) it belongs to; None for the other contracts
+    draw: int | None
+    #: the tasks whose results it needs (their ``task`` numbers)
+    after: tuple[int, ...]
+    #: CPU seconds of the worker that ran it
+    cpu: float
+    #: when it started and ended on its worker (:func:`time.time`)
+    span: tuple[float, float]
+    #: the exchange candidates it searched (0: none, or a whole entry's search)
+    candidates: int = 0
+
+    def to_dict(self, origin: float = 0.0) -> dict[str, Any]:
+        """JSON-able, the span as ``start`` and ``end`` in seconds from ``origin`` (a :func:`time.time`)."""
+        return {"task": self.task, "kind": self.kind, "soloist": self.soloist, "contract": self.contract,
+                "draw": self.draw, "after": list(self.after), "candidates": self.candidates,
+                "cpu": round(self.cpu, 6), "start": round(self.span[0] - origin, 6),
+                "end": round(self.span[1] - origin, 6)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], origin: float = 0.0) -> "TableTask":
+        """The task of :meth:`to_dict`'s form (times to the microsecond)."""
+        return cls(d["task"], d["kind"], d["soloist"], d["contract"], d["draw"], tuple(d["after"]), d["cpu"],
+                   (d["start"] + origin, d["end"] + origin), d.get("candidates", 0))
+
+
 @dataclass(frozen=True)
 class DDTable:
     """The table of one deal: an entry per (soloist, contract), and the par."""
@@ -235,6 +280,8 @@ class DDTable:
     seconds: float = 0.0
     #: CPU seconds of every entry, added up
     cpu: float = 0.0
+    #: the log of the tasks that made it, in the order submitted (not in the JSON: ``calasolve table --task-log``)
+    tasks: tuple[TableTask, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def proven(self) -> bool:

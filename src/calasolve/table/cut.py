@@ -1,0 +1,533 @@
+"""The exact table cut into small tasks, for a cluster of many workers (``calasolve table --scheduler``).
+
+A table's parts (:func:`~calasolve.table.ddtable.table_parts`) are its entries and
+dividete's draws: 30 tasks, the dearest a chiamo search of up to two minutes or a
+goal search of the game points of half a minute, so that no number of workers
+brings a table below that.  Here each of the 30 searches is cut into tasks of
+a few seconds, in four stages (one ``map`` each):
+
+1. *The first pass* (``head``), one task per search: the candidates enumerated
+   and put in the search's order (:func:`~calasolve.exchange.candidates.grouped_candidates`,
+   as :func:`~calasolve.exchange.search.best_exchange` orders them), and the first
+   :data:`HEAD` of them searched.  Their best value is the search's *floor*: a value
+   a real candidate reaches.  (Solissimo has nothing to choose: its one position's value.)
+2. *The chunks* (``chunk``): the rest of the candidates in consecutive slices of
+   :data:`CHUNK` candidates, each searched by the core's list search with the floor
+   (``best_of_limited``): it keeps its best candidate only if strictly better than
+   the floor.  A chunk that keeps nothing has proven every candidate of its slice
+   no better than the floor.
+3. *The game points* (``payoff``) of each search's best exchange, where its thirds
+   do not settle them alone: each payoff level left open is a goal search
+   (:func:`~calasolve.search.payoff.payoff_reaches`), cut by the lines of its first
+   :data:`GOAL_CARDS` cards (the soloist reaches the level if some card of his reaches
+   it, every card of a defender's, :func:`goal_reached`); the game points are the
+   highest level reached, as :func:`~calasolve.search.payoff.payoff_value` finds by bisection.
+4. *The game-points play's thirds* (``points``), where they take a search
+   (:func:`~calasolve.search.payoff.payoff_thirds`; rare).
+
+The best of a search is the best of the first pass and the chunks (the soloist's
+contracts: the highest thirds; the defenders': the lowest), so its value is exact:
+every candidate is either searched or proven no better.  Ties go to the candidate
+first in the search's order, as in the one-process search (``cs_best_of`` keeps the
+first it meets of its best value), so the table is the uncut table's, exchanges
+included; only the effort (nodes, seconds, CPU) differs.  The chunks test against
+the floor, not against the best found anywhere as one search does, and share no
+transposition table; the goal searches of every open level and line are all made,
+where the bisection skips some: the cut costs more CPU in all.
+
+Each task's CPU seconds and wall span go into the table's task log
+(:class:`~calasolve.types.table.TableTask`, ``calasolve table --task-log``), with the
+tasks it needs: a chunk its first pass, a goal search its search's first pass and chunks,
+the game-points play's thirds those and the goal searches.  :func:`simulated_wall` turns
+the log into the wall time of N workers.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from ..exchange.candidates import (Layout, defender_layouts, dividete_draws, enumerate_candidates, grouped_candidates,
+                                   order_candidates, scegliete_splits, soloist_layouts)
+from ..game.errors import CalasolveError, ParameterError
+from ..game.exchange import Exchange
+from ..game.notation import exchange_text
+from ..game.cards import cards_of, last_trick_bonus
+from ..game.state import SOLOIST_EXCHANGE, Contract, PlayState
+from ..scale.schedule import list_schedule, staged
+from ..search import _core, engines
+from ..search.payoff import deal_thirds, goal_search, payoff_levels, payoff_reaches, payoff_thirds, settled_between
+from ..types.record import Record
+from ..types.table import DDTable, TableEntry, TableTask, TaskKind
+from .ddtable import assemble, deal_record, named_error, outcome_of, points_play_thirds, table_tasks
+
+__all__ = ["CHUNK", "GOAL_CARDS", "HEAD", "WINDOW", "cut_tables", "goal_leaves", "goal_reached", "simulated_wall"]
+
+#: The candidates of a search's first pass: the most promising, whose best is the floor of its chunks.
+HEAD = _core.BEST_OF_PREFIX
+#: The candidates of a chunk, by contract: a chunk costs up to a few seconds where its candidates are dearest
+#: (measured per candidate, random deal 0: chiamo 0.06-0.3 ms of 230,000-550,000; scegliete up to 0.4 ms of
+#: 30,000; a dividete draw up to 1.7 ms of 3,000-5,000; solo up to 2.7 ms of 700-1,000).
+CHUNK: dict[Contract, int] = {"chiamo": 2000, "scegliete": 2000, "dividete": 400, "solo": 100}
+#: The chunks of the prefix are this many times smaller: its candidates, the most promising, cost the most.
+PREFIX_SHARE = 4
+#: The cards a goal search of the game points is cut by: one task per line of the first GOAL_CARDS cards (0: one
+#: task per payoff level; cut by their first two cards, random deals 0-3 took 3-4 times the CPU of the whole
+#: searches, for their longest task 13-20 s instead of 30).
+GOAL_CARDS = 0
+#: Records cut and run together: their tasks share each stage's ``map``, so the workers stay busy.
+WINDOW = 4
+
+#: A ``map`` (see :data:`calasolve.table.batch.Mapper`).
+Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One exchange search of a table: an entry's, or one draw of a dividete entry."""
+
+    record: Record
+    soloist: int
+    contract: Contract
+    draw: int | None
+
+    def deal(self) -> Record:
+        """The deal as searched: the record's, this soloist in this contract (dividete: with the draw's takes)."""
+        deal = deal_record(self.record, self.soloist, self.contract)
+        if self.draw is not None:
+            deal = deal.with_(exchange=Exchange(takes=dividete_draws(self.record.monte, self.soloist)[self.draw]))
+        return deal
+
+    def layouts(self) -> tuple[list[Layout], bool]:
+        """The search's layouts and whether the soloist chooses (maximises), as
+        :func:`~calasolve.exchange.search.search_exchange` makes them for a record with no exchange given."""
+        deal = self.deal()
+        hands, monte = deal.hands, deal.monte
+        if self.contract in SOLOIST_EXCHANGE:
+            return soloist_layouts(hands, monte, self.contract, self.soloist, deal.exchange), True
+        takes = [deal.exchange.takes] if deal.exchange.takes is not None else scegliete_splits(monte, self.soloist)
+        return defender_layouts(hands, monte, self.soloist, takes), False
+
+
+def table_units(record: Record) -> list[Unit]:
+    """The searches of a record's table, the dearest contracts first (solissimo: its whole entry, unsearched)."""
+    return [Unit(rec, seat, contract, draw) for rec, seat, contract in table_tasks(record)
+            for draw in (range(len(dividete_draws(record.monte, seat))) if contract == "dividete" else [None])]
+
+
+@dataclass(frozen=True)
+class Head:
+    """A search's first pass: its floor (the best of the first :data:`HEAD` candidates) and where that
+    candidate is in the search's order; the rest of the candidates for the chunks; and, for every
+    candidate in the search's order, its layout and discards (to build the best one's exchange)."""
+
+    floor: int
+    best: int
+    #: the candidates it searched
+    searched: int
+    rest_hands: np.ndarray
+    rest_bonus: np.ndarray
+    layout: np.ndarray
+    discards: np.ndarray
+    nodes: int
+    seconds: float
+    cpu: float
+    span: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A slice of a search's candidates after its first pass, for a worker: those at ``offset`` on in the search's
+    order, searched against the ``floor``."""
+
+    unit: Unit
+    offset: int
+    hands: np.ndarray
+    bonus: np.ndarray
+    floor: int
+    maximise: bool
+    tt_mb: int | None
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a chunk kept: its best candidate strictly better than its floor (value and place in the search's
+    order), or none; and its effort."""
+
+    value: int | None
+    position: int | None
+    nodes: int
+    seconds: float
+    cpu: float
+    span: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One goal search of a search's game points, for a worker: can the soloist force a payoff of ``level`` once
+    the first ``cards`` are played (both sides at their best after them)?"""
+
+    unit: Unit
+    exchange: Exchange
+    level: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Reached:
+    """A goal search's answer, and its effort."""
+
+    reached: bool
+    nodes: int
+    seconds: float
+    cpu: float
+    span: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The game-points play's thirds (a search), and its effort."""
+
+    thirds: int
+    nodes: int
+    seconds: float
+    cpu: float
+    span: tuple[float, float]
+
+
+#: What a task's effort is read from: its nodes, wall seconds, CPU seconds and span.
+Effort = Head | Found | Reached | Counted
+
+
+def first_job(job: tuple[Unit, int | None]) -> Head:
+    """Stage 1 on a worker: a search's first pass (solissimo: its one position's value)."""
+    unit, tt_mb = job
+    try:
+        return _head(unit, tt_mb)
+    except CalasolveError as exc:
+        raise _of(unit.record, exc) from None
+
+
+def _head(unit: Unit, tt_mb: int | None) -> Head:
+    """The candidates in the search's order, the best of the first :data:`HEAD`, the rest for the chunks."""
+    began, cpu, start = time.time(), time.process_time(), time.perf_counter()
+    solver = engines.solver(tt_mb)
+    before = solver.total_nodes
+    deal = unit.deal()
+    if unit.contract == "solissimo":  # nothing to choose
+        hands, monte = deal.after_exchange()
+        value = solver.value(hands, (), deal.first_leader, unit.soloist, last_trick_bonus(monte))
+        none = np.zeros((0, 3), dtype=np.uint64)
+        return Head(value, 0, 1, none, np.zeros(0, np.int64), np.zeros(0, np.int32), none, solver.total_nodes - before,
+                    time.perf_counter() - start, time.process_time() - cpu, (began, time.time()))
+    layouts, maximise = unit.layouts()
+    batch = enumerate_candidates(layouts, unit.soloist)
+    order = grouped_candidates(batch, order_candidates(batch, maximise, None))
+    first = order[:HEAD]
+    kept, values, _ = solver.best_of(np.ascontiguousarray(batch.hands[first]), np.ascontiguousarray(batch.bonus[first]),
+                                     deal.first_leader, unit.soloist, maximise, 1)
+    rest = order[HEAD:]
+    return Head(values[0], kept[0], len(first), np.ascontiguousarray(batch.hands[rest]),
+                np.ascontiguousarray(batch.bonus[rest]), batch.layout[order].astype(np.int32),
+                np.ascontiguousarray(batch.discards[order]), solver.total_nodes - before,
+                time.perf_counter() - start, time.process_time() - cpu, (began, time.time()))
+
+
+def chunks_of(unit: Unit, head: Head, maximise: bool, tt_mb: int | None, prefix: bool, floor: int) -> list[Chunk]:
+    """The chunks of a search after its first pass, searched against ``floor``: with ``prefix`` those of the rest of
+    the core's prefix (its most promising max(50, n / 50) candidates, in slices of a :data:`PREFIX_SHARE`-th of
+    :data:`CHUNK`), else the rest (in slices of :data:`CHUNK`)."""
+    n = len(head.rest_bonus)
+    cut = min(n, max(0, max(_core.BEST_OF_PREFIX, (n + head.searched) // _core.BEST_OF_PREFIX) - head.searched))
+    lo, hi = (0, cut) if prefix else (cut, n)
+    if hi <= lo:
+        return []
+    size = max(1, CHUNK[unit.contract] // PREFIX_SHARE) if prefix else CHUNK[unit.contract]
+    edges = np.linspace(lo, hi, max(1, round((hi - lo) / size)) + 1).round().astype(int)
+    return [Chunk(unit, head.searched + int(a), head.rest_hands[a:b], head.rest_bonus[a:b], floor, maximise, tt_mb)
+            for a, b in zip(edges[:-1], edges[1:]) if b > a]
+
+
+def chunk_job(chunk: Chunk) -> Found:
+    """Stage 2 on a worker: the chunk's best candidate strictly better than its floor, if any."""
+    try:
+        began, cpu, start = time.time(), time.process_time(), time.perf_counter()
+        solver = engines.solver(chunk.tt_mb)
+        before = solver.total_nodes
+        kept, values, _, _, _ = solver.best_of_limited(chunk.hands, chunk.bonus, chunk.unit.deal().first_leader,
+                                                       chunk.unit.soloist, chunk.maximise, 1, chunk.floor, None)
+        value, position = (values[0], chunk.offset + kept[0]) if kept else (None, None)
+        return Found(value, position, solver.total_nodes - before, time.perf_counter() - start,
+                     time.process_time() - cpu, (began, time.time()))
+    except CalasolveError as exc:
+        raise _of(chunk.unit.record, exc) from None
+
+
+def _start(unit: Unit, exchange: Exchange, cards: Sequence[int] = ()) -> PlayState:
+    """The position after ``exchange`` and the first ``cards``."""
+    state = unit.deal().with_(exchange=exchange).start_state()
+    for card in cards:
+        state.play(card)
+    return state
+
+
+def goal_job(goal: Goal) -> Reached:
+    """Stage 3 on a worker: one goal search of a search's game points."""
+    try:
+        began, cpu, start = time.time(), time.process_time(), time.perf_counter()
+        before = goal_search().total_nodes
+        state = _start(goal.unit, goal.exchange, goal.cards)
+        reached = payoff_reaches(state, goal.unit.contract, goal.level, goal.unit.record.rules)
+        return Reached(reached, goal_search().total_nodes - before, time.perf_counter() - start,
+                       time.process_time() - cpu, (began, time.time()))
+    except CalasolveError as exc:
+        raise _of(goal.unit.record, exc) from None
+
+
+def points_job(job: tuple[Unit, Exchange, int]) -> Counted:
+    """Stage 4 on a worker: the game-points play's thirds, where they take a search."""
+    unit, exchange, value = job
+    try:
+        began, cpu, start = time.time(), time.process_time(), time.perf_counter()
+        before = goal_search().total_nodes
+        thirds = payoff_thirds(_start(unit, exchange), unit.contract, value, unit.record.rules)
+        return Counted(thirds, goal_search().total_nodes - before, time.perf_counter() - start,
+                       time.process_time() - cpu, (began, time.time()))
+    except CalasolveError as exc:
+        raise _of(unit.record, exc) from None
+
+
+def goal_leaves(state: PlayState, cards: int) -> list[tuple[int, ...]]:
+    """The lines of the first ``cards`` cards from ``state`` (every legal card each time), in card order: the
+    positions a goal search is cut into."""
+    if cards == 0 or state.is_over:
+        return [()]
+    out = []
+    for card in cards_of(state.legal()):
+        child = state.copy()
+        child.play(card)
+        out += [(card, *line) for line in goal_leaves(child, cards - 1)]
+    return out
+
+
+def goal_reached(state: PlayState, answers: Mapping[tuple[int, ...], bool], line: tuple[int, ...] = ()) -> bool:
+    """Whether the soloist forces the goal from ``state``, from the answers at the leaves of its lines
+    (:func:`goal_leaves`): some card reaches it where the soloist is to play, every card where a defender is."""
+    if line in answers:
+        return answers[line]
+    results = []
+    for card in cards_of(state.legal()):
+        child = state.copy()
+        child.play(card)
+        results.append(goal_reached(child, answers, (*line, card)))
+    return any(results) if state.to_move == state.soloist else all(results)
+
+
+def _of(record: Record, exc: CalasolveError) -> CalasolveError:
+    """A worker's error naming its record, but for the table size asked for (not the record's fault)."""
+    if isinstance(exc, ParameterError) and exc.parameter == "tt_mb":
+        return exc
+    return named_error(record, exc)
+
+
+def best_of_search(head: Head, found: Iterable[Found], maximise: bool) -> tuple[int, int]:
+    """A search's best (value, place in its order) from its first pass and its chunks: the best value, the
+    first in the order among equals (as the one-process search keeps)."""
+    value, position = head.floor, head.best
+    for f in found:
+        if f.value is None or f.position is None:
+            continue
+        if (f.value > value if maximise else f.value < value) or (f.value == value and f.position < position):
+            value, position = f.value, f.position
+    return value, position
+
+
+class _Log:
+    """A record's task log as it is submitted: each task's number, kind and what it needs."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[TaskKind, Unit, tuple[int, ...], int]] = []
+        self.runs: dict[int, tuple[float, tuple[float, float]]] = {}
+
+    def add(self, kind: TaskKind, unit: Unit, after: Sequence[int] = (), candidates: int = 0) -> int:
+        self.rows.append((kind, unit, tuple(after), candidates))
+        return len(self.rows) - 1
+
+    def ran(self, task: int, cpu: float, span: tuple[float, float], candidates: int | None = None) -> None:
+        self.runs[task] = (cpu, span)
+        if candidates is not None:
+            kind, unit, after, _ = self.rows[task]
+            self.rows[task] = (kind, unit, after, candidates)
+
+    def tasks(self) -> list[TableTask]:
+        return [TableTask(i, kind, u.soloist, u.contract, u.draw, after, *self.runs[i], candidates)
+                for i, (kind, u, after, candidates) in enumerate(self.rows)]
+
+
+@dataclass(eq=False)
+class _Search:
+    """One unit's search as it runs through the stages (of record ``of`` in the window)."""
+
+    unit: Unit
+    task: int
+    of: int
+    head: Head | None = None
+    #: the tasks of its chunks, and what each found
+    chunks: list[int] = field(default_factory=list)
+    found: list[Found] = field(default_factory=list)
+    #: its best exchange, in words, and its thirds
+    best: tuple[Exchange, str, int] = (Exchange(), "", 0)
+    #: per payoff level, reached or not (None: not known yet); the tasks of its goal searches
+    levels: dict[int, bool | None] = field(default_factory=dict)
+    goals: list[int] = field(default_factory=list)
+    #: the game points, and the game-points play's thirds (:func:`~calasolve.table.ddtable.points_play_thirds`)
+    value: int = 0
+    points: int | None = None
+    #: the effort of every task it took
+    efforts: list[Effort] = field(default_factory=list)
+
+    @property
+    def maximise(self) -> bool:
+        """The soloist chooses (solo, chiamo); else the defenders."""
+        return self.unit.contract in SOLOIST_EXCHANGE
+
+
+def cut_tables(records: Sequence[Record], map: Mapper, tt_mb: int | None, window: int = WINDOW) -> Iterator[DDTable]:
+    """The exact tables of ``records`` in their order, each search cut in tasks (the module doc), ``window``
+    records at a time through each stage's ``map``; each table carries its task log."""
+    for k in range(0, len(records), window):
+        yield from _cut_window(records[k:k + window], map, tt_mb)
+
+
+def _cut_window(records: Sequence[Record], map: Mapper, tt_mb: int | None) -> list[DDTable]:
+    logs = [_Log() for _ in records]
+    searches = [[_Search(u, log.add("head", u), k) for u in table_units(r)] for k, (r, log) in enumerate(zip(records, logs))]
+    flat = [s for of_record in searches for s in of_record]
+    for s, head in zip(flat, _mapped(map, first_job, [(s.unit, tt_mb) for s in flat])):
+        s.head = head
+        s.efforts.append(head)
+        logs[s.of].ran(s.task, head.cpu, head.span, head.searched)
+    _run_chunks(searches, logs, map, tt_mb, prefix=True)
+    _run_chunks(searches, logs, map, tt_mb, prefix=False)
+    _run_goals(searches, logs, map)
+    _run_points(searches, logs, map)
+    return [assemble(record, [_entry(s) for s in of_record], log.tasks())
+            for record, of_record, log in zip(records, searches, logs)]
+
+
+def _mapped(map: Mapper, fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    """``map(fn, items)`` as a list, checked whole."""
+    out = list(islice(iter(map(fn, items)), len(items) + 1)) if items else []
+    if len(out) != len(items):
+        raise CalasolveError(f"the map gave {len(out)} results for {len(items)} tasks")
+    return out
+
+
+def _run_chunks(searches: list[list[_Search]], logs: list[_Log], map: Mapper, tt_mb: int | None,
+                prefix: bool) -> None:
+    """Stages 2 and 3: every search's chunks of the rest of its prefix against the first pass's floor, then
+    those of the rest against the best found so far, through one ``map`` each."""
+    jobs: list[tuple[_Search, Chunk]] = []
+    for of_record, log in zip(searches, logs):
+        for s in of_record:
+            assert s.head is not None
+            floor, _ = best_of_search(s.head, s.found, s.maximise)
+            after = [s.task, *s.chunks]
+            for c in chunks_of(s.unit, s.head, s.maximise, tt_mb, prefix, floor):
+                s.chunks.append(log.add("prefix" if prefix else "chunk", s.unit, after, len(c.bonus)))
+                jobs.append((s, c))
+    for (s, _), found in zip(jobs, _mapped(map, chunk_job, [c for _, c in jobs])):
+        logs[s.of].ran(s.chunks[len(s.found)], found.cpu, found.span)
+        s.found.append(found)
+        s.efforts.append(found)
+
+
+def _best_exchange(s: _Search) -> tuple[Exchange, str, int]:
+    """A search's best exchange, in words, and its value."""
+    assert s.head is not None
+    value, position = best_of_search(s.head, s.found, s.maximise)
+    if s.unit.contract == "solissimo":
+        exchange = s.unit.deal().exchange
+    else:
+        layouts, _ = s.unit.layouts()
+        d = s.head.discards[position]
+        exchange = layouts[int(s.head.layout[position])].build((int(d[0]), int(d[1]), int(d[2])))
+    record = s.unit.record
+    return exchange, exchange_text(exchange, s.unit.contract, s.unit.soloist, record.hands, record.monte), value
+
+
+def _run_goals(searches: list[list[_Search]], logs: list[_Log], map: Mapper) -> None:
+    """Stage 3: the goal searches of the game points that the thirds do not settle, each cut by its first
+    :data:`GOAL_CARDS` cards; then each search's game points (the highest payoff level it reaches)."""
+    jobs: list[tuple[_Search, int, Goal]] = []
+    for of_record, log in zip(searches, logs):
+        for s in of_record:
+            s.best = _best_exchange(s)
+            exchange, _, thirds = s.best
+            state = _start(s.unit, exchange)
+            rules, total = s.unit.record.rules, deal_thirds(state)
+            for level in payoff_levels(s.unit.contract, rules):
+                known = settled_between(s.unit.contract, level, rules, thirds, thirds, total)
+                s.levels[level] = known
+                if known is None:
+                    for line in goal_leaves(state, GOAL_CARDS):
+                        task = log.add("payoff", s.unit, [s.task, *s.chunks])
+                        s.goals.append(task)
+                        jobs.append((s, task, Goal(s.unit, exchange, level, line)))
+    answers: dict[int, dict[int, dict[tuple[int, ...], bool]]] = {}
+    for (s, task, goal), reached in zip(jobs, _mapped(map, goal_job, [g for _, _, g in jobs])):
+        logs[s.of].ran(task, reached.cpu, reached.span)
+        s.efforts.append(reached)
+        answers.setdefault(id(s), {}).setdefault(goal.level, {})[goal.cards] = reached.reached
+    for of_record in searches:
+        for s in of_record:
+            state = _start(s.unit, s.best[0])
+            for level, lines in answers.get(id(s), {}).items():
+                s.levels[level] = goal_reached(state, lines)
+            s.value = max(level for level, reached in s.levels.items() if reached)
+
+
+def _run_points(searches: list[list[_Search]], logs: list[_Log], map: Mapper) -> None:
+    """Stage 4: the game-points play's thirds, where the thirds play's cannot pay the game points and more than
+    one value can (a search)."""
+    jobs: list[tuple[_Search, int]] = []
+    for of_record, log in zip(searches, logs):
+        for s in of_record:
+            s.points = points_play_thirds(s.unit.contract, s.best[2], s.value, s.unit.record.rules)
+            if s.points == -1:
+                jobs.append((s, log.add("points", s.unit, [s.task, *s.chunks, *s.goals])))
+    for (s, task), counted in zip(jobs, _mapped(map, points_job, [(s.unit, s.best[0], s.value) for s, _ in jobs])):
+        logs[s.of].ran(task, counted.cpu, counted.span)
+        s.efforts.append(counted)
+        s.points = counted.thirds
+
+
+def _entry(s: _Search) -> TableEntry:
+    """A search's entry (dividete: its draw's part), its effort that of all its tasks."""
+    exchange, text, thirds = s.best
+    outcome = outcome_of(s.unit.deal(), exchange, text, thirds, s.value, s.points)
+    efforts: list[Effort] = [*s.efforts]
+    return TableEntry(s.unit.soloist, s.unit.contract, (outcome,), sum(e.nodes for e in efforts),
+                      sum(e.seconds for e in efforts), s.unit.draw, sum(e.cpu for e in efforts),
+                      (min(e.span[0] for e in efforts), max(e.span[1] for e in efforts)))
+
+
+def simulated_wall(tasks: Sequence[TableTask], workers: int, *, stages: bool = False) -> float:
+    """The wall time of a table's tasks on ``workers`` workers (:func:`~calasolve.scale.schedule.list_schedule`
+    of their CPU seconds, in the order submitted): each after the tasks it needs, or with ``stages`` each
+    stage after the whole of the one before (how :func:`cut_tables` runs them: a ``map`` per stage)."""
+    index = {t.task: i for i, t in enumerate(tasks)}
+    if stages:
+        after: list[Sequence[int]] = list(staged([_stage(t) for t in tasks]))
+    else:
+        after = [[index[a] for a in t.after] for t in tasks]
+    return list_schedule([(t.cpu, a) for t, a in zip(tasks, after)], workers)
+
+
+def _stage(task: TableTask) -> int:
+    """The stage a task runs in: first passes and whole entries, chunks, game points."""
+    return {"prefix": 1, "chunk": 2, "payoff": 3, "points": 4}.get(task.kind, 0)
