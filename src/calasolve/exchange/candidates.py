@@ -70,7 +70,8 @@ class Candidate:
     layout: Layout
     discards: Hands
     estimate: float = 0.0
-    early: float = 0.0
+    #: the estimate against the clock (None: ``estimate``)
+    early: float | None = None
 
     def exchange(self) -> Exchange:
         return self.layout.build(self.discards)
@@ -131,7 +132,7 @@ class Batch:
             np.array([c.estimate for c in cands], dtype=np.float64),
             np.array([index[id(c.layout)] for c in cands], dtype=np.int64),
             np.array([c.discards for c in cands], dtype=np.uint64).reshape(-1, 3),
-            np.array([c.early for c in cands], dtype=np.float64),
+            np.array([c.estimate if c.early is None else c.early for c in cands], dtype=np.float64),
         )
 
 
