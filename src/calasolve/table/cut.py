@@ -69,15 +69,12 @@ __all__ = ["CHUNK", "GOAL_CARDS", "HEAD", "WINDOW", "cut_tables", "goal_leaves",
 
 #: The candidates of a search's first pass: the most promising, whose best is the floor of its chunks.
 HEAD = _core.BEST_OF_PREFIX
-#: The candidates of a chunk, by contract: a chunk costs up to a few seconds where its candidates are dearest
-#: (measured per candidate, random deal 0: chiamo 0.06-0.3 ms of 230,000-550,000; scegliete up to 0.4 ms of
-#: 30,000; a dividete draw up to 1.7 ms of 3,000-5,000; solo up to 2.7 ms of 700-1,000).
+#: The candidates of a chunk, by contract: a few seconds of work where its candidates are dearest (docs/scale.md).
 CHUNK: dict[Contract, int] = {"chiamo": 2000, "scegliete": 2000, "dividete": 400, "solo": 100}
 #: The chunks of the prefix are this many times smaller: its candidates, the most promising, cost the most.
 PREFIX_SHARE = 4
 #: The cards a goal search of the game points is cut by: one task per line of the first GOAL_CARDS cards (0: one
-#: task per payoff level; cut by their first two cards, random deals 0-3 took 3-4 times the CPU of the whole
-#: searches, for their longest task 13-20 s instead of 30).
+#: task per payoff level; cut finer, the lines lose each other's cut-offs: docs/experiments.md).
 GOAL_CARDS = 0
 #: Records cut and run together: their tasks share each stage's ``map``, so the workers stay busy.
 WINDOW = 4
