@@ -14,6 +14,20 @@ discards: 4C 7D 5D 4D
 played: 3B 7B 4B
 """
 CHIAMO = GOOD.replace("contract: solo", "contract: chiamo").replace("discards: 4C 7D 5D 4D", "call: AD")
+# Two quick tables (tests/table): the top three cards of every suit with seat 0, then with seat 1
+# (examples/table.deal and its turn).
+TOP_THREE = """name: seat 0 holds the top three of every suit
+hands: 32A.32A.32A.32A RCF7.RCF7.65.65 654.654.RCF7.RC
+monte: -.-.4.F74
+contract: solissimo
+soloist: 0
+
+name: seat 1 holds the top three of every suit
+hands: RCF7.RCF7.65.65 32A.32A.32A.32A 654.654.RCF7.RC
+monte: -.-.4.F74
+contract: solissimo
+soloist: 1
+"""
 DIVIDETE = GOOD.replace("contract: solo", "contract: dividete").replace("discards: 4C 7D 5D 4D", "takes: 1=4C,3D 2=2D,7D")
 
 

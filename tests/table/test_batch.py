@@ -6,6 +6,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
+from deal_cases import TOP_THREE
 
 import calasolve
 from calasolve.game.errors import CalasolveError, ParameterError
@@ -15,23 +16,10 @@ from calasolve.table import batch
 from calasolve.types.table import DDTable
 from calasolve.table.ddtable import TablePart
 
-# Two quick deals: the top three cards of every suit with seat 0, then with seat 1 (examples/table.deal and its turn).
-TWO = """name: seat 0 holds the top three of every suit
-hands: 32A.32A.32A.32A RCF7.RCF7.65.65 654.654.RCF7.RC
-monte: -.-.4.F74
-contract: solissimo
-soloist: 0
-
-name: seat 1 holds the top three of every suit
-hands: RCF7.RCF7.65.65 32A.32A.32A.32A 654.654.RCF7.RC
-monte: -.-.4.F74
-contract: solissimo
-soloist: 1
-"""
 
 
 def records() -> list[Record]:
-    return parse_deal_text(TWO)
+    return parse_deal_text(TOP_THREE)
 
 
 def timeless(table: DDTable) -> dict[str, Any]:

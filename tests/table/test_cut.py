@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 from cli_run import run
+from deal_cases import TOP_THREE
 from steady import steady
 
 import calasolve
@@ -22,24 +23,11 @@ from calasolve.types.table import TASK_KINDS, TableTask
 ROOT = Path(__file__).resolve().parents[2]
 TABLE_DEAL = str(ROOT / "examples" / "table.deal")
 
-# Seat 0 holds the top three cards of every suit (examples/table.deal), then seat 1 does.
-TWO = """name: seat 0 holds the top three of every suit
-hands: 32A.32A.32A.32A RCF7.RCF7.65.65 654.654.RCF7.RC
-monte: -.-.4.F74
-contract: solissimo
-soloist: 0
-
-name: seat 1 holds the top three of every suit
-hands: RCF7.RCF7.65.65 32A.32A.32A.32A 654.654.RCF7.RC
-monte: -.-.4.F74
-contract: solissimo
-soloist: 1
-"""
 VARYING = {"nodes", "seconds", "cpu"}
 
 
 def records() -> list[Record]:
-    return parse_deal_text(TWO)
+    return parse_deal_text(TOP_THREE)
 
 
 def effortless(table: calasolve.DDTable) -> Any:
