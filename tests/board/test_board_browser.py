@@ -111,6 +111,22 @@ def searchers(server: subprocess.Popen[str]) -> set[int]:
     return found
 
 
+def cpu_ticks(pid: int) -> int | None:
+    """The process's CPU time so far (user + system, in clock ticks); None once it is gone."""
+    try:
+        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return None if fields[0] == "Z" else int(fields[11]) + int(fields[12])
+
+
+def computing(pids: set[int], over: float = 1.0) -> set[int]:
+    """Those of ``pids`` that use CPU over the next ``over`` seconds (a search, not a worker waiting for a question)."""
+    before = {pid: cpu_ticks(pid) for pid in pids}
+    time.sleep(over)
+    return {pid for pid, t in before.items() if t is not None and (cpu_ticks(pid) or t) > t}
+
+
 def alive(pid: int) -> bool:
     try:
         return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
@@ -469,15 +485,19 @@ def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> No
         # the exact pass (after the early answers), whose chiamo search lasts
         expect(p.locator("#table-progress")).to_contain_text("entries proven; searching seat 0 in chiamo",
                                                             timeout=120_000)
-        p.wait_for_timeout(1000)
-        busy = searchers(server)
+        # the searches under way (a worker between two entries waits idle, and may stay so)
+        deadline = time.monotonic() + 60
+        busy = computing(searchers(server))
+        while not busy and time.monotonic() < deadline:
+            busy = computing(searchers(server))
         assert busy, "no process computes the table's entry"
         [first] = json_lines("solve", "--json", PLAYED)[:1]
         page.open_record(1, first["name"])
-        deadline = time.monotonic() + 30
-        while any(alive(pid) for pid in busy) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(alive(pid) for pid in busy), "the abandoned table entry still runs"
+        deadline = time.monotonic() + 60
+        while computing(busy, 0.5) and time.monotonic() < deadline:
+            pass
+        assert not computing(busy), "the abandoned table entry still runs"
+        assert not all(alive(pid) for pid in busy), "the chiamo search (minutes long) was not stopped"
         expect(p.locator("#table-progress")).to_have_text("")
         expect(p.locator("#dd-0-chiamo")).to_have_text("\u2026")
         assert (p.locator("#par-line").text_content() or "") == ""
