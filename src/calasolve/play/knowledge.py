@@ -79,13 +79,13 @@ class SeatView:
     voids: tuple[int, int, int]
 
     @cached_property
-    def tables(self) -> tuple[tuple[int, ...], list[tuple[int, list[Card]]], list[dict[tuple[int, ...], int]]]:
+    def tables(self) -> tuple[tuple[int, ...], list[tuple[int, list[Card]]], list[dict[int, int]]]:
         """The counting tables of the layouts that fit (:func:`_tables`), made once per view: a
         PIMC decision deals several layouts from one view."""
         return _tables(self)
 
     @cached_property
-    def steps(self) -> dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...], tuple[int, ...]]]]:
+    def steps(self) -> dict[tuple[int, int], list[tuple[int, tuple[int, ...], int]]]:
         """The ways each group fills each count of the places (:func:`_choices`), as the layouts ask for them."""
         return {}
 
@@ -199,21 +199,54 @@ def _groups(view: SeatView) -> list[tuple[int, list[Card]]]:
     return sorted(groups.items())
 
 
-def _needs(view: SeatView, places: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(view.sizes[p] - popcount(view.placed[p]) for p in places)
+#: The counting tables key a count per place as one int, a 7-bit digit a place (:func:`_pack`): a group may
+#: hold every unseen card (up to 28) and a digit's top bit stays clear, so the sums never carry.
+DIGIT = 7
+TOP_BIT = 1 << (DIGIT - 1)
 
 
-def _tables(view: SeatView) -> tuple[tuple[int, ...], list[tuple[int, list[Card]]], list[dict[tuple[int, ...], int]]]:
+def _pack(counts: Iterable[int]) -> int:
+    """Counts per place as one int, a :data:`DIGIT`-bit digit each.
+
+    >>> _pack((3, 0, 2)) == 3 + (2 << 14)
+    True
+    """
+    return sum(c << (DIGIT * k) for k, c in enumerate(counts))
+
+
+@lru_cache(maxsize=8)
+def _guard(places: int) -> int:
+    """Each digit's top bit: ``(limit | guard) - key`` keeps every one of them exactly where no digit of ``key``
+    exceeds ``limit``'s (both digits below :data:`TOP_BIT`)."""
+    return _pack([TOP_BIT] * places)
+
+
+@lru_cache(maxsize=4096)
+def _packed_splits(n: int, allowed: int, places: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """:func:`_splits` with each split's counts packed too: (packed, counts, multinomial)."""
+    return tuple((_pack(counts), counts, m) for counts, m in _splits(n, allowed, places))
+
+
+def _needs(view: SeatView, places: tuple[int, ...]) -> int:
+    """The unseen cards each place still needs, packed."""
+    return _pack(view.sizes[p] - popcount(view.placed[p]) for p in places)
+
+
+def _tables(view: SeatView) -> tuple[tuple[int, ...], list[tuple[int, list[Card]]], list[dict[int, int]]]:
+    """The places, the groups of unseen cards (by where they may be) and, after each group, the number of
+    ways to fill each packed count of the places without passing what they need."""
     places = tuple(p for p in PLACES if p != view.seat)
     groups = _groups(view)
-    need = _needs(view, places)
-    ways: list[dict[tuple[int, ...], int]] = [{tuple(0 for _ in places): 1}]
+    guard = _guard(len(places))
+    limit = _needs(view, places) | guard
+    ways: list[dict[int, int]] = [{0: 1}]
     for allowed, cards in groups:
-        nxt: dict[tuple[int, ...], int] = {}
+        nxt: dict[int, int] = {}
+        splits = _packed_splits(len(cards), allowed, places)
         for filled, w in ways[-1].items():
-            for counts, m in _splits(len(cards), allowed, places):
-                key = tuple(f + c for f, c in zip(filled, counts))
-                if all(k <= n for k, n in zip(key, need)):
+            for counts, _, m in splits:
+                key = filled + counts
+                if (limit - key) & guard == guard:
                     nxt[key] = nxt.get(key, 0) + w * m
         ways.append(nxt)
     return places, groups, ways
@@ -266,12 +299,14 @@ def deal_layout(view: SeatView, rng: np.random.Generator) -> tuple[tuple[Mask, M
     return (out[0], out[1], out[2]), out[MONTE]
 
 
-def _choices(view: SeatView, i: int, state: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-    """Group ``i``'s ways to fill ``state``'s counts: (weight, its counts per place, the counts before it)."""
+def _choices(view: SeatView, i: int, state: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """Group ``i``'s ways to fill the packed counts ``state``: (weight, its counts per place, the packed counts before it)."""
     places, groups, ways = view.tables
     allowed, cards = groups[i]
+    guard = _guard(len(places))
     out = []
-    for counts, m in _splits(len(cards), allowed, places):
-        before = tuple(s - c for s, c in zip(state, counts))
-        out.append((ways[i].get(before, 0) * m, counts, before))
+    for packed, counts, m in _packed_splits(len(cards), allowed, places):
+        fits = ((state | guard) - packed) & guard == guard
+        before = state - packed
+        out.append(((ways[i].get(before, 0) * m) if fits else 0, counts, before))
     return out
