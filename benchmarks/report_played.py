@@ -48,13 +48,17 @@ def timing(args: argparse.Namespace) -> dict[str, Any]:
         h = ADVISE_HANDS[k]
         start = time.perf_counter()
         a = advise(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs, play_samples=args.play_samples,
-                   pimc_samples=args.pimc_samples, **({"precision": args.precision} if args.precision else {}))
+                   pimc_samples=args.pimc_samples, **({"precision": args.precision} if args.precision else {}),
+                   **({"samples": args.samples} if args.samples else {}),
+                   **({"thirds_samples": args.thirds_samples} if args.thirds_samples is not None else {}))
         wall = time.perf_counter() - start
         assert a.played is not None
         row = {"hand": h.hand, "seat": h.seat, "kind": h.kind, "wall": wall, "recommendation": a.recommendation,
                "dd_recommendation": a.dd_recommendation,
                "dd_cpu": sum(e.seconds for e in a.estimates), "play_cpu": sum(e.seconds for e in a.played.estimates),
                "contracts": {e.contract: {"dd": next(d.p_make for d in a.estimates if d.contract == e.contract),
+                                          "n": next(d.samples for d in a.estimates if d.contract == e.contract),
+                                          "points": e.mean_payoff,
                                           "played": e.p_make, "gap": e.gap_p_make,
                                           "played_95": list(e.p_make_95)} for e in a.played.estimates},
                "toss_up": list(a.toss_up)}
@@ -103,6 +107,9 @@ def main() -> None:
     ap.add_argument("--times", type=int, default=8)
     ap.add_argument("--play-samples", type=int, default=DEFAULT_PLAYED_DEALS, help="deals played out per contract")
     ap.add_argument("--pimc-samples", type=int, default=DEFAULT_PLAYED_LAYOUTS, help="layouts a decision")
+    ap.add_argument("--samples", type=int, default=None, help="the double-dummy race's cap (default: the advice's own)")
+    ap.add_argument("--thirds-samples", type=int, default=None,
+                    help="samples per contract with exact thirds (default: the advice's own)")
     ap.add_argument("--precision", type=float, default=None, help="the double-dummy race's precision (default: its own)")
     ap.add_argument("--json", default=None)
     args = ap.parse_args()

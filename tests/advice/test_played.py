@@ -7,21 +7,25 @@ from typing import Any
 
 import pytest
 
-from calasolve.advice.advisor import advise
+from calasolve.advice.advisor import advise, run_advice
 from calasolve.advice.outcome import SampleOutcome
 from calasolve.advice.played import PART_ALPHA, Z_DIRECT, Z_DISCORDANT, gap_difference, paired_estimate
 from calasolve.advice.playadvice import advise_play
 from calasolve.advice.race import Track
-from calasolve.advice.realplay import PlayedSample
+from calasolve.advice.realplay import PlayedSample, played_exchange
+from calasolve.advice.samples import deal_sample
 from calasolve.advice.settings import AdviceSettings
 from calasolve.advice.stats import wilson
 from cli_run import run
 from steady import steady
+from calasolve.game.cards import parse_hand
 from calasolve.game.errors import ParameterError
+from calasolve.search import engines
 from calasolve.search.payoff import payoff_levels
 from calasolve.types.advice import Advice
 
 STRONG = "32AR.32A.3A.2A5"
+HAND_MASK = parse_hand(STRONG)
 BORDERLINE = "32AC6.3A7.32A.2"
 
 
@@ -115,7 +119,7 @@ def test_default_advice_has_both_and_recommends_on_play() -> None:
     both = advise(STRONG, **kwargs)
     dd = advise(STRONG, play="dd", **kwargs)
     assert both.played is not None and dd.played is None
-    # the double-dummy side is --play dd's, number for number
+    # the double-dummy side is --play dd's with the same cap, number for number
     b, d = steady(both.to_dict()), steady(dd.to_dict())
     assert b["contracts"] == d["contracts"]
     assert (b["dd_recommendation"], b["dd_toss_up"], b["dd_reason"]) == (d["recommendation"], d["toss_up"], d["reason"])
@@ -149,6 +153,22 @@ def test_the_deals_played_are_the_double_dummy_samples() -> None:
         assert (s.dd_makes, s.dd_points_low, s.dd_points_high) == (o.makes, o.payoff_low, o.payoff_high)
 
 
+def test_the_deals_are_played_with_the_exchange_the_race_made() -> None:
+    # the soloist's exchange is made once, by the race, and is the one the play-out would make itself
+    kwargs: dict[str, Any] = dict(seat=0, seed=3, contracts=["chiamo", "solo", "dividete"], pimc_samples=2)
+    advice = advise(STRONG, samples=16, jobs=1, play_samples=3, **kwargs)
+    settings = AdviceSettings(hand=advice.hand, samples=16, play_samples=3, **kwargs)
+    solver = engines.solver(settings.tt_mb)
+    for track in advice.race.tracks:
+        for i in range(3):
+            made = track.outcomes[i].exchange
+            if track.contract == "dividete":  # the dd defence chooses among every exchange: none is made
+                assert made is None
+                continue
+            hands, monte = deal_sample(settings, i)
+            assert made is not None and made == played_exchange(settings, i, track.contract, hands, monte, solver)[0]
+
+
 @pytest.mark.parametrize(("kwargs", "name"), [
     ({"play": "pimc"}, "play"),
     ({"play": "magic"}, "play"),
@@ -178,6 +198,30 @@ def test_cli_default_and_dd(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert "under play" in text and "recommendation, on the played odds: " in text
     assert "double dummy alone (the floor): " in text
+
+
+def test_cli_race_sizes_follow_the_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    # the default advice's race is --play dd's stopped at 128 samples: the same bets, so the same race up to there
+    quick = ["--json", "--contracts", "solissimo", "--seed", "2", "--jobs", "1"]
+    code, out, _ = run(["advise", *quick, "--play-samples", "2", "--pimc-samples", "2", STRONG], capsys)
+    assert code == 0 and json.loads(out)["samples"] == 128
+    code, out, _ = run(["advise", *quick, "--play", "dd", "--precision", "30", STRONG], capsys)
+    assert code == 0 and json.loads(out)["samples"] == 400
+    played, dd = AdviceSettings(hand=HAND_MASK), AdviceSettings(hand=HAND_MASK, play="dd")
+    assert (played.cap, played.bets_horizon, dd.cap, dd.bets_horizon) == (128, 400, 400, 400)
+    given = AdviceSettings(hand=HAND_MASK, samples=50)
+    assert (given.cap, given.bets_horizon) == (50, 50)
+
+
+def test_the_default_race_is_the_dd_race_stopped_at_its_cap() -> None:
+    # a race stopped short with the bets of 400 samples is the first rounds of the race of 400, as the default's is
+    kwargs: dict[str, Any] = dict(hand=HAND_MASK, seat=0, seed=1, jobs=1, contracts=("solissimo", "dividete"), play="dd")
+    short = run_advice(AdviceSettings(samples=32, horizon=400, **kwargs)).race
+    long = run_advice(AdviceSettings(**kwargs)).race
+    assert max(t.n for t in long.tracks) > 32
+    for a, b in zip(short.tracks, long.tracks):
+        assert a.outcomes == b.outcomes[:a.n]
+        assert a.stopped == "cap" or (a.stopped, a.n) == (b.stopped, b.n)
 
 
 @pytest.mark.parametrize("argv", [

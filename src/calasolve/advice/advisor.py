@@ -64,7 +64,7 @@ from ..game.cards import (
     Mask,
     hand_name,
 )
-from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES
+from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_THIRDS_SAMPLES
 from ..game.errors import InternalError, ParameterError
 from ..game.limits import check_callable
 from ..game.state import CONTRACTS, Contract
@@ -93,7 +93,7 @@ def advise(
     hand: Mask | str,
     *,
     seat: int = 0,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int | None = None,
     seed: int = 0,
     jobs: int | None = None,
     policy: str = "sampled",
@@ -119,9 +119,10 @@ def advise(
     """Estimate every contract's chances for ``hand`` held by ``seat`` (see the module doc).
 
     ``samples`` is the cap per contract (with ``fixed``, every contract gets
-    exactly that many); ``precision`` the 95% half-width wanted on the
-    recommended contract's P(make); ``thirds_samples`` how many samples of each
-    contract also get their exact final thirds.  ``policy`` is the soloist's
+    exactly that many; None: 128 with ``play="played"``, 400 with ``dd``); ``precision``
+    the 95% half-width wanted on the recommended contract's P(make);
+    ``thirds_samples`` how many samples of each contract also get their exact
+    final thirds.  ``policy`` is the soloist's
     exchange policy, ``defender_policy`` the defenders'.  With ``play="played"``
     (the default) the first ``play_samples`` deals of each contract (None: 8) are
     also played out by ``players`` (None: ``contract``, the contract-minded
@@ -157,10 +158,10 @@ def run_advice(
 ) -> Advice:
     """:func:`advise` with its options already made into ``settings`` (the command line's way in)."""
     order = sorted(settings.contracts, key=CONTRACTS.index)
-    rules, samples, thirds_samples = settings.rules, settings.samples, settings.thirds_samples
+    rules, samples, thirds_samples = settings.rules, settings.cap, settings.thirds_samples
     race = Race(
         [Track(c, min(payoff_levels(c, rules)), max(payoff_levels(c, rules))) for c in order],
-        cap=samples, precision=settings.precision, fixed=settings.fixed,
+        cap=samples, precision=settings.precision, fixed=settings.fixed, horizon=settings.bets_horizon,
     )
     thirds: dict[str, dict[int, int]] = {c: {} for c in order}
     cpu: dict[str, float] = {c: 0.0 for c in order}

@@ -27,6 +27,7 @@ from ..search._core import best_of
 from ..game.cards import MAKE_THIRDS, TOTAL_THIRDS, Mask
 from ..search.payoff import goal_table, known_levels, level_thresholds, payoff_levels
 from ..game.rules import Rules
+from ..game.exchange import Exchange
 from ..game.state import Contract
 
 Hands = tuple[Mask, Mask, Mask]
@@ -54,6 +55,9 @@ class SampleOutcome:
     partial: bool = False
     #: where the make-test's refuter was in the defenders' candidate list (-1: a probe)
     refuted_at: int | None = None
+    #: the exchange the policies made on the sample (None: the ``dd`` defence, a choice among every exchange);
+    #: the deal played out of the same sample is played with it
+    exchange: Exchange | None = None
 
     @property
     def settled(self) -> bool:

@@ -89,7 +89,8 @@ def play_chunks(settings: AdviceSettings, race: Race) -> list[PlayChunk]:
     for i in range(settings.deals):
         for track in sorted(race.tracks, key=lambda t: CONTRACTS.index(t.contract)):
             known = i < track.n and track.outcomes[i].makes is not None
-            chunks.append(PlayChunk(playing, (PlayTask(i, track.contract),), None if known else settings))
+            made = track.outcomes[i].exchange if i < track.n else None  # the soloist's, not made twice
+            chunks.append(PlayChunk(playing, (PlayTask(i, track.contract, made),), None if known else settings))
     return chunks
 
 

@@ -184,10 +184,12 @@ class Race:
     precision: float
     fixed: bool = False
     alpha: float = ALPHA
+    #: the sample size the bets are tuned for (None: the cap)
+    horizon: int | None = None
 
     def __post_init__(self) -> None:
         for t in self.tracks:
-            t.horizon = self.cap
+            t.horizon = self.cap if self.horizon is None else self.horizon
 
     @property
     def alpha_each(self) -> float:

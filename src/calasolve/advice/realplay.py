@@ -32,7 +32,7 @@ from ..exchange.search import SearchLimits, search_exchange
 from ..game.cards import Mask, last_trick_bonus
 from ..game.exchange import Exchange, Hands, apply_exchange
 from ..game.sampling import rng_for
-from ..game.state import CONTRACTS, Contract, first_leader
+from ..game.state import CONTRACTS, SOLOIST_EXCHANGE, Contract, first_leader
 from ..play.players import PimcPlayer, Player, play_out
 from ..play.target import ContractPimcPlayer
 from ..types.record import Record
@@ -46,10 +46,12 @@ __all__ = ["PlayChunk", "PlayTask", "PlayedSample", "play_all", "play_sample", "
 
 @dataclass(frozen=True)
 class PlayTask:
-    """Sample ``index`` of ``contract`` to play out (the settings' ``dd``: judge it double dummy too)."""
+    """Sample ``index`` of ``contract`` to play out (the settings' ``dd``: judge it double dummy too), with the
+    soloist's exchange when the advisor's race already made it on the same sample (the same policy, the same draws)."""
 
     index: int
     contract: Contract
+    exchange: Exchange | None = None
 
 
 @dataclass(frozen=True)
@@ -96,10 +98,13 @@ def pimc_seed(settings: AdviceSettings, index: int, contract: Contract) -> int:
 
 
 def played_exchange(
-    settings: AdviceSettings, index: int, contract: Contract, hands: Hands, monte: Mask, solver: Any
+    settings: AdviceSettings, index: int, contract: Contract, hands: Hands, monte: Mask, solver: Any,
+    made: Exchange | None = None,
 ) -> tuple[Exchange, int | None]:
     """The exchange sample ``index`` is played with, and the soloist's double-dummy thirds after it
-    when finding it gave them (else None)."""
+    when finding it gave them (else None); ``made``: the soloist's exchange the race made on this sample."""
+    if made is not None and contract in SOLOIST_EXCHANGE:
+        return made, None
     rng = sample_rng(settings, index, contract)
     if not is_dd_defence(contract, settings):
         return policy_exchange(settings, contract, hands, monte, solver, rng)
@@ -119,7 +124,7 @@ def play_sample(
     start = time.process_time()
     contract, seat, rules = task.contract, settings.seat, settings.rules
     hands, monte = deal_sample(settings, task.index)
-    exchange, dd_thirds = played_exchange(settings, task.index, contract, hands, monte, solver)
+    exchange, dd_thirds = played_exchange(settings, task.index, contract, hands, monte, solver, task.exchange)
     record = Record(hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules, exchange=exchange)
     seed = pimc_seed(settings, task.index, contract)
     kind = ContractPimcPlayer if settings.players == "contract" else PimcPlayer

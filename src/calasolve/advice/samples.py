@@ -4,7 +4,7 @@ contract's exchange under the policies and judging it (what a worker process run
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -45,12 +45,13 @@ def deal_sample(settings: AdviceSettings, index: int) -> tuple[Hands, Mask]:
 
 def oracle_for(
     task: Task, settings: AdviceSettings, solver: Any, goals: Any, hints: dict[int, Hands]
-) -> tuple[Oracle, int | None]:
+) -> tuple[Oracle, int | None, Exchange | None]:
     """The questions about sample ``task.index`` after ``task.contract``'s exchange under
-    the settings' policies, and the final thirds when the exchange search already
-    found them (the soloist's ``dd``).  ``hints`` carries, by sample, the hands of
-    the defenders' refuting dividete exchange to their scegliete, where it is one
-    of the candidates (the drawn split), tried first."""
+    the settings' policies, the final thirds when the exchange search already
+    found them (the soloist's ``dd``), and the exchange (None under the ``dd``
+    defence).  ``hints`` carries, by sample, the hands of the defenders'
+    refuting dividete exchange to their scegliete, where it is one of the
+    candidates (the drawn split), tried first."""
     seat, rules, contract = settings.seat, settings.rules, task.contract
     hands, monte = deal_sample(settings, task.index)
     rng = sample_rng(settings, task.index, contract)
@@ -64,11 +65,11 @@ def oracle_for(
         return DefenceOracle(
             solver, goals, lambda: defence_candidates(hands, monte, contract, seat, takes=takes, first=first),
             probes, leader, seat, contract, rules, budget=UPPER_BUDGET if task.upper else None,
-        ), None
+        ), None, None
     exchange, known = policy_exchange(settings, contract, hands, monte, solver, rng)
     played, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
     bonus = last_trick_bonus(new_monte)
-    return PositionOracle(solver, goals, played, leader, seat, bonus, contract, rules), known
+    return PositionOracle(solver, goals, played, leader, seat, bonus, contract, rules), known, exchange
 
 
 def sample_rng(settings: AdviceSettings, index: int, contract: Contract) -> np.random.Generator:
@@ -100,9 +101,11 @@ def evaluate(task: Task, settings: AdviceSettings, solver: Any, goals: Any, hint
     (:func:`calasolve.advice.outcome.judge`): a null-window test at 18 thirds and one
     or two more for the multiplier, unless the task asks for more."""
     hints = {} if hints is None else hints
-    oracle, known = oracle_for(task, settings, solver, goals, hints)
+    oracle, known, exchange = oracle_for(task, settings, solver, goals, hints)
     outcome = judge(oracle, task.contract, settings.rules, refine=task.refine, thirds=task.thirds, known=known,
                     upper=task.upper)
+    if exchange is not None:
+        outcome = replace(outcome, exchange=exchange)
     if isinstance(oracle, DefenceOracle) and task.contract == "dividete" and oracle.refuter is not None:
         hints[task.index] = oracle.refuter
     return outcome

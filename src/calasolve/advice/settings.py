@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..game.cards import Mask, hand_name, popcount
 from ..game.defaults import (
     DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PLAYED_DEALS, DEFAULT_PLAYED_LAYOUTS,
-    DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, DEFAULT_TT_MB,
+    DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, DEFAULT_TT_MB,
 )
 from ..game.errors import ParameterError
 from ..game.limits import (
@@ -41,6 +41,19 @@ PLAY_MODES = ("played", "dd", "pimc", "both")
 PLAYERS = ("contract", "pimc")
 
 
+def race_cap(play: str, samples: int | None) -> tuple[int, int]:
+    """The double-dummy race's cap per contract (``samples``, None for ``play``'s default) and the sample
+    size its bets are tuned for: with ``played`` (the default advice) the race of ``dd`` stopped at 128
+    samples, so the same race up to there (docs/advisor.md); else the cap, 400 by default.
+
+    >>> race_cap("played", None), race_cap("dd", None), race_cap("played", 50)
+    ((128, 400), (400, 400), (50, 50))
+    """
+    if samples is None:
+        return (DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_SAMPLES) if play == "played" else (DEFAULT_SAMPLES, DEFAULT_SAMPLES)
+    return samples, samples
+
+
 @dataclass(frozen=True)
 class AdviceSettings:
     """Everything :func:`~calasolve.advice.advisor.advise`, :func:`~calasolve.advice.playadvice.advise_play`
@@ -55,8 +68,11 @@ class AdviceSettings:
 
     hand: Mask
     seat: int = 0
-    #: the cap per contract (with ``fixed``, every contract gets exactly that many)
-    samples: int = DEFAULT_SAMPLES
+    #: the cap per contract (with ``fixed``, every contract gets exactly that many; None: the mode's default,
+    #: :func:`race_cap`; read it as :attr:`cap`)
+    samples: int | None = None
+    #: the sample size the race's bets are tuned for (None: as :func:`race_cap` gives it with the cap)
+    horizon: int | None = None
     seed: int = 0
     #: worker processes (None: every core)
     jobs: int | None = None
@@ -102,12 +118,17 @@ class AdviceSettings:
             object.__setattr__(self, "pimc_samples", DEFAULT_PLAYED_LAYOUTS if played else DEFAULT_PLAY_PIMC_SAMPLES)
         check_int("play_samples", self.play_samples, 1, MAX_SAMPLES)
         check_int("pimc_samples", self.pimc_samples, 1, MAX_PIMC_SAMPLES)
+        cap, horizon = race_cap(self.play, self.samples)
+        object.__setattr__(self, "samples", cap)
+        if self.horizon is None:
+            object.__setattr__(self, "horizon", horizon)
         check_bool("dd", self.dd)
         mask = check_mask("hand", self.hand)
         if popcount(mask) != 12:
             raise ParameterError("hand", hand_name(mask), f"has {popcount(mask)} cards, a hand has 12")
         check_int("seat", self.seat, 0, 2)
         check_int("samples", self.samples, 1, MAX_SAMPLES)
+        check_int("horizon", self.horizon, 1, MAX_SAMPLES)
         check_int("seed", self.seed, 0, MAX_SEED)
         check_optional_int("jobs", self.jobs, 1, MAX_JOBS)
         check_choice("policy", self.policy, SOLOIST_POLICIES)
@@ -136,6 +157,16 @@ class AdviceSettings:
         # a mask given as another integer type (numpy's) is kept as an int, as the workers deal with ints
         object.__setattr__(self, "hand", mask)
         object.__setattr__(self, "known", tuple(pinned.items()))
+
+    @property
+    def cap(self) -> int:
+        """The double-dummy race's cap per contract."""
+        return check_int("samples", self.samples, 1, MAX_SAMPLES)
+
+    @property
+    def bets_horizon(self) -> int:
+        """The sample size the race's bets are tuned for."""
+        return check_int("horizon", self.horizon, 1, MAX_SAMPLES)
 
     @property
     def deals(self) -> int:

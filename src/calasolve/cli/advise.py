@@ -10,7 +10,7 @@ import click
 
 from ..game.defaults import (
     DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PLAYED_DEALS, DEFAULT_PLAYED_LAYOUTS,
-    DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES,
+    DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES,
 )
 from ..game.limits import MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB
 from ..game.rules import Rules
@@ -27,8 +27,9 @@ from .text import advice_bar_label, format_advice, format_play_advice
 @click.command("advise")
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="The hand's seat (who leads depends on it).")
-@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=DEFAULT_SAMPLES, show_default=True,
-              help="The cap on deals sampled per contract (with --fixed: exactly this many).")
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
+              help=f"The cap on deals sampled per contract (with --fixed: exactly this many) [default: "
+                   f"{DEFAULT_PLAYED_RACE_SAMPLES} with --play played, {DEFAULT_SAMPLES} otherwise].")
 @click.option("--precision", type=click.FloatRange(0, 100, min_open=True), default=DEFAULT_PRECISION * 100, show_default=True,
               help="The 95% half-width wanted on the recommended contract's P(make), in percentage points.")
 @click.option("--fixed", is_flag=True, help="No sequential stopping: sample every contract --samples times (slow: minutes).")
@@ -70,7 +71,7 @@ from .text import advice_bar_label, format_advice, format_play_advice
 def advise_cmd(
     hand: Sequence[str],
     seat: int,
-    samples: int,
+    samples: int | None,
     precision: float,
     fixed: bool,
     thirds_samples: int,
@@ -145,13 +146,13 @@ def advise_cmd(
         # the play-outs of --play played come after the race, on the same bar
         extra = settings.deals * len(chosen) if play_mode == "played" else 0
         if play_mode != "pimc":
-            with click.progressbar(length=samples * len(chosen) + extra,
+            with click.progressbar(length=settings.cap * len(chosen) + extra,
                                    label=advice_bar_label(None, fixed=fixed, policy=policy),
                                    file=sys.stderr) if show else NoBar() as bar:
 
                 def on_round(race: Race) -> None:
                     # a contract that stops early gives back its share of the bar
-                    bar.length = sum(t.n if not t.active else samples for t in race.tracks) + extra if show else 0
+                    bar.length = sum(t.n if not t.active else settings.cap for t in race.tracks) + extra if show else 0
                     bar.label = advice_bar_label(race, fixed=fixed, policy=policy)
 
                 result = run_advice(settings, progress=bar.update, on_round=on_round, executor=executor)

@@ -27,6 +27,9 @@ DEFAULT_PLAY_PIMC_SAMPLES = 10
 #: judgement) and the contract-minded players' layouts per decision (docs/advisor.md, "Played odds (the default)").
 DEFAULT_PLAYED_DEALS = 8
 DEFAULT_PLAYED_LAYOUTS = 8
+#: The default advice's double-dummy race's cap (``--play dd``: :data:`DEFAULT_SAMPLES`): the played interval is
+#: as wide as the deals played out leave it, so samples past this narrow nothing it shows (docs/advisor.md).
+DEFAULT_PLAYED_RACE_SAMPLES = 128
 #: The ``sampled`` soloist's exchange: candidates weighed, and re-deals of the unseen cards each is tested on.
 DEFAULT_CANDIDATES = 4
 DEFAULT_REDEALS = 4
