@@ -215,7 +215,7 @@ def test_cli_race_sizes_follow_the_mode(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_the_default_race_is_the_dd_race_stopped_at_its_cap() -> None:
     # a race stopped short with the bets of 400 samples is the first rounds of the race of 400, as the default's is
-    kwargs: dict[str, Any] = dict(hand=HAND_MASK, seat=0, seed=1, jobs=1, contracts=("solissimo", "dividete"), play="dd")
+    kwargs: dict[str, Any] = dict(hand=HAND_MASK, seat=0, seed=1, jobs=1, contracts=("chiamo", "solissimo"), play="dd")
     short = run_advice(AdviceSettings(samples=32, horizon=400, **kwargs)).race
     long = run_advice(AdviceSettings(**kwargs)).race
     assert max(t.n for t in long.tracks) > 32
