@@ -16,7 +16,7 @@ import calasolve
 from calasolve.game.errors import ParameterError
 from calasolve.records.dealfile import parse_deal_text
 from calasolve.table import cut
-from calasolve.table.cut import Found, Head, best_of_search, simulated_wall, table_units
+from calasolve.table.cut import Effort, Found, Head, best_of_search, simulated_wall, table_units
 from calasolve.types.record import Record
 from calasolve.types.table import TASK_KINDS, TableTask
 
@@ -65,12 +65,15 @@ def test_a_weak_floor_leaves_the_best_to_the_chunks(whole: list[Any], monkeypatc
     assert any(f.value is not None for f in found) and any(f.value is None for f in found)
 
 
+NO_EFFORT = Effort(0, 0.0, 0.0, (0.0, 0.0))
+
+
 def test_the_best_of_a_search_is_the_best_value_first_in_order() -> None:
     empty = np.zeros((0, 3), dtype=np.uint64)
-    head = Head(20, 7, 50, empty, np.zeros(0, np.int64), np.zeros(0, np.int32), empty, 0, 0.0, 0.0, (0.0, 0.0))
+    head = Head(20, 7, 50, empty, np.zeros(0, np.int64), np.zeros(0, np.int32), empty, NO_EFFORT)
 
     def f(value: int | None, position: int | None) -> Found:
-        return Found(value, position, 0, 0.0, 0.0, (0.0, 0.0))
+        return Found(value, position, NO_EFFORT)
 
     assert best_of_search(head, [f(None, None), f(None, None)], True) == (20, 7)  # nothing beat the floor
     assert best_of_search(head, [f(25, 900), f(27, 4000), f(27, 60)], True) == (27, 60)

@@ -117,6 +117,27 @@ def table_units(record: Record) -> list[Unit]:
 
 
 @dataclass(frozen=True)
+class Effort:
+    """What a task cost: its search nodes, wall and CPU seconds, and its span (wall clock, start and end)."""
+
+    nodes: int
+    seconds: float
+    cpu: float
+    span: tuple[float, float]
+
+
+class _Meter:
+    """Measures one task from here: :meth:`effort` with the nodes counter read again at its end."""
+
+    def __init__(self, nodes: int) -> None:
+        self.began, self.cpu, self.start, self.nodes = time.time(), time.process_time(), time.perf_counter(), nodes
+
+    def effort(self, nodes: int) -> Effort:
+        return Effort(nodes - self.nodes, time.perf_counter() - self.start, time.process_time() - self.cpu,
+                      (self.began, time.time()))
+
+
+@dataclass(frozen=True)
 class Head:
     """A search's first pass: its floor (the best of the first :data:`HEAD` candidates) and where that
     candidate is in the search's order; the rest of the candidates for the chunks; and, for every
@@ -130,10 +151,7 @@ class Head:
     rest_bonus: np.ndarray
     layout: np.ndarray
     discards: np.ndarray
-    nodes: int
-    seconds: float
-    cpu: float
-    span: tuple[float, float]
+    effort: Effort
 
 
 @dataclass(frozen=True)
@@ -157,10 +175,7 @@ class Found:
 
     value: int | None
     position: int | None
-    nodes: int
-    seconds: float
-    cpu: float
-    span: tuple[float, float]
+    effort: Effort
 
 
 @dataclass(frozen=True)
@@ -179,10 +194,7 @@ class Reached:
     """A goal search's answer, and its effort."""
 
     reached: bool
-    nodes: int
-    seconds: float
-    cpu: float
-    span: tuple[float, float]
+    effort: Effort
 
 
 @dataclass(frozen=True)
@@ -190,14 +202,7 @@ class Counted:
     """The game-points play's thirds (a search), and its effort."""
 
     thirds: int
-    nodes: int
-    seconds: float
-    cpu: float
-    span: tuple[float, float]
-
-
-#: What a task's effort is read from: its nodes, wall seconds, CPU seconds and span.
-Effort = Head | Found | Reached | Counted
+    effort: Effort
 
 
 def first_job(job: tuple[Unit, int | None]) -> Head:
@@ -211,16 +216,15 @@ def first_job(job: tuple[Unit, int | None]) -> Head:
 
 def _head(unit: Unit, tt_mb: int | None) -> Head:
     """The candidates in the search's order, the best of the first :data:`HEAD`, the rest for the chunks."""
-    began, cpu, start = time.time(), time.process_time(), time.perf_counter()
     solver = engines.solver(tt_mb)
-    before = solver.total_nodes
+    meter = _Meter(solver.total_nodes)
     deal = unit.deal()
     if unit.contract == "solissimo":  # nothing to choose
         hands, monte = deal.after_exchange()
         value = solver.value(hands, (), deal.first_leader, unit.soloist, last_trick_bonus(monte))
         none = np.zeros((0, 3), dtype=np.uint64)
-        return Head(value, 0, 1, none, np.zeros(0, np.int64), np.zeros(0, np.int32), none, solver.total_nodes - before,
-                    time.perf_counter() - start, time.process_time() - cpu, (began, time.time()))
+        return Head(value, 0, 1, none, np.zeros(0, np.int64), np.zeros(0, np.int32), none,
+                    meter.effort(solver.total_nodes))
     layouts, maximise = unit.layouts()
     batch = enumerate_candidates(layouts, unit.soloist)
     order = grouped_candidates(batch, order_candidates(batch, maximise, None))
@@ -230,8 +234,7 @@ def _head(unit: Unit, tt_mb: int | None) -> Head:
     rest = order[HEAD:]
     return Head(values[0], kept[0], len(first), np.ascontiguousarray(batch.hands[rest]),
                 np.ascontiguousarray(batch.bonus[rest]), batch.layout[order].astype(np.int32),
-                np.ascontiguousarray(batch.discards[order]), solver.total_nodes - before,
-                time.perf_counter() - start, time.process_time() - cpu, (began, time.time()))
+                np.ascontiguousarray(batch.discards[order]), meter.effort(solver.total_nodes))
 
 
 def chunks_of(unit: Unit, head: Head, maximise: bool, tt_mb: int | None, prefix: bool, floor: int) -> list[Chunk]:
@@ -252,14 +255,12 @@ def chunks_of(unit: Unit, head: Head, maximise: bool, tt_mb: int | None, prefix:
 def chunk_job(chunk: Chunk) -> Found:
     """Stage 2 on a worker: the chunk's best candidate strictly better than its floor, if any."""
     try:
-        began, cpu, start = time.time(), time.process_time(), time.perf_counter()
         solver = engines.solver(chunk.tt_mb)
-        before = solver.total_nodes
+        meter = _Meter(solver.total_nodes)
         kept, values, _, _, _ = solver.best_of_limited(chunk.hands, chunk.bonus, chunk.unit.deal().first_leader,
                                                        chunk.unit.soloist, chunk.maximise, 1, chunk.floor, None)
         value, position = (values[0], chunk.offset + kept[0]) if kept else (None, None)
-        return Found(value, position, solver.total_nodes - before, time.perf_counter() - start,
-                     time.process_time() - cpu, (began, time.time()))
+        return Found(value, position, meter.effort(solver.total_nodes))
     except CalasolveError as exc:
         raise _of(chunk.unit.record, exc) from None
 
@@ -275,12 +276,10 @@ def _start(unit: Unit, exchange: Exchange, cards: Sequence[int] = ()) -> PlaySta
 def goal_job(goal: Goal) -> Reached:
     """Stage 3 on a worker: one goal search of a search's game points."""
     try:
-        began, cpu, start = time.time(), time.process_time(), time.perf_counter()
-        before = goal_search().total_nodes
+        meter = _Meter(goal_search().total_nodes)
         state = _start(goal.unit, goal.exchange, goal.cards)
         reached = payoff_reaches(state, goal.unit.contract, goal.level, goal.unit.record.rules)
-        return Reached(reached, goal_search().total_nodes - before, time.perf_counter() - start,
-                       time.process_time() - cpu, (began, time.time()))
+        return Reached(reached, meter.effort(goal_search().total_nodes))
     except CalasolveError as exc:
         raise _of(goal.unit.record, exc) from None
 
@@ -289,11 +288,9 @@ def points_job(job: tuple[Unit, Exchange, int]) -> Counted:
     """Stage 4 on a worker: the game-points play's thirds, where they take a search."""
     unit, exchange, value = job
     try:
-        began, cpu, start = time.time(), time.process_time(), time.perf_counter()
-        before = goal_search().total_nodes
+        meter = _Meter(goal_search().total_nodes)
         thirds = payoff_thirds(_start(unit, exchange), unit.contract, value, unit.record.rules)
-        return Counted(thirds, goal_search().total_nodes - before, time.perf_counter() - start,
-                       time.process_time() - cpu, (began, time.time()))
+        return Counted(thirds, meter.effort(goal_search().total_nodes))
     except CalasolveError as exc:
         raise _of(unit.record, exc) from None
 
@@ -354,8 +351,8 @@ class _Log:
         self.rows.append((kind, unit, tuple(after), candidates))
         return len(self.rows) - 1
 
-    def ran(self, task: int, cpu: float, span: tuple[float, float], candidates: int | None = None) -> None:
-        self.runs[task] = (cpu, span)
+    def ran(self, task: int, effort: Effort, candidates: int | None = None) -> None:
+        self.runs[task] = (effort.cpu, effort.span)
         if candidates is not None:
             kind, unit, after, _ = self.rows[task]
             self.rows[task] = (kind, unit, after, candidates)
@@ -406,8 +403,8 @@ def _cut_window(records: Sequence[Record], map: Mapper, tt_mb: int | None) -> li
     flat = [s for of_record in searches for s in of_record]
     for s, head in zip(flat, _mapped(map, first_job, [(s.unit, tt_mb) for s in flat])):
         s.head = head
-        s.efforts.append(head)
-        logs[s.of].ran(s.task, head.cpu, head.span, head.searched)
+        s.efforts.append(head.effort)
+        logs[s.of].ran(s.task, head.effort, head.searched)
     _run_chunks(searches, logs, map, tt_mb, prefix=True)
     _run_chunks(searches, logs, map, tt_mb, prefix=False)
     _run_goals(searches, logs, map)
@@ -438,9 +435,9 @@ def _run_chunks(searches: list[list[_Search]], logs: list[_Log], map: Mapper, tt
                 s.chunks.append(log.add("prefix" if prefix else "chunk", s.unit, after, len(c.bonus)))
                 jobs.append((s, c))
     for (s, _), found in zip(jobs, _mapped(map, chunk_job, [c for _, c in jobs])):
-        logs[s.of].ran(s.chunks[len(s.found)], found.cpu, found.span)
+        logs[s.of].ran(s.chunks[len(s.found)], found.effort)
         s.found.append(found)
-        s.efforts.append(found)
+        s.efforts.append(found.effort)
 
 
 def _best_exchange(s: _Search) -> tuple[Exchange, str, int]:
@@ -477,8 +474,8 @@ def _run_goals(searches: list[list[_Search]], logs: list[_Log], map: Mapper) -> 
                         jobs.append((s, task, Goal(s.unit, exchange, level, line)))
     answers: dict[int, dict[int, dict[tuple[int, ...], bool]]] = {}
     for (s, task, goal), reached in zip(jobs, _mapped(map, goal_job, [g for _, _, g in jobs])):
-        logs[s.of].ran(task, reached.cpu, reached.span)
-        s.efforts.append(reached)
+        logs[s.of].ran(task, reached.effort)
+        s.efforts.append(reached.effort)
         answers.setdefault(id(s), {}).setdefault(goal.level, {})[goal.cards] = reached.reached
     for of_record in searches:
         for s in of_record:
@@ -498,8 +495,8 @@ def _run_points(searches: list[list[_Search]], logs: list[_Log], map: Mapper) ->
             if s.points == -1:
                 jobs.append((s, log.add("points", s.unit, [s.task, *s.chunks, *s.goals])))
     for (s, task), counted in zip(jobs, _mapped(map, points_job, [(s.unit, s.best[0], s.value) for s, _ in jobs])):
-        logs[s.of].ran(task, counted.cpu, counted.span)
-        s.efforts.append(counted)
+        logs[s.of].ran(task, counted.effort)
+        s.efforts.append(counted.effort)
         s.points = counted.thirds
 
 
@@ -507,7 +504,7 @@ def _entry(s: _Search) -> TableEntry:
     """A search's entry (dividete: its draw's part), its effort that of all its tasks."""
     exchange, text, thirds = s.best
     outcome = outcome_of(s.unit.deal(), exchange, text, thirds, s.value, s.points)
-    efforts: list[Effort] = [*s.efforts]
+    efforts = s.efforts
     return TableEntry(s.unit.soloist, s.unit.contract, (outcome,), sum(e.nodes for e in efforts),
                       sum(e.seconds for e in efforts), s.unit.draw, sum(e.cpu for e in efforts),
                       (min(e.span[0] for e in efforts), max(e.span[1] for e in efforts)))
