@@ -117,9 +117,11 @@ def test_default_advice_has_both_and_recommends_on_play() -> None:
     kwargs: dict[str, Any] = dict(seat=0, samples=16, seed=3, jobs=1, contracts=["solo", "solissimo"], play_samples=3,
                                   pimc_samples=2)
     both = advise(STRONG, **kwargs)
-    dd = advise(STRONG, play="dd", **kwargs)
+    # the default advice's exact thirds are those of the deals it plays out
+    assert both.thirds_samples == 3 and {e.thirds_samples for e in both.estimates} == {3}
+    dd = advise(STRONG, play="dd", thirds_samples=3, **kwargs)
     assert both.played is not None and dd.played is None
-    # the double-dummy side is --play dd's with the same cap, number for number
+    # the double-dummy side is --play dd's with the same cap and thirds, number for number
     b, d = steady(both.to_dict()), steady(dd.to_dict())
     assert b["contracts"] == d["contracts"]
     assert (b["dd_recommendation"], b["dd_toss_up"], b["dd_reason"]) == (d["recommendation"], d["toss_up"], d["reason"])
@@ -201,14 +203,15 @@ def test_cli_default_and_dd(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_race_sizes_follow_the_mode(capsys: pytest.CaptureFixture[str]) -> None:
-    # the default advice's race is --play dd's stopped at 128 samples: the same bets, so the same race up to there
+    # the default advice's race is --play dd's stopped at 64 samples: the same bets, so the same race up to there
     quick = ["--json", "--contracts", "solissimo", "--seed", "2", "--jobs", "1"]
     code, out, _ = run(["advise", *quick, "--play-samples", "2", "--pimc-samples", "2", STRONG], capsys)
-    assert code == 0 and json.loads(out)["samples"] == 128
+    assert code == 0 and json.loads(out)["samples"] == 64
     code, out, _ = run(["advise", *quick, "--play", "dd", "--precision", "30", STRONG], capsys)
     assert code == 0 and json.loads(out)["samples"] == 400
     played, dd = AdviceSettings(hand=HAND_MASK), AdviceSettings(hand=HAND_MASK, play="dd")
-    assert (played.cap, played.bets_horizon, dd.cap, dd.bets_horizon) == (128, 400, 400, 400)
+    assert (played.cap, played.bets_horizon, dd.cap, dd.bets_horizon) == (64, 400, 400, 400)
+    assert (played.thirds, dd.thirds, AdviceSettings(hand=HAND_MASK, play_samples=5).thirds) == (8, 24, 5)
     given = AdviceSettings(hand=HAND_MASK, samples=50)
     assert (given.cap, given.bets_horizon) == (50, 50)
 

@@ -17,10 +17,11 @@ PLAY = ["--play-samples", "2", "--pimc-samples", "2"]
 
 def test_play_dd_is_the_default_advice_without_its_played_side(capsys: pytest.CaptureFixture[str]) -> None:
     code, default, _ = run(["advise", "--json", *PLAY, *QUICK, HAND], capsys)
-    code_dd, dd, _ = run(["advise", "--json", "--play", "dd", *PLAY, *QUICK, HAND], capsys)
+    # with the default's exact thirds: those of the deals it plays out (2)
+    code_dd, dd, _ = run(["advise", "--json", "--play", "dd", "--thirds-samples", "2", *PLAY, *QUICK, HAND], capsys)
     assert code == code_dd == 0
     both, alone = json.loads(default), json.loads(dd)
-    assert "play" not in alone and "played" not in alone and both["basis"] == "played"
+    assert "play" not in alone and "played" not in alone and both["basis"] == "played" and both["thirds_samples"] == 2
     # the default's double-dummy side, its recommendation put back, is --play dd's
     dd_side = {k: v for k, v in both.items() if k not in ("basis", "played", "dd_recommendation", "dd_toss_up", "dd_reason")}
     dd_side.update(recommendation=both["dd_recommendation"], toss_up=both["dd_toss_up"], reason=both["dd_reason"])

@@ -64,7 +64,7 @@ from ..game.cards import (
     Mask,
     hand_name,
 )
-from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION, DEFAULT_THIRDS_SAMPLES
+from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION
 from ..game.errors import InternalError, ParameterError
 from ..game.limits import check_callable
 from ..game.state import CONTRACTS, Contract
@@ -105,7 +105,7 @@ def advise(
     redeals: int = DEFAULT_REDEALS,
     precision: float = DEFAULT_PRECISION,
     fixed: bool = False,
-    thirds_samples: int = DEFAULT_THIRDS_SAMPLES,
+    thirds_samples: int | None = None,
     tt_mb: int = DEFAULT_TT_MB,
     goal_mb: int = DEFAULT_GOAL_MB,
     play: str = "played",
@@ -119,10 +119,10 @@ def advise(
     """Estimate every contract's chances for ``hand`` held by ``seat`` (see the module doc).
 
     ``samples`` is the cap per contract (with ``fixed``, every contract gets
-    exactly that many; None: 128 with ``play="played"``, 400 with ``dd``); ``precision``
+    exactly that many; None: 64 with ``play="played"``, 400 with ``dd``); ``precision``
     the 95% half-width wanted on the recommended contract's P(make);
     ``thirds_samples`` how many samples of each contract also get their exact
-    final thirds.  ``policy`` is the soloist's
+    final thirds (None: the deals played out with ``played``, 24 with ``dd``).  ``policy`` is the soloist's
     exchange policy, ``defender_policy`` the defenders'.  With ``play="played"``
     (the default) the first ``play_samples`` deals of each contract (None: 8) are
     also played out by ``players`` (None: ``contract``, the contract-minded
@@ -158,7 +158,7 @@ def run_advice(
 ) -> Advice:
     """:func:`advise` with its options already made into ``settings`` (the command line's way in)."""
     order = sorted(settings.contracts, key=CONTRACTS.index)
-    rules, samples, thirds_samples = settings.rules, settings.cap, settings.thirds_samples
+    rules, samples, thirds_samples = settings.rules, settings.cap, settings.thirds
     race = Race(
         [Track(c, min(payoff_levels(c, rules)), max(payoff_levels(c, rules))) for c in order],
         cap=samples, precision=settings.precision, fixed=settings.fixed, horizon=settings.bets_horizon,
@@ -232,7 +232,7 @@ ROUND = 16
 
 def _round_tasks(indices: range, asked: Sequence[tuple[Contract, bool]], settings: AdviceSettings) -> list[Task]:
     """The samples ``indices`` of each contract in ``asked`` (with whether only its upper end is asked)."""
-    return [Task(i, c, thirds=i < settings.thirds_samples and not is_dd_defence(c, settings), upper=upper)
+    return [Task(i, c, thirds=i < settings.thirds and not is_dd_defence(c, settings), upper=upper)
             for i in indices for c, upper in asked]
 
 

@@ -43,11 +43,11 @@ PLAYERS = ("contract", "pimc")
 
 def race_cap(play: str, samples: int | None) -> tuple[int, int]:
     """The double-dummy race's cap per contract (``samples``, None for ``play``'s default) and the sample
-    size its bets are tuned for: with ``played`` (the default advice) the race of ``dd`` stopped at 128
+    size its bets are tuned for: with ``played`` (the default advice) the race of ``dd`` stopped at 64
     samples, so the same race up to there (docs/advisor.md); else the cap, 400 by default.
 
     >>> race_cap("played", None), race_cap("dd", None), race_cap("played", 50)
-    ((128, 400), (400, 400), (50, 50))
+    ((64, 400), (400, 400), (50, 50))
     """
     if samples is None:
         return (DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_SAMPLES) if play == "played" else (DEFAULT_SAMPLES, DEFAULT_SAMPLES)
@@ -90,8 +90,9 @@ class AdviceSettings:
     #: the 95% half-width wanted on the recommended contract's P(make)
     precision: float = DEFAULT_PRECISION
     fixed: bool = False
-    #: samples of each contract that also get their exact final thirds
-    thirds_samples: int = DEFAULT_THIRDS_SAMPLES
+    #: samples of each contract that also get their exact final thirds (None: the mode's default, the deals
+    #: played out with ``played``, else :data:`DEFAULT_THIRDS_SAMPLES`)
+    thirds_samples: int | None = None
     tt_mb: int = DEFAULT_TT_MB
     goal_mb: int = DEFAULT_GOAL_MB
     #: how the deals are played (:data:`PLAY_MODES`; ``advise`` reads ``played`` and ``dd``,
@@ -118,6 +119,8 @@ class AdviceSettings:
             object.__setattr__(self, "pimc_samples", DEFAULT_PLAYED_LAYOUTS if played else DEFAULT_PLAY_PIMC_SAMPLES)
         check_int("play_samples", self.play_samples, 1, MAX_SAMPLES)
         check_int("pimc_samples", self.pimc_samples, 1, MAX_PIMC_SAMPLES)
+        if self.thirds_samples is None:
+            object.__setattr__(self, "thirds_samples", self.play_samples if played else DEFAULT_THIRDS_SAMPLES)
         cap, horizon = race_cap(self.play, self.samples)
         object.__setattr__(self, "samples", cap)
         if self.horizon is None:
@@ -167,6 +170,11 @@ class AdviceSettings:
     def bets_horizon(self) -> int:
         """The sample size the race's bets are tuned for."""
         return check_int("horizon", self.horizon, 1, MAX_SAMPLES)
+
+    @property
+    def thirds(self) -> int:
+        """Samples per contract that also get their exact final thirds."""
+        return check_int("thirds_samples", self.thirds_samples, 0, MAX_SAMPLES)
 
     @property
     def deals(self) -> int:

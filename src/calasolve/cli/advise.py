@@ -33,8 +33,9 @@ from .text import advice_bar_label, format_advice, format_play_advice
 @click.option("--precision", type=click.FloatRange(0, 100, min_open=True), default=DEFAULT_PRECISION * 100, show_default=True,
               help="The 95% half-width wanted on the recommended contract's P(make), in percentage points.")
 @click.option("--fixed", is_flag=True, help="No sequential stopping: sample every contract --samples times (slow: minutes).")
-@click.option("--thirds-samples", type=click.IntRange(0, MAX_SAMPLES), default=DEFAULT_THIRDS_SAMPLES, show_default=True,
-              help="Samples per contract that also get their exact final thirds (the mean thirds).")
+@click.option("--thirds-samples", type=click.IntRange(0, MAX_SAMPLES), default=None,
+              help=f"Samples per contract that also get their exact final thirds (the mean thirds) [default: the "
+                   f"deals played out ({DEFAULT_PLAYED_DEALS}) with --play played, {DEFAULT_THIRDS_SAMPLES} otherwise].")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same answer.")
 @click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate.")
 @click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
@@ -74,7 +75,7 @@ def advise_cmd(
     samples: int | None,
     precision: float,
     fixed: bool,
-    thirds_samples: int,
+    thirds_samples: int | None,
     seed: int,
     contracts: str,
     known: Sequence[str],

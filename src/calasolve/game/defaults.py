@@ -10,7 +10,8 @@ True
 DEFAULT_SAMPLES = 400
 #: The 95% half-width wanted on the recommended contract's P(make).
 DEFAULT_PRECISION = 0.05
-#: Samples of each contract that also get their exact final thirds (the mean thirds' n).
+#: Samples of each contract that also get their exact final thirds (the mean thirds' n; the default advice
+#: takes those of the deals it plays out, :data:`DEFAULT_PLAYED_DEALS`).
 DEFAULT_THIRDS_SAMPLES = 24
 #: The solver's transposition table, in MiB (the command line's ``--tt-mb``, the API's ``tt_mb``;
 #: as fast as 64 on the benchmark suites, half the memory).
@@ -28,8 +29,8 @@ DEFAULT_PLAY_PIMC_SAMPLES = 10
 DEFAULT_PLAYED_DEALS = 8
 DEFAULT_PLAYED_LAYOUTS = 8
 #: The default advice's double-dummy race's cap (``--play dd``: :data:`DEFAULT_SAMPLES`): the played interval is
-#: as wide as the deals played out leave it, so samples past this narrow nothing it shows (docs/advisor.md).
-DEFAULT_PLAYED_RACE_SAMPLES = 128
+#: as wide as the deals played out leave it, so samples past this narrow it little (docs/advisor.md).
+DEFAULT_PLAYED_RACE_SAMPLES = 64
 #: The ``sampled`` soloist's exchange: candidates weighed, and re-deals of the unseen cards each is tested on.
 DEFAULT_CANDIDATES = 4
 DEFAULT_REDEALS = 4

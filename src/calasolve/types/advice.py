@@ -257,7 +257,7 @@ class Advice:
     def from_dict(cls, d: Mapping[str, Any]) -> "Advice":
         """The advice of :meth:`to_dict`'s form, such that ``to_dict`` gives ``d`` back; equal to the advice
         it was made of but for ``seconds`` (to the millisecond), the estimates as :meth:`ContractEstimate.from_dict`
-        gives them, and ``thirds_samples`` and ``race``, not in the JSON (the default, and None)."""
+        gives them, and ``race``, not in the JSON (None)."""
         return cls(
             hand=parse_hand(d["hand"]), seat=d["seat"], samples=d["samples"], seed=d["seed"],
             rules=STANDARD.with_(d["rules"]), soloist_policy=d["soloist_policy"],
@@ -267,7 +267,8 @@ class Advice:
                                    key=lambda e: CONTRACTS.index(e.contract))),
             recommendation=d["recommendation"], reason=d["reason"], seconds=d["seconds"], known=dict(d["known"]),
             candidates=d["sampled"]["candidates"], redeals=d["sampled"]["redeals"], toss_up=tuple(d["toss_up"]),
-            precision=d["precision"], fixed=d["sampling"] == "fixed", policy_notes=dict(d["policy_notes"]),
+            precision=d["precision"], fixed=d["sampling"] == "fixed", thirds_samples=d["thirds_samples"],
+            policy_notes=dict(d["policy_notes"]),
             interval_method=d["interval_method"], payoff_method=d["payoff_method"],
             **({} if "played" not in d else {
                 "played": PlayedAdvice.from_dict(d["played"]), "dd_recommendation": d["dd_recommendation"],
@@ -289,6 +290,7 @@ class Advice:
             "policy_notes": {"soloist": self.policy_notes["soloist"], "defenders": self.policy_notes["defenders"]},
             "sampling": "fixed" if self.fixed else "sequential",
             "precision": self.precision,
+            "thirds_samples": self.thirds_samples,
             "interval_method": self.interval_method,
             "payoff_method": self.payoff_method,
             "contracts": [e.to_dict() for e in self.ranked()],
