@@ -19,6 +19,7 @@ from calasolve.advice.stats import wilson
 from cli_run import run
 from steady import steady
 from calasolve.game.cards import parse_hand
+from calasolve.game.defaults import DEFAULT_PLAYED_LAYOUTS
 from calasolve.game.errors import ParameterError
 from calasolve.search import engines
 from calasolve.search.payoff import payoff_levels
@@ -251,7 +252,7 @@ def test_fast_played_odds_agree_with_a_plain_estimate(k: int) -> None:
     contracts = ["solo", "dividete"]
     fast = advise(h.hand, seat=h.seat, seed=1, jobs=2, contracts=contracts)
     plain = advise_play(h.hand, seat=h.seat, seed=1, jobs=2, contracts=contracts, players="contract",
-                        pimc_samples=4, play_samples=64, defender_policy="sampled")
+                        pimc_samples=DEFAULT_PLAYED_LAYOUTS, play_samples=64, defender_policy="sampled")
     assert fast.played is not None
     for e in fast.played.estimates:
         p = next(x for x in plain.estimates if x.contract == e.contract).pimc
