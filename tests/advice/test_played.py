@@ -9,7 +9,7 @@ import pytest
 
 from calasolve.advice.advisor import advise, run_advice
 from calasolve.advice.outcome import SampleOutcome
-from calasolve.advice.played import PART_ALPHA, Z_DIRECT, Z_DISCORDANT, gap_difference, paired_estimate
+from calasolve.advice.played import PART_ALPHA, Z_DIRECT, Z_DISCORDANT, gap_difference, paired_estimate, play_chunks
 from calasolve.advice.playadvice import advise_play
 from calasolve.advice.race import Track
 from calasolve.advice.realplay import PlayedSample, played_exchange
@@ -170,6 +170,17 @@ def test_the_deals_are_played_with_the_exchange_the_race_made() -> None:
                 continue
             hands, monte = deal_sample(settings, i)
             assert made is not None and made == played_exchange(settings, i, track.contract, hands, monte, solver)[0]
+    # the play-outs are handed it where their policy is the race's: the soloist's, and the defenders' sampled one
+    for defenders in ("dd", "sampled"):
+        race = advise(STRONG, samples=16, jobs=1, play_samples=3, defender_policy=defenders, **kwargs).race
+        given = AdviceSettings(hand=advice.hand, samples=16, play_samples=3, defender_policy=defenders, **kwargs)
+        for chunk in play_chunks(given, race):
+            (task,) = chunk.tasks
+            if task.contract == "dividete" and defenders == "dd":
+                assert task.exchange is None
+                continue
+            hands, monte = deal_sample(given, task.index)
+            assert task.exchange == played_exchange(chunk.settings, task.index, task.contract, hands, monte, solver)[0]
 
 
 @pytest.mark.parametrize(("kwargs", "name"), [

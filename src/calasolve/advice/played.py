@@ -89,7 +89,9 @@ def play_chunks(settings: AdviceSettings, race: Race) -> list[PlayChunk]:
     for i in range(settings.deals):
         for track in sorted(race.tracks, key=lambda t: CONTRACTS.index(t.contract)):
             known = i < track.n and track.outcomes[i].makes is not None
-            made = track.outcomes[i].exchange if i < track.n else None  # the soloist's, not made twice
+            # the exchange the race made, where the play-out's policy is the race's: not made twice
+            same = settings.policy_of(track.contract) == playing.policy_of(track.contract)
+            made = track.outcomes[i].exchange if i < track.n and same else None
             chunks.append(PlayChunk(playing, (PlayTask(i, track.contract, made),), None if known else settings))
     return chunks
 

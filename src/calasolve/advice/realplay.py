@@ -32,7 +32,7 @@ from ..exchange.search import SearchLimits, search_exchange
 from ..game.cards import Mask, last_trick_bonus
 from ..game.exchange import Exchange, Hands, apply_exchange
 from ..game.sampling import rng_for
-from ..game.state import CONTRACTS, SOLOIST_EXCHANGE, Contract, first_leader
+from ..game.state import CONTRACTS, Contract, first_leader
 from ..play.players import PimcPlayer, Player, play_out
 from ..play.target import ContractPimcPlayer
 from ..types.record import Record
@@ -47,7 +47,7 @@ __all__ = ["PlayChunk", "PlayTask", "PlayedSample", "play_all", "play_sample", "
 @dataclass(frozen=True)
 class PlayTask:
     """Sample ``index`` of ``contract`` to play out (the settings' ``dd``: judge it double dummy too), with the
-    soloist's exchange when the advisor's race already made it on the same sample (the same policy, the same draws)."""
+    exchange when the advisor's race already made it on the same sample (the same policy, the same draws)."""
 
     index: int
     contract: Contract
@@ -102,8 +102,9 @@ def played_exchange(
     made: Exchange | None = None,
 ) -> tuple[Exchange, int | None]:
     """The exchange sample ``index`` is played with, and the soloist's double-dummy thirds after it
-    when finding it gave them (else None); ``made``: the soloist's exchange the race made on this sample."""
-    if made is not None and contract in SOLOIST_EXCHANGE:
+    when finding it gave them (else None); ``made``: the exchange the race made on this sample under the
+    same policy."""
+    if made is not None:
         return made, None
     rng = sample_rng(settings, index, contract)
     if not is_dd_defence(contract, settings):
