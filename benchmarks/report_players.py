@@ -1,7 +1,7 @@
 """The contract-minded PIMC player against today's thirds-minded one: duplicate matches on the same deals.
 
     python3 benchmarks/report_players.py [--deals 210] [--seed 1] [--jobs 2] [--samples 10]
-                                         [--rest levels,heuristic,levels:0,levels:3:20,levels:0:8:4]
+                                         [--rest levels,heuristic,levels:0,levels:3:20,levels:0:8:4:2]
                                          [--json out.json]
 
 Deal ``d`` is sample ``d // 21`` of the advise suite's hand ``d % 21``
@@ -24,7 +24,8 @@ soloist, the game points per deal of (b) minus (a), and for the defenders
 (their side's game points, both seats) of (c) minus (a), mean ± standard
 error paired by deal; P(make) of each match with its 95% interval (Wilson);
 and the CPU seconds per deal and per decision of each player kind on each
-side (this process's CPU time around each decision: the cores may be shared).
+side (this process's CPU time around each decision, every match from an
+empty table: the cores may be shared).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from calasolve.advice.stats import mean_se, percentile, wilson
 from calasolve.game.cards import Card, parse_hand, popcount
 from calasolve.game.state import CONTRACT_VALUE, CONTRACTS, PlayState, defender_seats
 from calasolve.play.players import PimcPlayer, Player, play_out
-from calasolve.play.target import DEFAULT_STEP, RESTS, ContractPimcPlayer
+from calasolve.play.target import DEFAULT_OPENING_TRICKS, DEFAULT_STEP, RESTS, ContractPimcPlayer
 from calasolve.types.record import Record
 from calasolve.search import engines
 from calasolve.search.suites import ADVISE_HANDS
@@ -120,10 +121,12 @@ def play_deal(task: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
         def one(kind: str) -> Player:
             if kind == "pimc":
                 return PimcPlayer(samples=samples, seed=pseed, solver=solver)
-            rest, step, layouts, first = (kind.split(":") + ["", "", ""])[:4]
+            rest, step, layouts, first, opening = (kind.split(":") + [""] * 4)[:5]
             return ContractPimcPlayer(samples=int(layouts) if layouts else samples, seed=pseed, solver=solver,
                                       rest=rest, step=int(step) if step else DEFAULT_STEP,  # type: ignore[arg-type]
-                                      first_samples=int(first) if first else None)
+                                      first_samples=int(first) if first else None,
+                                      opening_tricks=int(opening) if opening else DEFAULT_OPENING_TRICKS)
+        solver.clear()  # every match from an empty table: a later one would reuse an earlier one's searches
         return [Timed(one(soloist_kind if seat == s else defence_kind)) for seat in range(3)]
 
     out["a"] = match(record, seats("pimc", "pimc"))
@@ -240,15 +243,16 @@ def main() -> None:
     parser.add_argument("--rest", default="levels,heuristic",
                         help=f"the contract players to measure, comma-separated: a rule for a settled contract "
                              f"({', '.join(RESTS)}), optionally with the ladder's step (levels:0: the multiplier's "
-                             f"goals only; default step {DEFAULT_STEP}), its own layouts a decision (levels:3:20) and "
-                             f"those of the first trick (levels:0:8:4)")
+                             f"goals only; default step {DEFAULT_STEP}), its own layouts a decision (levels:3:20), "
+                             f"those of the opening tricks (levels:0:8:4), and how many tricks open "
+                             f"(levels:0:8:4:2; default {DEFAULT_OPENING_TRICKS})")
     parser.add_argument("--first", type=int, default=0, help="start at this deal (deals --first .. --first + --deals - 1)")
     parser.add_argument("--json", help="write every deal's results and the summary here")
     args = parser.parse_args()
     rests = tuple(r.strip() for r in args.rest.split(","))
-    if any(r.split(":")[0] not in RESTS or len(r.split(":")) > 4 or not all(x.isdigit() for x in r.split(":")[1:] if x)
+    if any(r.split(":")[0] not in RESTS or len(r.split(":")) > 5 or not all(x.isdigit() for x in r.split(":")[1:] if x)
            for r in rests):
-        parser.error(f"--rest: use {', '.join(RESTS)}, each with an optional :STEP, :LAYOUTS and :FIRST")
+        parser.error(f"--rest: use {', '.join(RESTS)}, each with an optional :STEP, :LAYOUTS, :FIRST and :OPENING")
     tasks = [(d, args.seed, args.samples, rests) for d in range(args.first, args.first + args.deals)]
     rows: list[dict[str, Any]] = []
     wall = time.perf_counter()

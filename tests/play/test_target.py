@@ -132,7 +132,7 @@ def test_best_first_counting_plays_as_the_plain_count(seed: int) -> None:
     assert fast_calls < plain_calls
 
 
-def test_the_first_trick_has_half_the_layouts() -> None:
+def test_the_opening_tricks_have_half_the_layouts() -> None:
     record = EXAMPLES[2]
     state = record.state()
     assert len(state.history) < 3
@@ -142,11 +142,16 @@ def test_the_first_trick_has_half_the_layouts() -> None:
     assert ContractPimcPlayer(samples=7, seed=9, first_samples=7).layouts(record, state) == \
         PimcPlayer(samples=7, seed=9).layouts(record, state)
     later = state.copy()
-    for _ in range(3):
+    counts = []
+    while len(later.history) < 9:
         later.play(next(iter(cards_of(later.legal()))))
-    assert len(eight.layouts(record, later)) == 8
+        counts.append((len(later.history), len(eight.layouts(record, later)),
+                       len(ContractPimcPlayer(samples=8, seed=9, opening_tricks=1).layouts(record, later))))
+    assert [(n, a, b) for n, a, b in counts if n % 3 == 0] == [(3, 4, 8), (6, 8, 8), (9, 8, 8)]
     with pytest.raises(calasolve.ParameterError, match="first_samples"):
         ContractPimcPlayer(first_samples=0)
+    with pytest.raises(calasolve.ParameterError, match="opening_tricks"):
+        ContractPimcPlayer(opening_tricks=-1)
 
 
 def test_equal_cards_are_run_once() -> None:

@@ -19,8 +19,9 @@ card that beats it on the most (docs/play.md, "The contract-minded player").
   does (the soloist cannot make it, or the defenders cannot beat it,
   whatever it plays): if none does, every card scores the same there and
   no other is searched.
-- **The first trick** has half the layouts (``first_samples``): its
-  searches cover the whole deal, and fewer layouts there play as well.
+- **The opening tricks** (``opening_tricks``, the first two) have half the
+  layouts (``first_samples``): their searches cover most of the deal, and
+  fewer layouts there play as well.
 - **Ties** go to the multiplier (:func:`multiplier_goals`): on the layouts
   where a card makes the contract, does the soloist still reach the thirds
   in cards that win the next multiplier (stramazzo: 30 of the 32 card
@@ -60,7 +61,7 @@ from ..game.errors import ParameterError
 from ..game.limits import check_int
 from ..game.rules import STANDARD, Rules
 from ..game.sampling import rng_for
-from ..game.state import Contract, PlayState, core_position
+from ..game.state import TRICKS, Contract, PlayState, core_position
 from ..types.record import Record
 from ..search.engines import CoreSolver
 from ..search.payoff import CARD_THIRDS, NONE, SOME, SWEEP, outcome_payoff, payoff_levels, possible
@@ -80,6 +81,8 @@ RESTS: tuple[Rest, ...] = ("levels", "heuristic", "thirds")
 DEFAULT_REST: Rest = "levels"
 #: Thirds between the margin targets of the tie-breaking ladder (0: none, the multiplier's goals only; docs/play.md).
 DEFAULT_STEP = 0
+#: Tricks played with ``first_samples`` layouts (docs/advisor.md, "The players, compared").
+DEFAULT_OPENING_TRICKS = 2
 
 
 @dataclass(frozen=True)
@@ -224,9 +227,11 @@ class ContractPimcPlayer:
     rest: Rest = DEFAULT_REST
     #: thirds between the margin targets that break ties before the multiplier's (0: the multiplier's only)
     step: int = DEFAULT_STEP
-    #: layouts a decision of the first trick, where the searches are deepest (None: half of ``samples``,
+    #: layouts a decision of the opening tricks, where the searches are deepest (None: half of ``samples``,
     #: rounded up; measured as strong as ``samples`` there, docs/advisor.md)
     first_samples: int | None = None
+    #: the tricks that are the opening ones (``first_samples`` layouts)
+    opening_tricks: int = DEFAULT_OPENING_TRICKS
     name: str = "contract"
     stats: ContractStats = field(default_factory=ContractStats)
 
@@ -236,16 +241,17 @@ class ContractPimcPlayer:
         check_int("step", self.step, 0, MAKE_THIRDS)
         if self.first_samples is not None:
             check_int("first_samples", self.first_samples, 1, MAX_PIMC_SAMPLES)
+        check_int("opening_tricks", self.opening_tricks, 0, TRICKS)
         if self.rest not in RESTS:
             raise ParameterError("rest", self.rest, f"unknown rule for a settled contract (use {', '.join(RESTS)})")
 
     def layouts(self, record: Record, state: PlayState) -> list[Layout]:
         """The layouts of the unseen cards this decision tests: the first of :meth:`PimcPlayer.layouts`'s for the
-        same seed (all of them after the first trick)."""
+        same seed (all of them after the opening tricks)."""
         view = view_of(record, state, state.to_move)
         rng = rng_for(self.seed, len(state.history))
         count = self.samples
-        if len(state.history) < 3:
+        if len(state.history) < 3 * self.opening_tricks:
             count = self.first_samples if self.first_samples is not None else (self.samples + 1) // 2
         return [deal_layout(view, rng) for _ in range(count)]
 
