@@ -206,3 +206,81 @@ def test_thirds_settle_levels_exactly_as_the_search_does() -> None:
         rules = rng.choice(RULESETS)
         thirds = solver.value(*core_position(state)) + state.captured[soloist]
         assert payoff_value(state, contract, rules, goals, thirds=thirds) == payoff_value(state, contract, rules, goals), i
+
+
+def random_whole_deal(rng: random.Random, i: int, played: tuple[int, int]) -> PlayState:
+    """A whole deal (35 thirds), the soloist strong (``i % 3 == 0``), weak (1) or dealt at random (2),
+    with ``played`` cards (a range) played at random."""
+    deck = list(range(40))
+    rng.shuffle(deck)
+    if i % 3 == 0:
+        deck.sort(key=lambda c: -(c % 10) + rng.random() * 4)
+    hands = [mask_of(deck[k * 12:(k + 1) * 12]) for k in range(3)]
+    soloist = rng.randrange(3)
+    if i % 3 == 1:
+        low = mask_of(sorted(deck[:36], key=lambda c: c % 10)[:12])
+        rest = [c for c in deck[:36] if not low >> c & 1]
+        hands = [mask_of(rest[:12]), mask_of(rest[12:])]
+        hands.insert(soloist, low)
+    state = PlayState(hands, mask_of(deck[36:]), soloist=soloist, leader=rng.randrange(3))
+    for _ in range(rng.randint(*played)):
+        state.play(rng.choice(list(cards_of(state.legal()))))
+    return state
+
+
+class CountingGoals:
+    """A goal search that counts its searches."""
+
+    def __init__(self) -> None:
+        self.goals = GoalSearch(1)
+        self.calls = 0
+
+    def reaches(self, *args):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        return self.goals.reaches(*args)
+
+
+def test_card_thirds_settle_levels_as_the_goal_search_does() -> None:
+    """payoff_reaches tests a level's card-thirds bounds with the thirds search first (card_thresholds): on
+    every level of every contract and ruleset its answer is the goal search's, on whole deals from the
+    fifth trick on (strong, weak and random soloists), and the levels the bounds settle are not searched."""
+    from calasolve.game.state import core_position
+    from calasolve.search.engines import make_solver
+    from calasolve.search.payoff import _flags, card_thresholds, payoff_reaches
+
+    rng = random.Random(11)
+    solver = make_solver(4)
+    plain = GoalSearch(1)
+    counting = CountingGoals()
+    asked = settled = 0
+    for i in range(60):
+        state = random_whole_deal(rng, i, (12, 27))
+        contract = rng.choice(CONTRACTS)
+        rules = rng.choice(RULESETS)
+        for level in payoff_levels(contract, rules):
+            before = counting.calls
+            got = payoff_reaches(state, contract, level, rules, counting, solver)
+            want = plain.reaches(*core_position(state), *_flags(state), goal_table(contract, level, rules))
+            assert got == bool(want), (i, contract, rules, level)
+            need, sure = card_thresholds(contract, level, rules)
+            asked += 1
+            settled += counting.calls == before
+            if need == sure:  # a pure card-thirds level: never the goal search
+                assert counting.calls == before, (i, contract, level)
+    assert settled >= asked // 2, (settled, asked)
+
+
+def test_card_thresholds_bound_every_ending() -> None:
+    """Every ending paying a level has at least ``need`` card thirds, and every ending with ``sure`` or
+    more pays it, for every contract, ruleset and level."""
+    from calasolve.search.payoff import _ends, card_thresholds
+
+    for rules in RULESETS:
+        for contract in CONTRACTS:
+            for level in payoff_levels(contract, rules):
+                need, sure = card_thresholds(contract, level, rules)
+                for s, last, t in _ends(35):
+                    cards = s - 3 * last
+                    pays = outcome_payoff(contract, s, bool(last), t, rules) >= level
+                    assert not pays or cards >= need, (contract, level, s, last, t)
+                    assert sure is None or cards < sure or pays, (contract, level, s, last, t)
