@@ -156,6 +156,11 @@ typedef struct cs_goal cs_goal;
  * or CS_ENOMEM; on error *out is NULL. */
 int cs_goal_new(size_t mb, cs_goal **out);
 void cs_goal_free(cs_goal *g);
+/* Give the goal search a thirds search of its own, with a transposition table
+ * of `tt_mb` MiB (0: none, as made), for the nodes whose goal has become a
+ * count of thirds (goal.c).  The answers are the same; only the work changes.
+ * CS_OK, CS_EINVAL or CS_ENOMEM (then it has none). */
+int cs_goal_use_thirds(cs_goal *g, size_t tt_mb);
 /* 1 if the soloist can force an outcome of `goal`, 0 if not, or CS_EINVAL. */
 int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st,
                     const uint8_t goal[CS_GOAL_SIZE]);

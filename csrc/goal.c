@@ -16,11 +16,20 @@
  * boundaries, cleared by a generation stamp per goal, and prunes a node as
  * soon as every outcome still possible from it is a win, or every one a
  * loss -- which for the usual threshold-like goals ends most lines early.
+ *
+ * With a thirds search of its own (cs_goal_use_thirds), a trick-boundary
+ * node whose outcomes still possible win exactly above a count of the
+ * soloist's thirds (all of them, or in cards: the last's 3 not counted) is
+ * that null-window question, asked of the thirds search (search.c, its
+ * bounds and table): e.g. "3 card thirds or no trick at all" becomes "3 card
+ * thirds" once the soloist has won a trick, so only the lines where he has
+ * not are searched here.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bounds.h"
+#include "calasolve.h"
 #include "key.h"
 #include "movegen.h"
 #include "position.h"
@@ -58,9 +67,10 @@ struct cs_goal {
     /* wins[l][t][v] = goal outcomes (S < v, L = l, T = t) that win, so a range of S
      * is all wins or all losses in O(1). */
     int16_t wins[2][3][CS_MAX_VALUE + 2];
-    uint64_t nodes;       /* of the last call */
+    uint64_t nodes;       /* of the last call (the thirds search's included) */
     uint64_t total_nodes; /* since creation */
     unsigned mg_flags;
+    cs_solver *thirds;    /* the thirds search threshold nodes are asked of (NULL: none) */
 };
 
 static inline int goal_at(const uint8_t *goal, int s, int l, int t) { return goal[(s * 2 + l) * 3 + t]; }
@@ -145,6 +155,68 @@ static int forced_line(const cs_goal *g, const pos_t *p, int s, int rem, int sol
     return -1;
 }
 
+/* The count of the soloist's thirds that decides every outcome still possible from a
+ * trick boundary with s thirds captured and rem in play: c such that an outcome wins
+ * exactly when its count reaches c, counting the last's 3 (*cards = 0) or not (1);
+ * -1 when neither count does.  A sweep ends with every thirds in play and the last,
+ * no trick with none; the rest may end anywhere between (counting a few endings
+ * that cannot happen only makes the test stricter). */
+static int threshold(const cs_goal *g, int s, int rem, int sol_any, int def_any, int *cards) {
+    int hi = s + rem > CS_MAX_VALUE ? CS_MAX_VALUE : s + rem;
+    for (int mode = 1; mode >= 0; mode--) {
+        int min_win = 1000, max_fail = -1000;
+        for (int l = 0; l < 2; l++) {
+            for (int v = s; v <= hi; v++) {
+                int count = v - 3 * mode * l;
+                if (goal_at(g->goal, v, l, CS_GOAL_SOME)) {
+                    if (count < min_win) min_win = count;
+                } else if (count > max_fail) {
+                    max_fail = count;
+                }
+            }
+        }
+        if (!def_any) {
+            int count = hi - 3 * mode;
+            if (goal_at(g->goal, hi, 1, CS_GOAL_SWEEP)) {
+                if (count < min_win) min_win = count;
+            } else if (count > max_fail) {
+                max_fail = count;
+            }
+        }
+        if (!sol_any) {
+            if (goal_at(g->goal, s, 0, CS_GOAL_NONE)) {
+                if (s < min_win) min_win = s;
+            } else if (s > max_fail) {
+                max_fail = s;
+            }
+        }
+        if (max_fail < min_win && min_win < 1000 && max_fail > -1000) {
+            *cards = mode;
+            return max_fail + 1;
+        }
+    }
+    return -1;
+}
+
+/* Ask a threshold node of the thirds search: 1 or 0, or -1 when it cannot be. */
+static int ask_thirds(cs_goal *g, const pos_t *p, int s, int rem, int sol_any, int def_any) {
+    int cards;
+    int c = threshold(g, s, rem, sol_any, def_any, &cards);
+    if (c < 0 || (cards && p->bonus < 3)) return -1;
+    int target = c - s;
+    if (target > rem - 3 * cards) return 0; /* more than is left */
+    if (target <= 0) return 1;
+    cs_position cp;
+    for (int i = 0; i < 3; i++) cp.hands[i] = p->hand[i];
+    cp.ntrick = 0;
+    cp.leader = p->leader;
+    cp.soloist = p->soloist;
+    cp.last_bonus = (uint8_t)(p->bonus - 3 * cards);
+    int r = cs_reaches(g->thirds, &cp, target);
+    g->nodes += cs_last_nodes(g->thirds);
+    return r < 0 ? -1 : r;
+}
+
 static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any);
 
 /* Play every move of the player to move; OR for the soloist, AND for the defence. */
@@ -189,6 +261,10 @@ static int goal_node(cs_goal *g, pos_t *p, int s, int sol_any, int def_any) {
     if (p->ntrick != 0) return goal_moves(g, p, s, sol_any, def_any);
     int f = forced_line(g, p, s, rem, sol_any, def_any);
     if (f >= 0) return f;
+    if (g->thirds) {
+        int t = ask_thirds(g, p, s, rem, sol_any, def_any);
+        if (t >= 0) return t;
+    }
     if (!g->table) return goal_moves(g, p, s, sol_any, def_any);
 
     tt_key k;
@@ -234,8 +310,20 @@ int cs_goal_new(size_t mb, cs_goal **out) {
 
 void cs_goal_free(cs_goal *g) {
     if (!g) return;
+    cs_solver_free(g->thirds);
     free(g->table);
     free(g);
+}
+
+int cs_goal_use_thirds(cs_goal *g, size_t tt_mb) {
+    if (!g) return CS_EINVAL;
+    cs_solver_free(g->thirds);
+    g->thirds = NULL;
+    if (tt_mb == 0) return CS_OK;
+    cs_config cfg;
+    cs_config_default(&cfg);
+    cfg.tt_mb = tt_mb;
+    return cs_solver_new(&cfg, &g->thirds);
 }
 
 int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st,

@@ -414,6 +414,44 @@ static void test_goal_thresholds(int count) {
     cs_solver_free(s);
 }
 
+/* cs_goal_use_thirds: a goal search that asks its threshold nodes of a
+ * thirds search answers as one that searches them itself, on random endings
+ * and goals that become thresholds on the way ("c card thirds or no trick",
+ * "c thirds but not a sweep") or never do (random tables), every flag. */
+static void test_goal_with_thirds(int count) {
+    cs_goal *plain = NULL, *fast = NULL;
+    CHECK(cs_goal_new(1, &plain) == CS_OK && cs_goal_new(1, &fast) == CS_OK, "cs_goal_new");
+    CHECK(cs_goal_use_thirds(fast, 2) == CS_OK, "cs_goal_use_thirds");
+    CHECK(cs_goal_use_thirds(NULL, 2) == CS_EINVAL, "cs_goal_use_thirds: NULL");
+    uint8_t goal[CS_GOAL_SIZE];
+    int asked = 0;
+    for (int it = 0; it < count; it++) {
+        cs_position p;
+        bpos b;
+        random_position(1 + it % 4, it % 3, &p, &b);
+        int c = rnd_below(12);
+        for (int i = 0; i < CS_GOAL_SIZE; i++) {
+            int v = i / 6, l = i / 3 % 2, t = i % 3;
+            switch (it % 3) {
+            case 0: goal[i] = (uint8_t)(v - 3 * l >= c || t == CS_GOAL_NONE); break;
+            case 1: goal[i] = (uint8_t)(v >= c && t != CS_GOAL_SWEEP); break;
+            default: goal[i] = (uint8_t)rnd_below(2); break;
+            }
+        }
+        for (int flags = 0; flags < 4; flags++) {
+            cs_goal_state st = {(uint8_t)rnd_below(4), (uint8_t)(flags & 1), (uint8_t)(flags >> 1)};
+            int want = cs_goal_reaches(plain, &p, &st, goal);
+            int got = cs_goal_reaches(fast, &p, &st, goal);
+            CHECK(want >= 0 && got == want, "goal with thirds, ending %d flags %d: %d vs %d", it, flags, got, want);
+            asked++;
+        }
+    }
+    CHECK(asked == 4 * count, "goal with thirds: %d asked", asked);
+    CHECK(cs_goal_use_thirds(fast, 0) == CS_OK, "cs_goal_use_thirds: off");
+    cs_goal_free(plain);
+    cs_goal_free(fast);
+}
+
 /* A batch of 1..max random endings of one size, leader and soloist (as
  * the exchange drivers take them), with their plain-minimax values. */
 static int random_batch(int max, cs_position *cands, int *val) {
@@ -594,6 +632,7 @@ int main(int argc, char **argv) {
     test_quasi_symmetric_variants(endings / 2);
     test_full_deals(deals);
     test_goal_thresholds(endings / 2);
+    test_goal_with_thirds(endings / 2);
     test_best_of(endings / 5);
     test_best_of_limited(endings / 5);
     test_reaches_batch(endings / 2);

@@ -88,6 +88,7 @@ cdef extern from "calasolve.h" nogil:
 
     int cs_goal_new(size_t mb, cs_goal **out)
     void cs_goal_free(cs_goal *g)
+    int cs_goal_use_thirds(cs_goal *g, size_t tt_mb)
     int cs_goal_reaches(cs_goal *g, const cs_position *pos, const cs_goal_state *st, const uint8_t *goal)
     uint64_t cs_goal_nodes(const cs_goal *g)
     uint64_t cs_goal_total_nodes(const cs_goal *g)
