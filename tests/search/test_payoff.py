@@ -228,59 +228,32 @@ def random_whole_deal(rng: random.Random, i: int, played: tuple[int, int]) -> Pl
     return state
 
 
-class CountingGoals:
-    """A goal search that counts its searches."""
-
-    def __init__(self) -> None:
-        self.goals = GoalSearch(1)
-        self.calls = 0
-
-    def reaches(self, *args):  # type: ignore[no-untyped-def]
-        self.calls += 1
-        return self.goals.reaches(*args)
-
-
-def test_card_thirds_settle_levels_as_the_goal_search_does() -> None:
-    """payoff_reaches tests a level's card-thirds bounds with the thirds search first (card_thresholds): on
-    every level of every contract and ruleset its answer is the goal search's, on whole deals from the
-    fifth trick on (strong, weak and random soloists), and the levels the bounds settle are not searched."""
+def test_the_goal_search_with_its_thirds_search_answers_as_without() -> None:
+    """A goal search that asks its threshold nodes of a thirds search (the default) answers every level of
+    every contract and ruleset as one that searches them itself, on whole deals from the fifth trick on
+    (strong, weak and random soloists), and searches fewer goal nodes doing so."""
     from calasolve.game.state import core_position
-    from calasolve.search.engines import make_solver
-    from calasolve.search.payoff import _flags, card_thresholds, payoff_reaches
+    from calasolve.search.payoff import _flags
 
     rng = random.Random(11)
-    solver = make_solver(4)
-    plain = GoalSearch(1)
-    counting = CountingGoals()
-    asked = settled = 0
+    fast, plain = GoalSearch(1), GoalSearch(1, thirds_mb=0)
+    levels = reached = 0
     for i in range(60):
         state = random_whole_deal(rng, i, (12, 27))
         contract = rng.choice(CONTRACTS)
         rules = rng.choice(RULESETS)
         for level in payoff_levels(contract, rules):
-            before = counting.calls
-            got = payoff_reaches(state, contract, level, rules, counting, solver)
-            want = plain.reaches(*core_position(state), *_flags(state), goal_table(contract, level, rules))
-            assert got == bool(want), (i, contract, rules, level)
-            need, sure = card_thresholds(contract, level, rules)
-            asked += 1
-            settled += counting.calls == before
-            if need == sure:  # a pure card-thirds level: never the goal search
-                assert counting.calls == before, (i, contract, level)
-    assert settled >= asked // 2, (settled, asked)
+            args = (*core_position(state), *_flags(state), goal_table(contract, level, rules))
+            answer = fast.reaches(*args)
+            assert answer == plain.reaches(*args), (i, contract, rules, level)
+            levels += 1
+            reached += answer
+    assert 0 < reached < levels
+    assert fast.total_nodes < plain.total_nodes
 
 
-def test_card_thresholds_bound_every_ending() -> None:
-    """Every ending paying a level has at least ``need`` card thirds, and every ending with ``sure`` or
-    more pays it, for every contract, ruleset and level."""
-    from calasolve.search.payoff import _ends, card_thresholds
-
-    for rules in RULESETS:
-        for contract in CONTRACTS:
-            for level in payoff_levels(contract, rules):
-                need, sure = card_thresholds(contract, level, rules)
-                for s, last, t in _ends(35):
-                    cards = s - 3 * last
-                    pays = outcome_payoff(contract, s, bool(last), t, rules) >= level
-                    assert not pays or cards >= need, (contract, level, s, last, t)
-                    assert sure is None or cards < sure or pays, (contract, level, s, last, t)
+def test_a_goal_search_without_a_thirds_search() -> None:
+    with pytest.raises(ValueError, match="thirds_mb"):
+        GoalSearch(1, thirds_mb=-1)
+    with pytest.raises(TypeError, match="thirds_mb"):
+        GoalSearch(1, thirds_mb=1.5)  # type: ignore[arg-type]

@@ -192,47 +192,13 @@ def finished_payoff(state: PlayState, contract: Contract, rules: Rules = STANDAR
     return outcome_payoff(contract, captured, won_last, trick_class(sol_any, def_any), rules)
 
 
-def payoff_reaches(
-    state: PlayState, contract: Contract, level: int, rules: Rules = STANDARD, goals: Any = None, solver: Any = None
-) -> bool:
-    """Can the soloist force a payoff of at least ``level`` from ``state``?
-
-    The level's card-thirds bounds (:func:`card_thresholds`) are tested first with the thirds search
-    (``solver``, the process's by default), which is many times cheaper than the goal search: a level that
-    needs ``need`` card thirds is out of reach when the defenders hold the soloist below them, and one
-    that every ending with ``sure`` of them pays is reached when the soloist can force them.  Only a level
-    neither test settles (a cappotto: the tricks matter, not only the thirds) is left to the goal search.
-    """
+def payoff_reaches(state: PlayState, contract: Contract, level: int, rules: Rules = STANDARD, goals: Any = None) -> bool:
+    """Can the soloist force a payoff of at least ``level`` from ``state``?"""
     if state.is_over:
         return finished_payoff(state, contract, rules) >= level
-    need, sure = card_thresholds(contract, level, rules, deal_thirds(state))
-    if need and not soloist_reaches(state, need, cards=True, solver=solver)[0]:
-        return False
-    if sure is not None and (sure == need or soloist_reaches(state, sure, cards=True, solver=solver)[0]):
-        return True
     captured, sol_any, def_any = _flags(state)
     goals = goals or goal_search()
     return bool(goals.reaches(*core_position(state), captured, sol_any, def_any, goal_table(contract, level, rules)))
-
-
-@lru_cache(maxsize=None)
-def card_thresholds(contract: Contract, level: int, rules: Rules = STANDARD, total: int = 35) -> tuple[int, int | None]:
-    """The soloist's card thirds (the monte counted, the last not: stramazzo's count) that bound payoff
-    ``level`` in a deal holding ``total`` thirds: ``(need, sure)``, every ending that pays ``level`` has at
-    least ``need`` of them, and every ending with ``sure`` or more pays it (None: no such count; a
-    cappotto's sweep pays less than a stramazzo).
-
-    >>> card_thresholds("solo", 8), card_thresholds("solo", -4)        # x2 made: stramazzo or a sweep; x3 escaped
-    ((30, 30), (3, 3))
-    >>> card_thresholds("solo", 12), card_thresholds("solo", -8)       # stramazzo, not a sweep; x3 or no trick
-    ((30, None), (0, 3))
-    """
-    table = goal_table(contract, level, rules)
-    pays = {(s - LAST_TRICK_THIRDS * last, table[(s * 2 + last) * 3 + t]) for s, last, t in _ends(total)}
-    need = min((c for c, ok in pays if ok), default=CARD_THIRDS + 1)
-    failing = [c for c, ok in pays if not ok]
-    sure = max(failing) + 1 if failing else 0
-    return need, (sure if sure <= CARD_THIRDS and all(ok for c, ok in pays if c >= sure) else None)
 
 
 def soloist_reaches(state: PlayState, target: int, *, cards: bool = False, solver: Any = None) -> tuple[bool, bool]:
