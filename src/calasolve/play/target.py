@@ -55,16 +55,16 @@ from functools import lru_cache
 from typing import Callable, Literal, Sequence
 
 from ..game.cards import (
-    LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, SUIT_MASKS, TOTAL_THIRDS, Card, cards_of, rank_of,
+    LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, SUIT_MASKS, TOTAL_THIRDS, Card, cards_of, mask_of, mask_thirds, rank_of,
 )
 from ..game.errors import ParameterError
 from ..game.limits import check_int
 from ..game.rules import STANDARD, Rules
 from ..game.sampling import rng_for
-from ..game.state import TRICKS, Contract, PlayState
+from ..game.state import TRICKS, Contract, PlayState, core_position
 from ..types.record import Record
 from ..search.engines import CoreSolver
-from ..search.payoff import CARD_THIRDS, NONE, SOME, SWEEP, outcome_payoff, payoff_levels, possible, soloist_reaches
+from ..search.payoff import CARD_THIRDS, NONE, SOME, SWEEP, outcome_payoff, payoff_levels, possible
 from ..search.solving import default_solver, final_card_values
 from .knowledge import deal_layout, view_of
 from .players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, HeuristicPlayer, Layout, lowest_first, pick
@@ -361,9 +361,17 @@ class ContractPimcPlayer:
 
     def _meets(self, solver: CoreSolver, state: PlayState, goal: Goal) -> bool:
         """Does the soloist reach ``goal`` from ``state`` (one layout) with best play by both sides?"""
-        met, searched = soloist_reaches(state, goal.target, cards=goal.cards, solver=solver)
-        self.stats.calls += searched
-        return met
+        s = state.soloist
+        have = state.card_thirds[s] if goal.cards else state.captured[s]
+        if state.is_over or have >= goal.target:
+            return have >= goal.target
+        hands, trick, leader, soloist, bonus = core_position(state)
+        if goal.cards:
+            bonus -= LAST_TRICK_THIRDS  # the monte still counts for the side that takes it; the last does not
+        if goal.target - have > mask_thirds(hands[0] | hands[1] | hands[2] | mask_of(trick)) + bonus:
+            return False  # more than is left
+        self.stats.calls += 1
+        return bool(solver.reaches(hands, trick, leader, soloist, bonus, goal.target - have))
 
     def _best_thirds(self, solver: CoreSolver, positions: Sequence[PlayState], weights: Sequence[int],
                      maximise: bool) -> Card:

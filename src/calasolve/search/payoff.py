@@ -201,25 +201,6 @@ def payoff_reaches(state: PlayState, contract: Contract, level: int, rules: Rule
     return bool(goals.reaches(*core_position(state), captured, sol_any, def_any, goal_table(contract, level, rules)))
 
 
-def soloist_reaches(state: PlayState, target: int, *, cards: bool = False, solver: Any = None) -> tuple[bool, bool]:
-    """Can the soloist end the deal with at least ``target`` thirds (``cards``: in cards only, the monte
-    counted and the last not: stramazzo's count), both sides playing best?  ``(reached, searched)``:
-    ``searched`` is False where the thirds already held, or all those left, settle it without a search."""
-    s = state.soloist
-    have = state.card_thirds[s] if cards else state.captured[s]
-    if state.is_over or have >= target:
-        return have >= target, False
-    hands, trick, leader, soloist, bonus = core_position(state)
-    if cards:
-        bonus -= LAST_TRICK_THIRDS  # the monte still counts for the side that takes it; the last does not
-    in_play = hands[0] | hands[1] | hands[2]
-    for card in trick:
-        in_play |= 1 << card
-    if target - have > mask_thirds(in_play) + bonus:
-        return False, False  # more than is left
-    return bool((solver or engines.solver()).reaches(hands, trick, leader, soloist, bonus, target - have)), True
-
-
 def payoff_value(
     state: PlayState, contract: Contract, rules: Rules = STANDARD, goals: Any = None, *, thirds: int | None = None
 ) -> int:
