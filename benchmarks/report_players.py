@@ -126,13 +126,16 @@ def play_deal(task: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
                                       rest=rest, step=int(step) if step else DEFAULT_STEP,  # type: ignore[arg-type]
                                       first_samples=int(first) if first else None,
                                       opening_tricks=int(opening) if opening else DEFAULT_OPENING_TRICKS)
-        solver.clear()  # every match from an empty table: a later one would reuse an earlier one's searches
         return [Timed(one(soloist_kind if seat == s else defence_kind)) for seat in range(3)]
 
-    out["a"] = match(record, seats("pimc", "pimc"))
+    def fresh_match(soloist_kind: str, defence_kind: str) -> dict[str, Any]:
+        solver.clear()  # every match from an empty table: a later one would reuse an earlier one's searches
+        return match(record, seats(soloist_kind, defence_kind))
+
+    out["a"] = fresh_match("pimc", "pimc")
     for rest in rests:
-        out[f"b_{rest}"] = match(record, seats(rest, "pimc"))
-        out[f"c_{rest}"] = match(record, seats("pimc", rest))
+        out[f"b_{rest}"] = fresh_match(rest, "pimc")
+        out[f"c_{rest}"] = fresh_match("pimc", rest)
     out["cpu"] = time.process_time() - start
     return out
 

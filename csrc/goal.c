@@ -155,6 +155,15 @@ static int forced_line(const cs_goal *g, const pos_t *p, int s, int rem, int sol
     return -1;
 }
 
+/* One outcome's count into the lowest count that wins and the highest that fails. */
+static inline void tally(int wins, int count, int *min_win, int *max_fail) {
+    if (wins) {
+        if (count < *min_win) *min_win = count;
+    } else if (count > *max_fail) {
+        *max_fail = count;
+    }
+}
+
 /* The count of the soloist's thirds that decides every outcome still possible from a
  * trick boundary with s thirds captured and rem in play: c such that an outcome wins
  * exactly when its count reaches c, counting the last's 3 (*cards = 0) or not (1);
@@ -165,31 +174,11 @@ static int threshold(const cs_goal *g, int s, int rem, int sol_any, int def_any,
     int hi = s + rem > CS_MAX_VALUE ? CS_MAX_VALUE : s + rem;
     for (int mode = 1; mode >= 0; mode--) {
         int min_win = 1000, max_fail = -1000;
-        for (int l = 0; l < 2; l++) {
-            for (int v = s; v <= hi; v++) {
-                int count = v - 3 * mode * l;
-                if (goal_at(g->goal, v, l, CS_GOAL_SOME)) {
-                    if (count < min_win) min_win = count;
-                } else if (count > max_fail) {
-                    max_fail = count;
-                }
-            }
-        }
-        if (!def_any) {
-            int count = hi - 3 * mode;
-            if (goal_at(g->goal, hi, 1, CS_GOAL_SWEEP)) {
-                if (count < min_win) min_win = count;
-            } else if (count > max_fail) {
-                max_fail = count;
-            }
-        }
-        if (!sol_any) {
-            if (goal_at(g->goal, s, 0, CS_GOAL_NONE)) {
-                if (s < min_win) min_win = s;
-            } else if (s > max_fail) {
-                max_fail = s;
-            }
-        }
+        for (int l = 0; l < 2; l++)
+            for (int v = s; v <= hi; v++)
+                tally(goal_at(g->goal, v, l, CS_GOAL_SOME), v - 3 * mode * l, &min_win, &max_fail);
+        if (!def_any) tally(goal_at(g->goal, hi, 1, CS_GOAL_SWEEP), hi - 3 * mode, &min_win, &max_fail);
+        if (!sol_any) tally(goal_at(g->goal, s, 0, CS_GOAL_NONE), s, &min_win, &max_fail);
         if (max_fail < min_win && min_win < 1000 && max_fail > -1000) {
             *cards = mode;
             return max_fail + 1;

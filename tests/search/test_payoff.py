@@ -177,6 +177,25 @@ def test_failing_soloist_fights_for_a_smaller_multiplier(rules: Rules) -> None:
     assert value < 0 and MAKE_THIRDS > 0
 
 
+def random_whole_deal(rng: random.Random, i: int, played: tuple[int, int]) -> PlayState:
+    """A whole deal (35 thirds), the soloist strong (``i % 3 == 0``: sweeps and stramazzo), weak (1:
+    failing with x2 or x3) or dealt at random (2), with ``played`` cards (a range) played at random."""
+    deck = list(range(40))
+    rng.shuffle(deck)
+    if i % 3 == 0:
+        deck.sort(key=lambda c: -(c % 10) + rng.random() * 4)
+    hands = [mask_of(deck[k * 12:(k + 1) * 12]) for k in range(3)]
+    soloist = rng.randrange(3)
+    if i % 3 == 1:
+        hands[soloist] = mask_of(sorted(deck[:36], key=lambda c: c % 10)[:12])
+        rest = [c for c in deck[:36] if not hands[soloist] >> c & 1]
+        hands[(soloist + 1) % 3], hands[(soloist + 2) % 3] = mask_of(rest[:12]), mask_of(rest[12:])
+    state = PlayState(hands, mask_of(deck[36:]), soloist=soloist, leader=rng.randrange(3))
+    for _ in range(rng.randint(*played)):
+        state.play(rng.choice(list(cards_of(state.legal()))))
+    return state
+
+
 def test_thirds_settle_levels_exactly_as_the_search_does() -> None:
     """payoff_value with the thirds value (which settles most levels without a search)
     equals the plain search, on late positions of whole deals (35 thirds), strong and
@@ -188,44 +207,12 @@ def test_thirds_settle_levels_exactly_as_the_search_does() -> None:
     solver = make_solver(4)
     goals = GoalSearch(1)
     for i in range(120):
-        deck = list(range(40))
-        rng.shuffle(deck)
-        if i % 3 == 0:  # a soloist with the top cards: sweeps and stramazzo
-            deck.sort(key=lambda c: -(c % 10) + rng.random() * 4)
-        hands = [mask_of(deck[k * 12:(k + 1) * 12]) for k in range(3)]
-        soloist = rng.randrange(3)
-        if i % 3 == 1:  # the soloist gets the worst cards: failing with x2 or x3
-            hands[soloist], hands[(soloist + 1) % 3] = hands[(soloist + 1) % 3], hands[soloist]
-            hands[soloist] = mask_of(sorted(deck[:36], key=lambda c: c % 10)[:12])
-            rest = [c for c in deck[:36] if not hands[soloist] >> c & 1]
-            hands[(soloist + 1) % 3], hands[(soloist + 2) % 3] = mask_of(rest[:12]), mask_of(rest[12:])
-        state = PlayState(hands, mask_of(deck[36:]), soloist=soloist, leader=rng.randrange(3))
-        for _ in range(rng.randint(24, 30)):
-            state.play(rng.choice(list(cards_of(state.legal()))))
+        state = random_whole_deal(rng, i, (24, 30))
+        soloist = state.soloist
         contract = rng.choice(CONTRACTS)
         rules = rng.choice(RULESETS)
         thirds = solver.value(*core_position(state)) + state.captured[soloist]
         assert payoff_value(state, contract, rules, goals, thirds=thirds) == payoff_value(state, contract, rules, goals), i
-
-
-def random_whole_deal(rng: random.Random, i: int, played: tuple[int, int]) -> PlayState:
-    """A whole deal (35 thirds), the soloist strong (``i % 3 == 0``), weak (1) or dealt at random (2),
-    with ``played`` cards (a range) played at random."""
-    deck = list(range(40))
-    rng.shuffle(deck)
-    if i % 3 == 0:
-        deck.sort(key=lambda c: -(c % 10) + rng.random() * 4)
-    hands = [mask_of(deck[k * 12:(k + 1) * 12]) for k in range(3)]
-    soloist = rng.randrange(3)
-    if i % 3 == 1:
-        low = mask_of(sorted(deck[:36], key=lambda c: c % 10)[:12])
-        rest = [c for c in deck[:36] if not low >> c & 1]
-        hands = [mask_of(rest[:12]), mask_of(rest[12:])]
-        hands.insert(soloist, low)
-    state = PlayState(hands, mask_of(deck[36:]), soloist=soloist, leader=rng.randrange(3))
-    for _ in range(rng.randint(*played)):
-        state.play(rng.choice(list(cards_of(state.legal()))))
-    return state
 
 
 def test_the_goal_search_with_its_thirds_search_answers_as_without() -> None:
