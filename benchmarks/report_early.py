@@ -74,6 +74,7 @@ def main() -> None:
     ap.add_argument("--contracts", default="solo,chiamo,scegliete,dividete")
     ap.add_argument("--limits", default="0.5,1,2", help="time limits in seconds, comma-separated")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--top", type=int, default=10, help="alternatives kept by the early search (default 10, as solve)")
     ap.add_argument("--tt-mb", type=int, default=32)
     ap.add_argument("--cache", default="/tmp/calasolve-early-exact.json", help="the exact values, kept between runs")
     ap.add_argument("--exact-only", action="store_true", help="fill the cache of exact values, measure nothing")
@@ -99,7 +100,7 @@ def main() -> None:
                 row: dict[str, Any] = {"suite": suite, "contract": contract, "deal": i, "exact": exact}
                 for limit in limits:
                     solver.clear()  # each answer from a cold table, as a user's first search
-                    early = values(best_exchange(record, solver=solver, top=10, jobs=args.jobs, time_limit=limit))
+                    early = values(best_exchange(record, solver=solver, top=args.top, jobs=args.jobs, time_limit=limit))
                     got = judge(early, exact)
                     totals[limit] = [a + b for a, b in zip(totals[limit], got)]
                     row[str(limit)] = early

@@ -690,9 +690,13 @@ def test_the_early_order_gives_every_layout_and_spread_a_first_look() -> None:
     assert len(first_seen) == layouts  # the layouts' rounds hold every other place
     assert early[0] == order[0]  # the most promising stays first
     # within a layout and a spread, the estimate's order is kept
-    from calasolve.exchange.candidates import spreads
+    import dataclasses
+    from calasolve.exchange.candidates import groups_of_spreads
 
-    group = batch.layout * 5**12 + spreads(batch)
+    group = groups_of_spreads(batch)
+    # the enumeration's numbers (one per block) group the candidates as their discards do
+    counted = groups_of_spreads(dataclasses.replace(batch, spread=None))
+    assert len(np.unique(group)) == len(np.unique(counted)) == np.unique(np.stack([group, counted]), axis=1).shape[1]
     pos = np.empty(len(early), dtype=np.int64)
     pos[early] = np.arange(len(early))
     est_pos = np.empty(len(order), dtype=np.int64)

@@ -101,6 +101,9 @@ class Batch:
     discards: np.ndarray
     #: (n,) float64: the estimate that orders a search against the clock (None: ``estimate``)
     early: np.ndarray | None = None
+    #: (n,) int64: a number per layout and spread of the discards over the suits, the same for the
+    #: candidates of one (None: work it out from the discards, see :func:`groups_of_spreads`)
+    spread: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.bonus)
@@ -218,33 +221,29 @@ def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     n = int(size.sum())
     if n == 0:
         empty = np.zeros((0, 3), dtype=np.uint64)
-        return Batch(layouts, empty, np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64), empty, np.zeros(0))
+        nothing = np.zeros(0, np.int64)
+        return Batch(layouts, empty, nothing, np.zeros(0), nothing, empty, np.zeros(0), nothing)
     ids, thirds, est, disc, early = ([np.concatenate([o[k] for o in flat[u]]) for u in range(4)] for k in range(5))
-    block = np.array(blocks, dtype=np.int64)[np.repeat(np.arange(len(blocks)), size)]
+    blk = np.array(blocks, dtype=np.int64)
+    which = np.repeat(np.arange(len(blocks)), size)
     r = np.arange(n) - np.repeat(np.cumsum(size) - size, size)  # the index within the block
     rows = [np.empty(0, np.int64)] * 4
     for u in (3, 2, 1):
-        rows[u] = block[:, 1 + u] + r % block[:, 5 + u]
-        r //= block[:, 5 + u]
-    rows[0] = block[:, 1] + r
-    lay = block[:, 0]
+        width = blk[:, 5 + u][which]
+        rows[u] = blk[:, 1 + u][which] + r % width
+        r //= width
+    rows[0] = blk[:, 1][which] + r
+    lay = blk[:, 0][which]
     base_bonus = np.array([last_trick_bonus(lay.out) for lay in layouts], dtype=np.int64)
     gone = thirds[0][rows[0]] + thirds[1][rows[1]] + thirds[2][rows[2]] + thirds[3][rows[3]]
     bonus = base_bonus[lay] + gone
-    # The class: the four suit signatures sorted, and the bonus; its first row is kept.
-    # (The ids count this batch's suit outcomes, far fewer than the 2^26 they may use
-    # here, and a bonus is at most 3 + 4 x 3 thirds: it fits its 6 bits.)
-    sig = np.sort(np.stack([ids[u][rows[u]] for u in range(4)], axis=1), axis=1)
-    k1 = sig[:, 0] << 32 | sig[:, 1]
-    k2 = (sig[:, 2] << 26 | sig[:, 3]) << 6 | bonus
-    by_class = np.lexsort((k2, k1))  # stable: the rows of a class stay in order
-    k1, k2 = k1[by_class], k2[by_class]
-    first = np.ones(n, dtype=bool)
-    first[1:] = (k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])
-    keep = np.sort(by_class[first])
+    keep = _first_of_classes([ids[u][rows[u]] for u in range(4)], bonus, len(sig_ids))
     rows = [x[keep] for x in rows]
     lay, gone, bonus = lay[keep], gone[keep], bonus[keep]
-    discards = disc[0][rows[0]] | disc[1][rows[1]] | disc[2][rows[2]] | disc[3][rows[3]]
+    discards = np.zeros((len(keep), 3), dtype=np.uint64)
+    for seat in {s for layout in layouts for s in range(3) if layout.counts[s]}:  # the seats that discard
+        discards[:, seat] = (disc[0][rows[0], seat] | disc[1][rows[1], seat] | disc[2][rows[2], seat]
+                             | disc[3][rows[3], seat])
     # summed suit by suit, in this order: the estimate's float ties (broken by index) depend on it
     estimate = est[0][rows[0]] + est[1][rows[1]]
     estimate = estimate + est[2][rows[2]]
@@ -253,7 +252,34 @@ def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     early_estimate = (early[0][rows[0]] + early[1][rows[1]] + early[2][rows[2]] + early[3][rows[3]]
                       + 0.5 * (base_bonus - LAST_TRICK_THIRDS)[lay] + 0.5 * gone)
     hands = np.array([lay.hands for lay in layouts], dtype=np.uint64)[lay] & ~discards
-    return Batch(layouts, hands, bonus, estimate, lay, discards, early_estimate)
+    return Batch(layouts, hands, bonus, estimate, lay, discards, early_estimate, which[keep])  # a block: one spread
+
+
+def _first_of_classes(ids: list[np.ndarray], bonus: np.ndarray, distinct: int) -> np.ndarray:
+    """The first row of each class, in row order: a class is the four suit signature ids taken as a
+    set with repeats (sorted), and the bonus.  (A bonus is at most 3 + 4 x 3 thirds: it fits 6 bits.)"""
+    a, b, c, d = ids
+    # the four ids sorted by a network of compare-exchanges (np.sort along rows is far slower)
+    a, b = np.minimum(a, b), np.maximum(a, b)
+    c, d = np.minimum(c, d), np.maximum(c, d)
+    a, c = np.minimum(a, c), np.maximum(a, c)
+    b, d = np.minimum(b, d), np.maximum(b, d)
+    b, c = np.minimum(b, c), np.maximum(b, c)
+    bits = max(1, (distinct - 1).bit_length())
+    if 4 * bits + 6 <= 63:  # one key: one stable sort
+        key = (((a << bits | b) << bits | c) << bits | d) << 6 | bonus
+        by_class = np.argsort(key, kind="stable")
+        key = key[by_class]
+        first = np.ones(len(key), dtype=bool)
+        first[1:] = key[1:] != key[:-1]
+    else:  # the ids are below 2^26
+        k1 = a << 32 | b
+        k2 = (c << 26 | d) << 6 | bonus
+        by_class = np.lexsort((k2, k1))  # stable: the rows of a class stay in order
+        k1, k2 = k1[by_class], k2[by_class]
+        first = np.ones(len(k1), dtype=bool)
+        first[1:] = (k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])
+    return np.sort(by_class[first])
 
 
 def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]]) -> Iterator[list[tuple[int, ...]]]:
@@ -366,14 +392,17 @@ def grouped_candidates(batch: Batch, order: np.ndarray) -> np.ndarray:
     return np.concatenate([order[:prefix], rest[np.argsort(batch.layout[rest], kind="stable")]])
 
 
-def spreads(batch: Batch) -> np.ndarray:
-    """Each candidate's spread: how many cards each seat discards from each suit, as one number."""
+def groups_of_spreads(batch: Batch) -> np.ndarray:
+    """A number per candidate, the same for the candidates of one layout and one spread (how many
+    cards each seat discards from each suit)."""
+    if batch.spread is not None:
+        return batch.spread
     key = np.zeros(len(batch), dtype=np.int64)
     for seat in range(3):
         for suit in range(4):
             held = (batch.discards[:, seat] >> np.uint64(10 * suit)) & np.uint64(0x3FF)
             key = key * 5 + np.bitwise_count(held).astype(np.int64)  # at most 4 discards a suit
-    return key
+    return batch.layout * 5**12 + key
 
 
 def _rounds(order: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -381,9 +410,13 @@ def _rounds(order: np.ndarray, group: np.ndarray) -> np.ndarray:
     (within a round in ``order``)."""
     g = group[order]
     by_group = np.argsort(g, kind="stable")
+    sorted_g = g[by_group]
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = sorted_g[1:] != sorted_g[:-1]
+    begin = np.maximum.accumulate(np.where(starts, np.arange(len(order)), 0))  # where each one's group begins
     rank = np.empty(len(order), dtype=np.int64)
-    rank[by_group] = np.arange(len(order)) - np.searchsorted(g[by_group], g[by_group], side="left")
-    return np.asarray(order[np.lexsort((np.arange(len(order)), rank))])
+    rank[by_group] = np.arange(len(order)) - begin
+    return np.asarray(order[np.argsort(rank, kind="stable")])
 
 
 def early_candidates(batch: Batch, order: np.ndarray, hedge: np.ndarray | None = None) -> np.ndarray:
@@ -397,7 +430,7 @@ def early_candidates(batch: Batch, order: np.ndarray, hedge: np.ndarray | None =
     n = len(order)
     if n == 0:
         return order
-    groups = batch.layout * 5**12 + spreads(batch)
+    groups = groups_of_spreads(batch)
     rounds = [_rounds(order, batch.layout), _rounds(order, groups)]
     if hedge is not None:
         rounds.append(_rounds(hedge, groups))

@@ -251,21 +251,30 @@ def list_search(
                     parts = [rest[j::jobs] for j in range(jobs)]
                 else:
                     parts = [rest[a:b] for a, b in _chunks(len(rest), CHUNKS_PER_JOB * jobs)]
-                for part in parts:
+                for j, part in enumerate(parts):
                     job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
                                    soloist, maximise, top, floors[li], deadline, config, search_id, li,
                                    not whole and li not in dealt,
                                    share if whole else None)
-                    futures.append((li, part, job, pool.submit(_chunk_job, job)))
+                    # against the clock this process's share is set aside, not submitted: the pool queues a
+                    # job ahead of its workers, so a job submitted for this process to take back may not cancel
+                    mine = (li in dealt and j == len(parts) - 1) or (
+                        whole and share is not None and li >= len(lists) - len(lists) // jobs)
+                    futures.append((li, part, job, None if mine else pool.submit(_chunk_job, job)))
             results: list[ChunkResult | None] = [None] * len(futures)
             for k in range(len(futures) - 1, -1, -1):
-                if not futures[k][3].cancel():
+                fut = futures[k][3]
+                # without a deadline this process then takes chunks from the back while they last
+                if fut is not None and (deadline is not None or not fut.cancel()):
                     break
                 cpu = time.process_time()
                 results[k] = _run_chunk(solver, futures[k][2])
                 totals.cpu_here += time.process_time() - cpu
             for k, (li, part, _, fut) in enumerate(futures):
-                found = results[k] or fut.result()
+                found = results[k]
+                if found is None:
+                    assert fut is not None  # only this process's parts have no future, and they ran here
+                    found = fut.result()
                 if found.cpu is not None:
                     totals.cpu_chunks.append(found.cpu)
                 totals.searches += found.searches
