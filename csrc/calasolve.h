@@ -214,9 +214,9 @@ int cs_best_of_limited(cs_solver *s, const cs_position *cands, int n, int maximi
                        int *complete);
 
 /* The passes of cs_best_of: the first max(CS_BEST_OF_PREFIX, n / CS_BEST_OF_PREFIX)
- * candidates are only tested against the best; then pass d looks for the
- * runners-up down to cs_best_of_depths[d] thirds below the best (the last:
- * everything), until the list is full. */
+ * candidates (with a deadline: all of them) are only tested against the best;
+ * then pass d looks for the runners-up down to cs_best_of_depths[d] thirds
+ * below the best (the last: everything), until the list is full. */
 #define CS_BEST_OF_PREFIX 50
 #define CS_BEST_OF_PASSES 3
 extern const int cs_best_of_depths[CS_BEST_OF_PASSES];

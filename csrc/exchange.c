@@ -185,6 +185,8 @@ int cs_best_of_limited(cs_solver *s, const cs_position *cands, int n, int maximi
     consider(&D, 0, D.floor);
     /* A good best first: the most promising candidates, tested against the best only. */
     int prefix = n / CS_BEST_OF_PREFIX > CS_BEST_OF_PREFIX ? n / CS_BEST_OF_PREFIX : CS_BEST_OF_PREFIX;
+    /* Against the clock the best comes first: the runners-up once every candidate has met it. */
+    if (D.deadline > 0) prefix = n;
     for (int i = 1; i < prefix && i < n; i++) {
         if (out_of_time(&D)) break;
         consider(&D, i, D.nk ? D.best_v : D.floor);
