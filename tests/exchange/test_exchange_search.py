@@ -623,6 +623,24 @@ def test_a_time_limit_gives_a_legal_exchange_within_its_proven_bound(
         _same_search(exact, full, solver, leader)
 
 
+@pytest.mark.parametrize("contract, worker_parts", [("solo", 1), ("chiamo", 1), ("scegliete", 1), ("dividete", 3)])
+def test_against_the_clock_this_process_searches_its_own_share(
+    contract: str, worker_parts: int, solver: CoreSolver
+) -> None:
+    # with two processes and a limit, the worker gets one half of a list dealt to both (three of
+    # dividete's six draws) and this process searches the other: none of its share waits, queued to
+    # the worker, until the deadline has passed
+    from calasolve.search.suites import random_suite
+    from calasolve.types.record import Record
+
+    deal = random_suite(1)[0]
+    record = Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist)
+    res = best_exchange(record, solver=solver, jobs=2, time_limit=0.3)
+    assert res.stats is not None
+    assert len(res.stats.cpu_chunks) == worker_parts
+    assert res.stats.cpu_here > 0
+
+
 @pytest.mark.parametrize("bad", [0, -1, 0.0, float("nan"), float("inf"), True, "1"])
 def test_a_bad_time_limit_is_a_parameter_error(bad: Any) -> None:
     from calasolve.types.record import Record

@@ -31,7 +31,9 @@ better than it for the side choosing), so the best lies between the value
 found and the bound.  Against the clock a list of ``EARLY_PARALLEL_MIN``
 candidates or more has no prefix here: it is dealt to the ``jobs`` processes
 at once, every ``jobs``-th candidate of its (early) order each, so that no
-core waits for the prefix.
+core waits for the prefix; this process keeps its share (and, of several
+whole lists, ``len(lists) // jobs``) rather than submitting it to take it
+back later, as the pool may already have queued it to a worker.
 """
 
 from __future__ import annotations
@@ -240,8 +242,8 @@ def list_search(
     bounds = [h[2] for h in heads]
     if any(len(rest) for rest in rests):
         search_id = SHARED.start([[v for v, _ in rows] for rows in merged])
-        # this process is one of the `jobs`: it takes chunks from the back of the queue
-        # (its table is warm from the prefix), the workers from the front
+        # this process is one of the `jobs`: it takes chunks from the back of the queue (its table is
+        # warm from the prefix), the workers from the front; against the clock it searches its own share
         with worker_pool(jobs - 1) as pool:
             futures = []
             for li, ((hands, bonus, _), rest) in enumerate(zip(lists, rests)):
