@@ -133,9 +133,10 @@ class ChunkJob:
     li: int
     #: the list has an answer from its prefix already
     answered: bool
-    #: with a deadline, the seconds this job may take from its start (a whole list's fair share of the
-    #: time: several lists side by side must not leave the last ones to their first candidate); None: no share
-    share: float | None = None
+    #: with a deadline, the whole lists its process still has to search, this one included: the job takes
+    #: that part of the time left (several lists side by side must not leave the last ones to their first
+    #: candidate, and a list done early leaves its time to the next); None: no share
+    lists_left: int | None = None
 
 
 @dataclass(frozen=True)
@@ -163,8 +164,8 @@ def _run_chunk(solver: CoreSolver, job: ChunkJob) -> ChunkResult:
     before = solver.total_nodes
     floor, shared = job.floor, SHARED.of(job.search_id, job.li)
     deadline = job.deadline
-    if deadline is not None and job.share is not None:
-        deadline = min(deadline, time.monotonic() + job.share)
+    if deadline is not None and job.lists_left:
+        deadline = min(deadline, time.monotonic() + (deadline - time.monotonic()) / job.lists_left)
     if job.answered and deadline is not None and time.monotonic() >= deadline:
         # too late for any test (the list has an answer from its prefix): a floor nothing
         # beats leaves only the cheap bounds, for the bound
@@ -210,7 +211,8 @@ def list_search(
     whole = jobs > 1 and len(lists) > 1 and WHOLE_LISTS
     # with a deadline, each of several lists gets a fair share of the time (dividete's draws: else the last
     # draws searched get their first candidate only); one list, or no deadline: as before
-    share = None if deadline is None or len(lists) < 2 else (deadline - time.monotonic()) * jobs / len(lists)
+    shared_time = deadline is not None and len(lists) >= 2
+    here = len(lists) // jobs  # of several whole lists against the clock, the last `here` are this process's
     for li, (hands, bonus, order) in enumerate(lists):
         n = len(order)
         if whole:
@@ -254,14 +256,15 @@ def list_search(
                 else:
                     parts = [rest[a:b] for a, b in _chunks(len(rest), CHUNKS_PER_JOB * jobs)]
                 for j, part in enumerate(parts):
-                    job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
-                                   soloist, maximise, top, floors[li], deadline, config, search_id, li,
-                                   not whole and li not in dealt,
-                                   share if whole else None)
                     # against the clock this process's share is set aside, not submitted: the pool queues a
                     # job ahead of its workers, so a job submitted for this process to take back may not cancel
-                    mine = (li in dealt and j == len(parts) - 1) or (
-                        whole and share is not None and li >= len(lists) - len(lists) // jobs)
+                    mine = (li in dealt and j == len(parts) - 1) or (whole and shared_time and li >= len(lists) - here)
+                    left = None
+                    if whole and shared_time:  # this process takes its lists from the back, the workers in order
+                        left = li - (len(lists) - here) + 1 if mine else -(-(len(lists) - here - li) // (jobs - 1))
+                    job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
+                                   soloist, maximise, top, floors[li], deadline, config, search_id, li,
+                                   not whole and li not in dealt, left)
                     futures.append((li, part, job, None if mine else pool.submit(_chunk_job, job)))
             results: list[ChunkResult | None] = [None] * len(futures)
             for k in range(len(futures) - 1, -1, -1):
