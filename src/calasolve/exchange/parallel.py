@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import mmap
 import time
 from dataclasses import dataclass
@@ -212,7 +213,7 @@ def list_search(
     # with a deadline, each of several lists gets a fair share of the time (dividete's draws: else the last
     # draws searched get their first candidate only); one list, or no deadline: as before
     shared_time = deadline is not None and len(lists) >= 2
-    here = len(lists) // jobs  # of several whole lists against the clock, the last `here` are this process's
+    pooled = len(lists) - len(lists) // jobs  # of several whole lists against the clock, the first go to the pool
     for li, (hands, bonus, order) in enumerate(lists):
         n = len(order)
         if whole:
@@ -258,10 +259,10 @@ def list_search(
                 for j, part in enumerate(parts):
                     # against the clock this process's share is set aside, not submitted: the pool queues a
                     # job ahead of its workers, so a job submitted for this process to take back may not cancel
-                    mine = (li in dealt and j == len(parts) - 1) or (whole and shared_time and li >= len(lists) - here)
+                    mine = (li in dealt and j == len(parts) - 1) or (whole and shared_time and li >= pooled)
                     left = None
                     if whole and shared_time:  # this process takes its lists from the back, the workers in order
-                        left = li - (len(lists) - here) + 1 if mine else -(-(len(lists) - here - li) // (jobs - 1))
+                        left = li - pooled + 1 if mine else math.ceil((pooled - li) / (jobs - 1))
                     job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
                                    soloist, maximise, top, floors[li], deadline, config, search_id, li,
                                    not whole and li not in dealt, left)
