@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from ..search import _core
+from .climb import Layouts, Moves
 from ..game.cards import LAST_TRICK_THIRDS, RANK_THIRDS, Card, Mask, display_order, mask_thirds, popcount, last_trick_bonus
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange, called_from
@@ -375,7 +376,9 @@ def order_candidates(batch: Batch, maximise: bool, first: Hands | None, early: b
     (ties in the order given), a candidate with the hands ``first`` before all; ``early``:
     by the estimate for a search against the clock."""
     estimate = batch.early if early and batch.early is not None else batch.estimate
-    order = np.argsort(-estimate if maximise else estimate, kind="stable")
+    # the early estimate counts in halves: twice it sorts as small integers, by radix
+    order = _argsort((-2 if maximise else 2) * estimate) if early else np.argsort(
+        -estimate if maximise else estimate, kind="stable")
     if first is not None and len(order):
         hit = np.nonzero(np.all(batch.hands[order] == np.array(first, dtype=np.uint64), axis=1))[0]
         if len(hit):
@@ -405,18 +408,28 @@ def groups_of_spreads(batch: Batch) -> np.ndarray:
     return batch.layout * 5**12 + key
 
 
+def _argsort(key: np.ndarray) -> np.ndarray:
+    """``np.argsort(key, kind="stable")``, by radix where the keys are integers in a span of 2 ** 15 (most of
+    the early order's: ten times faster on a chiamo's 500,000 candidates)."""
+    if len(key):
+        lo, hi = key.min(), key.max()
+        if hi - lo < 1 << 15 and (key.dtype.kind in "iu" or bool(np.all(key == np.floor(key)))):
+            return np.argsort((key - lo).astype(np.int16), kind="stable")
+    return np.argsort(key, kind="stable")
+
+
 def _rounds(order: np.ndarray, group: np.ndarray) -> np.ndarray:
     """``order`` dealt in rounds over the groups: every group's first, then every group's second, ...
     (within a round in ``order``)."""
     g = group[order]
-    by_group = np.argsort(g, kind="stable")
+    by_group = _argsort(g)
     sorted_g = g[by_group]
     starts = np.ones(len(order), dtype=bool)
     starts[1:] = sorted_g[1:] != sorted_g[:-1]
     begin = np.maximum.accumulate(np.where(starts, np.arange(len(order)), 0))  # where each one's group begins
     rank = np.empty(len(order), dtype=np.int64)
     rank[by_group] = np.arange(len(order)) - begin
-    return np.asarray(order[np.argsort(rank, kind="stable")])
+    return np.asarray(order[_argsort(rank)])
 
 
 def early_candidates(batch: Batch, order: np.ndarray, hedge: np.ndarray | None = None) -> np.ndarray:
@@ -438,7 +451,9 @@ def early_candidates(batch: Batch, order: np.ndarray, hedge: np.ndarray | None =
     key = np.full(n, k * n, dtype=np.int64)  # by candidate: the first of its places
     for j, r in enumerate(rounds):
         key[r] = np.minimum(key[r], k * np.arange(n) + j)
-    return np.argsort(key, kind="stable")
+    places = np.full(k * n, -1, dtype=np.int64)  # the places are distinct: each candidate put at its own
+    places[key] = np.arange(n)
+    return places[places >= 0]
 
 
 # -- contracts ---------------------------------------------------------------------------
@@ -567,3 +582,27 @@ def defence_candidates(
     batch = enumerate_candidates(defender_layouts(hands, monte, soloist, takes_list), soloist)
     order = order_candidates(batch, False, first)
     return np.ascontiguousarray(batch.hands[order]), np.ascontiguousarray(batch.bonus[order])
+
+
+# -- what a climb may change (a search against the clock) --------------------------------
+
+def climb_moves(batch: Batch, soloist: int) -> Moves:
+    """What a climb may change of ``batch``'s candidates (:mod:`.climb`): their free discards, and for the
+    soloist's layouts of several calls and returns (chiamo) the moves between them.  A move's targets are the
+    layouts whose call is the highest card of its suit the soloist lacks once he has the monte (the best
+    chiamo of the measured deals calls it on 56 of 60), whatever their return."""
+    if len(batch.layouts) < 2 or not all(lay.counts[soloist] for lay in batch.layouts):
+        return Moves(batch.discards)
+    exchanges = [lay.build((0, 0, 0)) for lay in batch.layouts]
+    call = np.array([-1 if e.call is None else e.call for e in exchanges], dtype=np.int64)
+    returned = np.array([-1 if e.returned is None else e.returned for e in exchanges], dtype=np.int64)
+    target = np.zeros(len(exchanges), dtype=bool)
+    for i, (lay, c) in enumerate(zip(batch.layouts, call.tolist())):
+        if c < 0:
+            continue
+        had = lay.hands[soloist] | (0 if returned[i] < 0 else 1 << int(returned[i]))  # the pool, the return back
+        lacks = (lay.hands[0] | lay.hands[1] | lay.hands[2]) & ~had  # the cards in play he lacks
+        target[i] = not any(lacks >> (c // 10 * 10 + r) & 1 for r in range(c % 10 + 1, 10))
+    table = Layouts(np.array([lay.hands for lay in batch.layouts], dtype=np.uint64), call, returned,
+                    np.array([last_trick_bonus(lay.out) for lay in batch.layouts], dtype=np.int64), target)
+    return Moves(batch.discards, batch.layout, table)

@@ -33,7 +33,10 @@ candidates or more has no prefix here: it is dealt to the ``jobs`` processes
 at once, every ``jobs``-th candidate of its (early) order each, so that no
 core waits for the prefix; this process keeps its share (and, of several
 whole lists, ``len(lists) // jobs``) rather than submitting it to take it
-back later, as the pool may already have queued it to a worker.
+back later, as the pool may already have queued it to a worker.  A list
+given its ``moves`` spends :data:`CLIMB_AFTER` of its time on its order and
+the rest climbing from the best it found (:mod:`.climb`); the exchanges the
+climbs reached come back in :attr:`ListResult.climbed`.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from ..types.exchange import SearchStats
 from ..scale.workers import worker_pool
 from ..search import _core, engines
 from ..search.engines import CoreSolver
+from .climb import Climbed, Moves, climb
 
 __all__ = ["ChunkJob", "ChunkResult", "ListResult", "SHARED", "SharedCounts", "list_search"]
 
@@ -65,6 +69,8 @@ WHOLE_LISTS = True
 EARLY_PARALLEL_MIN = 100
 #: Chunks per worker: more balance the dear chunks, fewer keep more killers and table entries.
 CHUNKS_PER_JOB = 16
+#: Against the clock, the share of a list's time its order gets before the climb from its best (climb.py).
+CLIMB_AFTER = 0.7
 
 
 class SharedCounts:
@@ -107,11 +113,13 @@ SHARED = SharedCounts()
 @dataclass(frozen=True)
 class ListResult:
     """The ``top`` best of one list as ``(value, index)``, best first; ``complete`` False when
-    the deadline cut the search; ``bound``: no candidate is better than it for the side choosing."""
+    the deadline cut the search; ``bound``: no candidate is better than it for the side choosing.
+    An index from the list's length on is an exchange a climb reached: ``climbed[index - length]``."""
 
     kept: list[tuple[int, int]]
     complete: bool
     bound: int
+    climbed: tuple[Climbed, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,8 @@ class ChunkJob:
     #: that part of the time left (several lists side by side must not leave the last ones to their first
     #: candidate, and a list done early leaves its time to the next); None: no share
     lists_left: int | None = None
+    #: what a climb may change of the candidates: against the clock, the job climbs from its best (None: no climb)
+    moves: Moves | None = None
 
 
 @dataclass(frozen=True)
@@ -152,6 +162,8 @@ class ChunkResult:
     nodes: int
     #: CPU seconds, for a chunk a worker searched (None: searched here)
     cpu: float | None = None
+    #: the better exchanges a climb reached, as ``(value, exchange)`` (``base``: an index in the chunk)
+    climbed: tuple[tuple[int, Climbed], ...] = ()
 
 
 def _chunk_job(job: ChunkJob) -> ChunkResult:
@@ -171,10 +183,42 @@ def _run_chunk(solver: CoreSolver, job: ChunkJob) -> ChunkResult:
         # too late for any test (the list has an answer from its prefix): a floor nothing
         # beats leaves only the cheap bounds, for the bound
         floor, shared = (_core.MAX_VALUE + 1, None) if job.maximise else (-1, None)
+    kept, values, searches, complete, bound, climbed = _limited(
+        solver, job.hands, job.bonus, job.moves, job.leader, job.soloist, job.maximise, job.top, floor, deadline,
+        shared)
+    return ChunkResult(kept, values, searches, complete, bound, solver.total_nodes - before, None, tuple(climbed))
+
+
+def _limited(
+    solver: CoreSolver,
+    hands: np.ndarray,
+    bonus: np.ndarray,
+    can: Moves | None,
+    leader: int,
+    soloist: int,
+    maximise: bool,
+    top: int,
+    floor: int | None,
+    deadline: float | None,
+    shared: memoryview | None,
+) -> tuple[list[int], list[int], int, bool, int, list[tuple[int, Climbed]]]:
+    """The core's list search within ``deadline``; given what a climb ``can`` change, with :data:`CLIMB_AFTER`
+    of the time, and the rest to climb from what it kept if it did not finish:
+    ``(kept, values, searches, complete, bound, climbed)``."""
+    climbing = can is not None and deadline is not None
+    mine = deadline
+    if climbing:
+        assert deadline is not None
+        mine = time.monotonic() + CLIMB_AFTER * max(0.0, deadline - time.monotonic())
     kept, values, searches, complete, bound = solver.best_of_limited(
-        job.hands, job.bonus, job.leader, job.soloist, job.maximise, job.top, floor, deadline, shared
+        hands, bonus, leader, soloist, maximise, top, floor, mine, shared
     )
-    return ChunkResult(kept, values, searches, complete, bound, solver.total_nodes - before)
+    climbed: list[tuple[int, Climbed]] = []
+    if climbing and not complete and kept:
+        assert deadline is not None and can is not None
+        climbed, more = climb(solver, list(zip(values, kept)), hands, bonus, can, leader, soloist, maximise, deadline)
+        searches += more
+    return kept, values, searches, complete, bound, climbed
 
 
 def _better_key(maximise: bool) -> Any:
@@ -188,7 +232,7 @@ def _chunks(size: int, parts: int) -> list[tuple[int, int]]:
 
 def list_search(
     solver: CoreSolver,
-    lists: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    lists: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, Moves | None]],
     leader: int,
     soloist: int,
     *,
@@ -198,11 +242,12 @@ def list_search(
     deadline: float | None,
     totals: SearchStats,
 ) -> list[ListResult]:
-    """The ``top`` best of each list ``(hands, bonus, order)`` (the candidates' arrays and
+    """The ``top`` best of each list ``(hands, bonus, order, moves)`` (the candidates' arrays and
     the order to try them in: the prefix, then the rest grouped by layout, as
     :func:`calasolve.exchange.candidates.grouped_candidates` gives it), with the prefix searched
     by ``solver`` here and the rest by ``jobs`` worker processes (``jobs`` 1, or a
-    short list: all by ``solver``, as one list search each)."""
+    short list: all by ``solver``, as one list search each).  Against the clock, a list given its
+    ``moves`` (None: none) is climbed from its best (:mod:`.climb`)."""
     config = solver.config
     heads: list[tuple[list[tuple[int, int]], bool, int]] = []
     rests: list[np.ndarray] = []
@@ -214,7 +259,8 @@ def list_search(
     # draws searched get their first candidate only); one list, or no deadline: as before
     shared_time = deadline is not None and len(lists) >= 2
     pooled = len(lists) - len(lists) // jobs  # of several whole lists against the clock, the first go to the pool
-    for li, (hands, bonus, order) in enumerate(lists):
+    climbed: list[list[Climbed]] = [[] for _ in lists]
+    for li, (hands, bonus, order, can) in enumerate(lists):
         n = len(order)
         if whole:
             heads.append(([], True, nothing))
@@ -234,9 +280,11 @@ def list_search(
         mine = deadline
         if deadline is not None and len(lists) > 1:  # the lists here one after another: what is left, shared
             mine = min(deadline, time.monotonic() + (deadline - time.monotonic()) / (len(lists) - li))
-        kept, values, complete, bound = _search(solver, hands[head], bonus[head], leader, soloist, maximise, top,
-                                                mine, totals)
-        heads.append(([(v, int(head[k])) for k, v in zip(kept, values)], complete, bound))
+        kept, values, complete, bound, reached = _search(
+            solver, hands[head], bonus[head], None if can is None else can.part(head), leader, soloist,
+            maximise, top, mine, totals)
+        heads.append(([(v, int(head[k])) for k, v in zip(kept, values)]
+                      + [(v, len(hands) + _climbed(climbed[li], c, head)) for v, c in reached], complete, bound))
         rests.append(order[cut:])
         floors.append(values[top - 1] if len(values) >= top else nothing)
     totals.cpu_prefix = totals.cpu_here
@@ -249,7 +297,7 @@ def list_search(
         # warm from the prefix), the workers from the front; against the clock it searches its own share
         with worker_pool(jobs - 1) as pool:
             futures = []
-            for li, ((hands, bonus, _), rest) in enumerate(zip(lists, rests)):
+            for li, ((hands, bonus, _, can), rest) in enumerate(zip(lists, rests)):
                 if whole:
                     parts = [rest]
                 elif li in dealt:  # dealt round, each part in the early order
@@ -265,7 +313,8 @@ def list_search(
                         left = li - pooled + 1 if mine else math.ceil((pooled - li) / (jobs - 1))
                     job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
                                    soloist, maximise, top, floors[li], deadline, config, search_id, li,
-                                   not whole and li not in dealt, left)
+                                   not whole and li not in dealt, left,
+                                   None if deadline is None or can is None else can.part(part))
                     futures.append((li, part, job, None if mine else pool.submit(_chunk_job, job)))
             results: list[ChunkResult | None] = [None] * len(futures)
             for k in range(len(futures) - 1, -1, -1):
@@ -286,15 +335,38 @@ def list_search(
                 totals.searches += found.searches
                 totals.nodes += found.nodes
                 merged[li].extend((v, int(part[j])) for j, v in zip(found.kept, found.values))
+                size = len(lists[li][0])
+                merged[li].extend((v, size + _climbed(climbed[li], c, part)) for v, c in found.climbed)
                 complete_all[li] = complete_all[li] and found.complete
                 bounds[li] = max(bounds[li], found.bound) if maximise else min(bounds[li], found.bound)
     out = []
     key = _better_key(maximise)
-    for (_, _, order), rows, complete, bound in zip(lists, merged, complete_all, bounds):
+    for (hands, _, order, _), rows, complete, bound, extra in zip(lists, merged, complete_all, bounds, climbed):
         pos = _inverse(order)
-        rows.sort(key=lambda vi: key((vi[0], int(pos[vi[1]]))))  # ties: the first in the order searched
-        out.append(ListResult(rows[:top], complete, bound))
+        # ties: the first in the order searched, then what the climbs reached
+        rows.sort(key=lambda vi: key((vi[0], int(pos[vi[1]]) if vi[1] < len(pos) else vi[1])))
+        if extra:  # a climb may reach a candidate another process kept, or another climb's exchange
+            rows = _distinct(rows, hands, extra)
+        out.append(ListResult(rows[:top], complete, bound, tuple(extra)))
     return out
+
+
+def _distinct(rows: list[tuple[int, int]], hands: np.ndarray, reached: list[Climbed]) -> list[tuple[int, int]]:
+    """``rows`` without those whose hands an earlier row has (an index from ``len(hands)`` on: a climbed one)."""
+    seen: set[bytes] = set()
+    out = []
+    for v, i in rows:
+        h = (hands[i] if i < len(hands) else reached[i - len(hands)].hands).tobytes()
+        if h not in seen:
+            seen.add(h)
+            out.append((v, i))
+    return out
+
+
+def _climbed(reached: list[Climbed], c: Climbed, part: np.ndarray) -> int:
+    """Adds ``c`` (its base an index in ``part``) to the list's ``reached``, its base an index in the list: its place."""
+    reached.append(dataclasses.replace(c, base=int(part[c.base])))
+    return len(reached) - 1
 
 
 def _inverse(order: np.ndarray) -> np.ndarray:
@@ -307,24 +379,25 @@ def _search(
     solver: CoreSolver,
     hands: np.ndarray,
     bonus: np.ndarray,
+    can: Moves | None,
     leader: int,
     soloist: int,
     maximise: bool,
     top: int,
     deadline: float | None,
     totals: SearchStats,
-) -> tuple[list[int], list[int], bool, int]:
-    """One list search by ``solver`` here: ``(kept, values, complete, bound)``."""
+) -> tuple[list[int], list[int], bool, int, list[tuple[int, Climbed]]]:
+    """One list search by ``solver`` here: ``(kept, values, complete, bound, climbed)``."""
     before = solver.total_nodes
     cpu = time.process_time()
+    climbed: list[tuple[int, Climbed]] = []
     if deadline is None:
         kept, values, searches = solver.best_of(hands, bonus, leader, soloist, maximise, top)
         complete, bound = True, values[0] if values else 0
     else:
-        kept, values, searches, complete, bound = solver.best_of_limited(
-            hands, bonus, leader, soloist, maximise, top, None, deadline
-        )
+        kept, values, searches, complete, bound, climbed = _limited(
+            solver, hands, bonus, can, leader, soloist, maximise, top, None, deadline, None)
     totals.searches += searches
     totals.nodes += solver.total_nodes - before
     totals.cpu_here += time.process_time() - cpu
-    return kept, values, complete, bound
+    return kept, values, complete, bound, climbed

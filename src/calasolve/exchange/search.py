@@ -58,6 +58,8 @@ from dataclasses import dataclass
 import time
 from typing import Any, Sequence
 
+import numpy as np
+
 from ..game.cards import Mask, last_trick_bonus
 from ..types.record import Record, check_record
 from ..types.exchange import Draw, ExchangeResult, SearchStats
@@ -67,6 +69,7 @@ from .candidates import (
     Hands,
     Batch,
     Candidate,
+    climb_moves,
     defender_layouts,
     early_candidates,
     enumerate_candidates,
@@ -83,6 +86,7 @@ from ..search.engines import CoreSolver
 from ..search.position import Position, solve_position
 from ..types.solution import Objective, SolveResult
 from ..search.solving import check_solver, default_solver
+from .climb import Moves
 from .parallel import ListResult, list_search
 
 __all__ = ["SearchLimits", "best_exchange", "check_jobs_and_limit", "check_search_arguments", "search_exchange",
@@ -135,7 +139,19 @@ def best_candidates(
     batch = cands if isinstance(cands, Batch) else Batch.of(cands)
     found = list_searches(solver, [batch], leader, soloist, maximise=maximise, stats=stats, limits=limits,
                           deadline=deadline)
-    return [(v, i, batch.candidate(i)) for v, i in found[0].kept]
+    return [(v, i, candidate_of(batch, found[0], i)) for v, i in found[0].kept]
+
+
+def candidate_of(batch: Batch, found: ListResult, i: int) -> Candidate:
+    """Candidate ``i`` of a list search's result: the batch's, or from its length on an exchange a climb reached."""
+    if i < len(batch):
+        return batch.candidate(i)
+    reached = found.climbed[i - len(batch)]
+    base = batch.candidate(reached.base)
+    layout = base.layout if reached.layout < 0 else batch.layouts[reached.layout]
+    h, d = reached.hands, reached.discards
+    return Candidate((int(h[0]), int(h[1]), int(h[2])), reached.bonus, layout, (int(d[0]), int(d[1]), int(d[2])),
+                     base.estimate, base.early)
 
 
 def list_searches(
@@ -150,12 +166,16 @@ def list_searches(
     deadline: float | None,
 ) -> list[ListResult]:
     """:func:`best_candidates` of several batches at once (their chunks share the worker pool)."""
+    lists: list[tuple[np.ndarray, np.ndarray, np.ndarray, Moves | None]]
     if deadline is None:
-        lists = [(b.hands, b.bonus, grouped_candidates(b, order_candidates(b, maximise, limits.first))) for b in batches]
+        lists = [(b.hands, b.bonus, grouped_candidates(b, order_candidates(b, maximise, limits.first)), None)
+                 for b in batches]
     else:  # against the clock: the early estimate, every layout and spread a first look
-        # the soloist's lists hedge with the exact search's estimate too (measured: the defenders' do not gain)
+        # the soloist's lists hedge with the exact search's estimate too (measured: the defenders' do not gain);
+        # one list climbs from its best (dividete's draws, a third of the time each, measured no gain)
         lists = [(b.hands, b.bonus, early_candidates(b, order_candidates(b, maximise, limits.first, early=True),
-                                                     order_candidates(b, maximise, limits.first) if maximise else None))
+                                                     order_candidates(b, maximise, limits.first) if maximise else None),
+                  climb_moves(b, soloist) if len(batches) == 1 else None)
                  for b in batches]
     return list_search(solver, lists, leader, soloist, maximise=maximise, top=limits.top, jobs=limits.jobs,
                        deadline=deadline, totals=stats)
@@ -199,7 +219,7 @@ def search_exchange(
         batches = [enumerate_candidates(layouts, soloist) for layouts in layout_lists]
         found = list_searches(solver, batches, leader, soloist, maximise=maximise, stats=totals,
                               limits=dataclasses.replace(limits, top=n), deadline=deadline)
-        return [([(v, b.candidate(i)) for v, i in r.kept], len(b), r) for b, r in zip(batches, found)]
+        return [([(v, candidate_of(b, r, i)) for v, i in r.kept], len(b), r) for b, r in zip(batches, found)]
 
     if contract in SOLOIST_EXCHANGE:
         [(kept, count, found)] = run([soloist_layouts(h, monte, contract, soloist, given)], True, limits.top)
