@@ -26,19 +26,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..game.cards import RANK_THIRDS
+from ..game.cards import RANK_THIRDS, cards_of, mask_thirds
 from ..search.engines import CoreSolver
 
 __all__ = ["Climbed", "Layouts", "Moves", "climb", "moves", "swaps"]
 
 _THIRDS = np.array([RANK_THIRDS[c % 10] for c in range(40)], dtype=np.int64)
-_ONE = sum(1 << c for c in range(40) if RANK_THIRDS[c % 10] == 1)  # the cards worth one third
-_THREE = sum(1 << c for c in range(40) if RANK_THIRDS[c % 10] == 3)  # the aces
-
-
-def _thirds(masks: np.ndarray) -> np.ndarray:
-    thirds: np.ndarray = np.bitwise_count(masks & np.uint64(_ONE)) + 3 * np.bitwise_count(masks & np.uint64(_THREE))
-    return thirds.astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -82,10 +75,6 @@ class Climbed:
     layout: int = -1
 
 
-def _cards(mask: int) -> np.ndarray:
-    return np.array([c for c in range(40) if mask >> c & 1], dtype=np.int64)
-
-
 def swaps(hands: np.ndarray, discards: np.ndarray, bonus: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every exchange one swap from a candidate's (``hands``: the 3 hands at the first lead, ``discards``:
     the free discards per seat, ``bonus``: its last-trick bonus): ``(hands, bonus, discards)`` arrays,
@@ -101,7 +90,8 @@ def swaps(hands: np.ndarray, discards: np.ndarray, bonus: int) -> tuple[np.ndarr
         out = int(discards[seat])
         if not out:
             continue
-        held, gone = _cards(int(hands[seat])), _cards(out)
+        held = np.fromiter(cards_of(int(hands[seat])), dtype=np.int64)
+        gone = np.fromiter(cards_of(out), dtype=np.int64)
         keep = np.repeat(held, len(gone))  # the card discarded instead
         back = np.tile(gone, len(held))  # the discard taken back
         one = np.uint64(1)
@@ -133,8 +123,8 @@ def moves(hands: np.ndarray, soloist: int, layout: int, table: Layouts) -> tuple
     mine = np.full(len(to), held, dtype=np.uint64)
 
     def has(masks: np.ndarray, cards: np.ndarray) -> np.ndarray:
-        held: np.ndarray = (masks >> np.maximum(cards, 0).astype(np.uint64)) & one == one
-        return held
+        there: np.ndarray = (masks >> np.maximum(cards, 0).astype(np.uint64)) & one == one
+        return there
 
     if call >= 0:
         new_call = table.call[to]
@@ -153,7 +143,7 @@ def moves(hands: np.ndarray, soloist: int, layout: int, table: Layouts) -> tuple
     new_hands[:, soloist] = mine
     discards = np.zeros_like(pools)
     discards[:, soloist] = pools[:, soloist] & ~mine
-    bonus = table.bonus[to] + _thirds(discards[:, soloist])
+    bonus = table.bonus[to] + np.array([mask_thirds(int(m)) for m in discards[:, soloist]], dtype=np.int64)
     return new_hands, bonus, discards, to
 
 

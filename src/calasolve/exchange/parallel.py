@@ -205,17 +205,14 @@ def _limited(
     """The core's list search within ``deadline``; given what a climb ``can`` change, with :data:`CLIMB_AFTER`
     of the time, and the rest to climb from what it kept if it did not finish:
     ``(kept, values, searches, complete, bound, climbed)``."""
-    climbing = can is not None and deadline is not None
     mine = deadline
-    if climbing:
-        assert deadline is not None
+    if can is not None and deadline is not None:
         mine = time.monotonic() + CLIMB_AFTER * max(0.0, deadline - time.monotonic())
     kept, values, searches, complete, bound = solver.best_of_limited(
         hands, bonus, leader, soloist, maximise, top, floor, mine, shared
     )
     climbed: list[tuple[int, Climbed]] = []
-    if climbing and not complete and kept:
-        assert deadline is not None and can is not None
+    if can is not None and deadline is not None and not complete and kept:
         climbed, more = climb(solver, list(zip(values, kept)), hands, bonus, can, leader, soloist, maximise, deadline)
         searches += more
     return kept, values, searches, complete, bound, climbed
