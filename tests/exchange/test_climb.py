@@ -11,9 +11,12 @@ import numpy as np
 import pytest
 
 from calasolve.exchange import parallel
-from calasolve.exchange.candidates import (climb_moves, defender_layouts, dividete_draws, enumerate_candidates,
+from calasolve.exchange import climb as climb_module
+from calasolve.exchange.candidates import (TARGET_SHARE, climb_moves, defender_layouts, dividete_draws,
+                                           early_candidates, early_chiamo, enumerate_candidates, order_candidates,
                                            soloist_layouts)
 from calasolve.exchange.climb import climb, moves, swaps
+from calasolve.exchange.estimate import position_estimate
 from calasolve.exchange.search import SearchLimits, search_exchange
 from calasolve.game.cards import mask_thirds
 from calasolve.game.exchange import Exchange
@@ -138,3 +141,47 @@ def test_against_the_clock_what_a_climb_reached_is_a_legal_exchange_of_its_value
             assert early.value >= first.value
             improved += early.value > first.value
     assert improved  # the first candidates are not the best on these deals: the climbs found better
+
+
+@pytest.mark.parametrize("step", [1, 1000])
+def test_a_climb_tested_one_at_a_time_or_all_at_once_only_climbs(step: int, solver: CoreSolver,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(climb_module, "STEP", step)
+    test_a_climb_only_climbs_and_stops_where_nothing_near_is_better("chiamo", True, solver)
+
+
+@pytest.mark.parametrize("contract", ["chiamo", "dividete"])
+def test_a_climbs_estimate_is_the_early_estimate_of_the_candidates(contract: str) -> None:
+    # a climb orders the exchanges it meets by the estimate that orders the list against the clock
+    batch, _, _, soloist, _ = _batch(contract, 6)
+    defenders = contract == "dividete"
+    offset = {round(position_estimate(batch.hands[i], int(batch.bonus[i]), soloist, defenders) - batch.early[i], 9)
+              for i in range(len(batch))}
+    assert len(offset) == 1
+
+
+def test_a_chiamos_early_order_gives_its_target_calls_their_share() -> None:
+    batch, _, _, soloist, _ = _batch("chiamo", 8)
+    can = climb_moves(batch, soloist)
+    assert can.table is not None and can.layout_of is not None
+    early = order_candidates(batch, True, None, early=True)
+    hedge = order_candidates(batch, True, None)
+    order = early_candidates(batch, early, hedge)
+    mixed = early_chiamo(batch, soloist, can, order, early, hedge)
+    assert sorted(mixed.tolist()) == list(range(len(batch)))  # every candidate once
+    target = can.table.target[can.layout_of[mixed]]
+    assert 0 < target.sum() < len(batch)
+    n = min(int(target.sum()), int((~target).sum()))  # while both parts last, each its share of the places
+    for m in (10, n // 2, n):
+        assert abs(target[:m].mean() - TARGET_SHARE) <= 1 / m + 1e-9
+    # every target call and spread of the soloist's discards its first look before any its third
+    d = batch.discards[mixed[target], soloist]
+    spread = [np.bitwise_count((d >> np.uint64(10 * u)) & np.uint64(0x3FF)) for u in range(4)]
+    keys = list(zip(can.table.call[can.layout_of[mixed[target]]].tolist(), *(x.tolist() for x in spread)))
+    groups, counts = len(set(keys)), dict[Any, int]()
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+        assert counts[key] < 3 or len(counts) == groups
+    # the other candidates keep their order
+    rest = mixed[~target]
+    assert rest.tolist() == order[~can.table.target[can.layout_of[order]]].tolist()

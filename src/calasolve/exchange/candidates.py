@@ -27,7 +27,6 @@ equivalent positions, with the cheap estimate that orders them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations, product
 from typing import Any, Callable, Iterator, Sequence
 
@@ -35,7 +34,8 @@ import numpy as np
 
 from ..search import _core
 from .climb import Layouts, Moves
-from ..game.cards import LAST_TRICK_THIRDS, RANK_THIRDS, Card, Mask, display_order, mask_thirds, popcount, last_trick_bonus
+from .estimate import EARLY, code, suit_estimate
+from ..game.cards import LAST_TRICK_THIRDS, Card, Mask, display_order, mask_thirds, popcount, last_trick_bonus
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange, called_from
 from ..game.state import Contract, defender_seats
@@ -76,12 +76,6 @@ class Candidate:
 
     def exchange(self) -> Exchange:
         return self.layout.build(self.discards)
-
-
-def _code(card: Card, owner: int, soloist: int) -> int:
-    """A card in a suit signature: its owner relative to the soloist (0 = the
-    soloist) times 4, plus its thirds (0, 1 or 3)."""
-    return ((owner - soloist) % 3) * 4 + RANK_THIRDS[card % 10]
 
 
 @dataclass(frozen=True)
@@ -157,7 +151,7 @@ def _suit_options(
     held = [(layout.hands[s] >> (10 * suit)) & 0x3FF for s in range(3)]
     cards = [suit * 10 + r for r in range(9, -1, -1) if any(h >> r & 1 for h in held)]  # high -> low
     owner = {c: next(s for s in range(3) if held[s] >> (c % 10) & 1) for c in cards}
-    codes = {c: _code(c, owner[c], soloist) for c in cards}
+    codes = {c: code(c, owner[c], soloist) for c in cards}
     mine = [[c for c in reversed(cards) if owner[c] == s] for s in seats]  # low -> high
     opts: dict[tuple[int, ...], _Options] = {}
     ranges = [range(min(layout.counts[s], len(mine[i])) + 1) for i, s in enumerate(seats)]
@@ -176,9 +170,9 @@ def _suit_options(
         opts[ks] = (
             np.array([sig_ids.setdefault(sig, len(sig_ids)) for (sig, _), _ in rows], dtype=np.int64),
             np.array([thirds for (_, thirds), _ in rows], dtype=np.int64),
-            np.array([_suit_estimate(sig, defenders) for (sig, _), _ in rows], dtype=np.float64),
+            np.array([suit_estimate(sig, defenders) for (sig, _), _ in rows], dtype=np.float64),
             np.array([masks for _, masks in rows], dtype=np.uint64).reshape(-1, 3),
-            np.array([_suit_estimate(sig, defenders, EARLY) for (sig, _), _ in rows], dtype=np.float64),
+            np.array([suit_estimate(sig, defenders, EARLY) for (sig, _), _ in rows], dtype=np.float64),
         )
     return opts
 
@@ -301,74 +295,6 @@ def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]])
     yield from rec(0, need)
 
 
-# -- the cheap estimate ------------------------------------------------------------
-
-#: Weight of the defenders' forced thirds in the estimate of their exchanges.
-_FORCED_WEIGHT = 3.0
-
-
-@dataclass(frozen=True)
-class Weights:
-    """The estimate's weights: a top card's base (plus its thirds), the thirds of the soloist's
-    other cards, a void."""
-
-    top: float
-    low: float
-    void: float
-
-
-#: The exact search's order (its node counts are the benchmarks' signature: kept as they are).
-EXACT = Weights(top=2.0, low=0.3, void=1.0)
-#: A search against the clock: a guess in which the soloist's point cards under a defender's
-#: count fully (they mostly win once the higher cards fall), so that throwing them, which gives
-#: their thirds to whoever wins the last trick, is no longer tried first.  Fitted on deals apart
-#: from those the early answers are measured on (docs/exchange-search.md).
-EARLY = Weights(top=1.0, low=1.0, void=2.0)
-
-
-@lru_cache(maxsize=None)  # few distinct suit signatures; each is met again for thousands of candidates
-def _suit_estimate(sig: tuple[int, ...], defenders: bool = False, weights: Weights = EXACT) -> float:
-    """One suit's share of a rough guess of the soloist's prospects, used only to
-    order the candidates: thirds in the soloist's top sequence (sure tricks) count
-    fully, the soloist's lower point cards a little, a void 1.  ``sig`` is the
-    suit's signature (see :func:`_code`), highest card first; the guess adds the
-    monte's thirds / 2.  ``weights``: those of the exact search or of a search against the clock.
-
-    When the defenders discard (``defenders``), the guess also counts, three
-    times, the thirds each defender must follow with while the soloist runs his
-    top sequence (their lowest cards of the suit, as many as the sequence is
-    long).  Throwing those point cards is what the defenders' best exchanges most
-    often do, and with the best met early every other candidate is tested at the
-    final bound.  The soloist's exchange leaves the term out (it did not pay
-    there; docs/experiments.md).
-
-    >>> _suit_estimate((1, 1, 5, 4))  # the soloist's 3 and 2 over a defender's R and 4
-    6.0
-    >>> _suit_estimate((1, 1, 5, 4), defenders=True)  # who must follow with both: 1 third
-    9.0
-    >>> _suit_estimate((1, 1, 5, 4), weights=EARLY)
-    4.0
-    """
-    score = 0.0
-    others = False
-    top = 0  # the soloist's top sequence: his cards above every defender's
-    for code in sig:
-        if code >= 4:  # a defender's card
-            others = True
-        elif not others:
-            score += weights.top + code
-            top += 1
-        else:
-            score += weights.low * code
-    if all(code >= 4 for code in sig):
-        score += weights.void  # a void lets the soloist throw losers
-    if defenders and top:
-        for seat in (1, 2):
-            held = [code & 3 for code in sig if code >> 2 == seat]  # highest first
-            score += _FORCED_WEIGHT * sum(held[-top:])
-    return score
-
-
 # -- the order to try them in ------------------------------------------------------
 
 def order_candidates(batch: Batch, maximise: bool, first: Hands | None, early: bool = False) -> np.ndarray:
@@ -432,6 +358,10 @@ def _rounds(order: np.ndarray, group: np.ndarray) -> np.ndarray:
     return np.asarray(order[_argsort(rank)])
 
 
+#: Against the clock, the share of a chiamo's early order for the layouts that call a climb's target (early_chiamo).
+TARGET_SHARE = 0.75
+
+
 def early_candidates(batch: Batch, order: np.ndarray, hedge: np.ndarray | None = None) -> np.ndarray:
     """The order for a search with a time limit: rounds over the layouts (every call/return, or
     takes, its most promising candidate, then every one its second, ...) interleaved with
@@ -447,13 +377,41 @@ def early_candidates(batch: Batch, order: np.ndarray, hedge: np.ndarray | None =
     rounds = [_rounds(order, batch.layout), _rounds(order, groups)]
     if hedge is not None:
         rounds.append(_rounds(hedge, groups))
-    k = len(rounds)
-    key = np.full(n, k * n, dtype=np.int64)  # by candidate: the first of its places
+    return _interleave(rounds, n)
+
+
+def _interleave(rounds: Sequence[np.ndarray], size: int) -> np.ndarray:
+    """The candidates of ``rounds`` (orders of the same candidates, numbered below ``size``) taking turns,
+    each candidate at the first of its places."""
+    k, n = len(rounds), len(rounds[0])
+    key = np.full(size, k * n, dtype=np.int64)  # by candidate: the first of its places
     for j, r in enumerate(rounds):
         key[r] = np.minimum(key[r], k * np.arange(n) + j)
+    there = np.nonzero(key < k * n)[0]
     places = np.full(k * n, -1, dtype=np.int64)  # the places are distinct: each candidate put at its own
-    places[key] = np.arange(n)
+    places[key[there]] = there
     return places[places >= 0]
+
+
+def early_chiamo(batch: Batch, soloist: int, can: Moves, order: np.ndarray, early: np.ndarray,
+                 hedge: np.ndarray) -> np.ndarray:
+    """A chiamo's order against the clock: :data:`TARGET_SHARE` of the places go to the layouts whose call is a
+    climb's target (the highest card of its suit the soloist lacks), in rounds over their call and spread of
+    the soloist's discards (every call and spread its most promising discards, whatever the return; ``early``
+    and ``hedge`` taking turns); the rest to the other candidates, in ``order`` (:func:`early_candidates`)."""
+    if can.table is None or can.layout_of is None:
+        return order
+    target = can.table.target[can.layout_of]
+    spread = np.zeros(len(batch), dtype=np.int64)
+    for suit in range(4):
+        held = (batch.discards[:, soloist] >> np.uint64(10 * suit)) & np.uint64(0x3FF)
+        spread = spread * 5 + np.bitwise_count(held).astype(np.int64)  # at most 4 discards a suit
+    group = can.table.call[can.layout_of] * 5**4 + spread
+    chosen = _interleave([_rounds(o[target[o]], group) for o in (early, hedge)], len(batch))
+    rest = order[~target[order]]
+    # the chosen's k-th place at k / share, the rest's at (k + 1/2) / (1 - share): each part in its order
+    key = np.concatenate([np.arange(len(chosen)) / TARGET_SHARE, (np.arange(len(rest)) + 0.5) / (1 - TARGET_SHARE)])
+    return np.asarray(np.concatenate([chosen, rest])[np.argsort(key, kind="stable")])
 
 
 # -- contracts ---------------------------------------------------------------------------

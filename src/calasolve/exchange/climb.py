@@ -4,11 +4,14 @@ A search against the clock tests a few hundred of a chiamo's 140,000-550,000
 candidates, and no order puts a best one that early on most deals; but a best
 exchange mostly keeps all but one or two discards of a good one, and a test at
 the value a good exchange reached fails fast.  So once its share of the time is
-spent on the list, a search climbs from the best exchange it found: every *swap*
+spent on the list, a search climbs from the best exchange it found: the *swaps*
 (a seat that discards takes back one of its discards and discards one of its
-cards instead) is tested against the value reached, the best of them is taken,
-and so on until no swap is better or the time is out; then it climbs from the
-next exchange it kept (docs/exchange-search.md).
+cards instead) are tested against the value reached, the most promising first
+(by the early estimate) and :data:`STEP` at a time; the best of the first few
+with a better one is taken, and so on until no swap is better or the time is
+out; then it climbs from the next exchange it kept (docs/exchange-search.md).
+A swap found no better than a value reached is not tested again at that value
+or above.
 
 A chiamo's climb also *moves* the exchange into another layout: the soloist keeps
 the same cards but for the call (the new called card for the old) and the return
@@ -28,8 +31,12 @@ import numpy as np
 
 from ..game.cards import RANK_THIRDS, cards_of, mask_thirds
 from ..search.engines import CoreSolver
+from .estimate import position_estimate
 
 __all__ = ["Climbed", "Layouts", "Moves", "climb", "moves", "swaps"]
+
+#: The neighbours tested at a time, the most promising first: the climb moves on from the first few with a better one.
+STEP = 16
 
 _THIRDS = np.array([RANK_THIRDS[c % 10] for c in range(40)], dtype=np.int64)
 
@@ -147,6 +154,11 @@ def moves(hands: np.ndarray, soloist: int, layout: int, table: Layouts) -> tuple
     return new_hands, bonus, discards, to
 
 
+def _no_better(known: int | None, value: int, maximise: bool) -> bool:
+    """Whether an exchange known no better than ``known`` (None: not known) is no better than ``value``."""
+    return known is not None and (known <= value if maximise else known >= value)
+
+
 def climb(
     solver: CoreSolver,
     starts: Sequence[tuple[int, int]],
@@ -165,6 +177,7 @@ def climb(
     found: list[tuple[int, Climbed]] = []
     searches = 0
     seen: set[bytes] = set()
+    dead: dict[bytes, int] = {}  # neighbours no better than a value reached, that value
     for value, base in starts:
         h, b, d = hands[base], int(bonus[base]), discards[base]
         lay = -1 if layout_of is None else int(layout_of[base])
@@ -180,11 +193,25 @@ def climb(
                                   np.concatenate([nl, ml]))
             if not len(nb):
                 break
-            kept, values, tests, _, _ = solver.best_of_limited(nh, nb, leader, soloist, maximise, 1, value, deadline)
-            searches += tests
-            if not kept:
+            # the neighbours not known to be no better, the most promising first
+            fresh = np.array([not _no_better(dead.get(x.tobytes()), value, maximise) for x in nh], dtype=bool)
+            nh, nb, nd, nl = nh[fresh], nb[fresh], nd[fresh], nl[fresh]
+            guess = np.array([position_estimate(x, int(y), soloist, not maximise) for x, y in zip(nh, nb)])
+            by = np.argsort(-guess if maximise else guess, kind="stable")
+            nh, nb, nd, nl = nh[by], nb[by], nd[by], nl[by]
+            k = -1
+            for a in range(0, len(nb), STEP):
+                z = slice(a, a + STEP)
+                kept, values, tests, _, _ = solver.best_of_limited(nh[z], nb[z], leader, soloist, maximise, 1, value,
+                                                                   deadline)
+                searches += tests
+                if time.monotonic() < deadline:  # every one of them tested: none better than the best kept
+                    dead.update((x.tobytes(), values[0] if kept else value) for x in nh[z])
+                if kept:
+                    k = a + kept[0]
+                    break
+            if k < 0:
                 break
-            k = kept[0]
             if nh[k].tobytes() in seen:  # reached from a better start already
                 break
             value, h, b, d, lay = values[0], nh[k], int(nb[k]), nd[k], int(nl[k])

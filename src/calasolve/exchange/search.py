@@ -72,6 +72,7 @@ from .candidates import (
     climb_moves,
     defender_layouts,
     early_candidates,
+    early_chiamo,
     enumerate_candidates,
     grouped_candidates,
     Layout,
@@ -173,10 +174,15 @@ def list_searches(
     else:  # against the clock: the early estimate, every layout and spread a first look
         # the soloist's lists hedge with the exact search's estimate too (measured: the defenders' do not gain);
         # one list climbs from its best (dividete's draws, a third of the time each, measured no gain)
-        lists = [(b.hands, b.bonus, early_candidates(b, order_candidates(b, maximise, limits.first, early=True),
-                                                     order_candidates(b, maximise, limits.first) if maximise else None),
-                  climb_moves(b, soloist) if len(batches) == 1 else None)
-                 for b in batches]
+        lists = []
+        for b in batches:
+            early = order_candidates(b, maximise, limits.first, early=True)
+            hedge = order_candidates(b, maximise, limits.first) if maximise else None
+            order = early_candidates(b, early, hedge)
+            can = climb_moves(b, soloist) if len(batches) == 1 else None
+            if can is not None and hedge is not None:
+                order = early_chiamo(b, soloist, can, order, early, hedge)
+            lists.append((b.hands, b.bonus, order, can))
     return list_search(solver, lists, leader, soloist, maximise=maximise, top=limits.top, jobs=limits.jobs,
                        deadline=deadline, totals=stats)
 
