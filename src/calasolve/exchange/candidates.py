@@ -328,10 +328,16 @@ def groups_of_spreads(batch: Batch) -> np.ndarray:
         return batch.spread
     key = np.zeros(len(batch), dtype=np.int64)
     for seat in range(3):
-        for suit in range(4):
-            held = (batch.discards[:, seat] >> np.uint64(10 * suit)) & np.uint64(0x3FF)
-            key = key * 5 + np.bitwise_count(held).astype(np.int64)  # at most 4 discards a suit
+        key = key * 5**4 + _spread(batch.discards[:, seat])
     return batch.layout * 5**12 + key
+
+
+def _spread(discards: np.ndarray) -> np.ndarray:
+    """One seat's discards (masks) as how many cards of each suit, a base-5 digit a suit (at most 4 a suit)."""
+    key = np.zeros(len(discards), dtype=np.int64)
+    for suit in range(4):
+        key = key * 5 + np.bitwise_count((discards >> np.uint64(10 * suit)) & np.uint64(0x3FF)).astype(np.int64)
+    return key
 
 
 def _argsort(key: np.ndarray) -> np.ndarray:
@@ -402,11 +408,7 @@ def early_chiamo(batch: Batch, soloist: int, can: Moves, order: np.ndarray, earl
     if can.table is None or can.layout_of is None:
         return order
     target = can.table.target[can.layout_of]
-    spread = np.zeros(len(batch), dtype=np.int64)
-    for suit in range(4):
-        held = (batch.discards[:, soloist] >> np.uint64(10 * suit)) & np.uint64(0x3FF)
-        spread = spread * 5 + np.bitwise_count(held).astype(np.int64)  # at most 4 discards a suit
-    group = can.table.call[can.layout_of] * 5**4 + spread
+    group = can.table.call[can.layout_of] * 5**4 + _spread(batch.discards[:, soloist])
     chosen = _interleave([_rounds(o[target[o]], group) for o in (early, hedge)], len(batch))
     rest = order[~target[order]]
     # the chosen's k-th place at k / share, the rest's at (k + 1/2) / (1 - share): each part in its order
