@@ -10,10 +10,13 @@ the 6 draws is one answer).  Per suite, contract and limit it prints the share o
 * **exact**: the value found is the best value;
 * **within 1**: at most one third from it;
 * **flip**: the early answer's make/fail differs from the best's (a soloist told "fails"
-  where his best exchange makes; for the defenders, "makes" where their best beats it).
+  where his best exchange makes; for the defenders, "makes" where their best beats it);
+* **thirds off**: the answers' distance from the best in all, apart for the answers whose best
+  makes and those whose best fails (where "fails" is right whatever the thirds).
 
 The exact values are cached (``--cache``, JSON by suite, contract and deal), as they cost
 minutes of CPU for a chiamo: generate them once, then measure limits as often as needed.
+Those already computed are shipped (``--known``, ``benchmarks/data/early_exact.json``).
 The answers within a limit depend on the CPU the search gets: run it alone
 (``/work/bin/cpu time ...``) or say what the load was (printed).
 
@@ -42,6 +45,8 @@ from calasolve.types.exchange import ExchangeResult  # noqa: E402
 from calasolve.types.record import Record  # noqa: E402
 
 SUITES = {"random": random_suite, "strong": strong_suite}
+#: The exact values computed so far (``--exact-only``), by suite, contract and deal.
+KNOWN = Path(__file__).resolve().parent / "data" / "early_exact.json"
 
 
 def values(res: ExchangeResult) -> list[int]:
@@ -59,11 +64,12 @@ def exact_values(cache: dict[str, Any], path: Path | None, suite: str, contract:
     return list(cache[key])
 
 
-def judge(early: list[int], exact: list[int]) -> tuple[int, int, int, int]:
-    """(answers, exact, within one third, make/fail flips)."""
+def judge(early: list[int], exact: list[int]) -> tuple[int, ...]:
+    """(answers, exact, within one third, make/fail flips, thirds short where the best makes, where it fails)."""
     pairs = list(zip(early, exact))
     return (len(pairs), sum(a == b for a, b in pairs), sum(abs(a - b) <= 1 for a, b in pairs),
-            sum((a >= MAKE_THIRDS) != (b >= MAKE_THIRDS) for a, b in pairs))
+            sum((a >= MAKE_THIRDS) != (b >= MAKE_THIRDS) for a, b in pairs),
+            sum(abs(b - a) for a, b in pairs if b >= MAKE_THIRDS), sum(abs(b - a) for a, b in pairs if b < MAKE_THIRDS))
 
 
 def main() -> None:
@@ -77,12 +83,15 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=10, help="alternatives kept by the early search (default 10, as solve)")
     ap.add_argument("--tt-mb", type=int, default=32)
     ap.add_argument("--cache", default="/tmp/calasolve-early-exact.json", help="the exact values, kept between runs")
+    ap.add_argument("--known", default=str(KNOWN), help="exact values shipped with the benchmark, read first")
     ap.add_argument("--exact-only", action="store_true", help="fill the cache of exact values, measure nothing")
     ap.add_argument("--json", dest="json_path", help="write every answer to this file")
     ap.add_argument("-q", "--quiet", action="store_true")
     args = ap.parse_args()
     path = Path(args.cache) if args.cache else None
-    cache: dict[str, Any] = json.loads(path.read_text()) if path is not None and path.exists() else {}
+    cache: dict[str, Any] = json.loads(Path(args.known).read_text())["values"] if args.known else {}
+    if path is not None and path.exists():
+        cache.update(json.loads(path.read_text()))
     limits = [float(x) for x in args.limits.split(",")]
     solver = make_solver(args.tt_mb)
     out: dict[str, Any] = {"jobs": args.jobs, "load_before": os.getloadavg(), "rows": []}
@@ -90,7 +99,7 @@ def main() -> None:
     for suite in args.suites.split(","):
         deals = SUITES[suite](args.first + args.deals)[args.first:]
         for contract in args.contracts.split(","):
-            totals = {limit: [0, 0, 0, 0] for limit in limits}
+            totals = {limit: [0] * 6 for limit in limits}
             for k, deal in enumerate(deals):
                 i = args.first + k
                 record = Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist)
@@ -110,9 +119,10 @@ def main() -> None:
                           + "  ".join(f"{limit:g} s {row[str(limit)]}" for limit in limits), flush=True)
             if args.exact_only:
                 continue
-            for limit, (n, same, near, flips) in totals.items():
+            for limit, (n, same, near, flips, short_makes, short_fails) in totals.items():
                 print(f"{suite:7s} {contract:9s} {limit:4g} s: {n:4d} answers  exact {same / n:6.1%}  "
-                      f"within 1 {near / n:6.1%}  flips {flips / n:6.1%} ({flips})", flush=True)
+                      f"within 1 {near / n:6.1%}  flips {flips / n:6.1%} ({flips})  thirds off: "
+                      f"{short_makes} where the best makes, {short_fails} where it fails", flush=True)
     out["load_after"] = os.getloadavg()
     print(f"load average after: {os.getloadavg()[0]:.2f}", flush=True)
     if args.json_path:

@@ -623,6 +623,23 @@ def test_a_time_limit_gives_a_legal_exchange_within_its_proven_bound(
         _same_search(exact, full, solver, leader)
 
 
+@pytest.mark.parametrize("key", ["random solo 0", "strong scegliete 0", "random scegliete 2", "strong dividete 3"])
+def test_the_benchmarks_known_exact_values_are_the_searchs(key: str, solver: CoreSolver) -> None:
+    # benchmarks/report_early.py measures early answers against these: they must be what the exact search says
+    import json
+    from pathlib import Path
+
+    from calasolve.search.suites import random_suite, strong_suite
+    from calasolve.types.record import Record
+
+    known = json.loads((Path(__file__).parents[2] / "benchmarks" / "data" / "early_exact.json").read_text())
+    suite, contract, i = key.split()
+    deal = (random_suite if suite == "random" else strong_suite)(int(i) + 1)[int(i)]
+    found = best_exchange(Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist),
+                          solver=solver, top=1)
+    assert known["values"][key] == ([d.value for d in found.draws] if found.draws else [found.value])
+
+
 @pytest.mark.parametrize("contract, worker_parts", [("solo", 1), ("chiamo", 1), ("scegliete", 1), ("dividete", 3)])
 def test_against_the_clock_this_process_searches_its_own_share(
     contract: str, worker_parts: int, solver: CoreSolver
