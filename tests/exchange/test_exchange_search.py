@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from itertools import combinations
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -28,6 +29,8 @@ from calasolve.game.notation import exchange_text
 from calasolve.game.state import defender_seats
 from calasolve.search.reference import ReferenceSolver, clear_cache
 from calasolve.search.engines import CoreSolver, make_solver
+from calasolve.search.suites import random_suite, strong_suite
+from calasolve.types.record import Record
 from calasolve.exchange.solve import solve
 from calasolve.game.errors import ParameterError
 
@@ -448,14 +451,6 @@ def test_result_to_dict_for_dividete(solver: CoreSolver) -> None:
 
 
 def _strong_record(i: int, contract: str) -> Any:
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from suites import strong_suite  # type: ignore[import-not-found]
-
-    from calasolve.types.record import Record
-
     deal = strong_suite(i + 1)[i]
     return Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist)
 
@@ -583,10 +578,6 @@ def test_two_workers_give_the_one_process_values(
 @pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
 def test_two_workers_give_the_one_process_values_on_full_deals(contract: str, suite: str) -> None:
     # the first 10 deals of each benchmark suite, as `calasolve solve` searches them (top 10)
-    from calasolve.types.record import Record
-    from calasolve.exchange.search import best_exchange
-    from calasolve.search.suites import random_suite, strong_suite
-
     solver = make_solver(32)
     for deal in (strong_suite if suite == "strong" else random_suite)(10):
         record = Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist)
@@ -626,12 +617,6 @@ def test_a_time_limit_gives_a_legal_exchange_within_its_proven_bound(
 @pytest.mark.parametrize("key", ["random solo 0", "strong scegliete 0", "random scegliete 2", "strong dividete 3"])
 def test_the_benchmarks_known_exact_values_are_the_searchs(key: str, solver: CoreSolver) -> None:
     # benchmarks/report_early.py measures early answers against these: they must be what the exact search says
-    import json
-    from pathlib import Path
-
-    from calasolve.search.suites import random_suite, strong_suite
-    from calasolve.types.record import Record
-
     known = json.loads((Path(__file__).parents[2] / "benchmarks" / "data" / "early_exact.json").read_text())
     suite, contract, i = key.split()
     deal = (random_suite if suite == "random" else strong_suite)(int(i) + 1)[int(i)]
@@ -647,9 +632,6 @@ def test_against_the_clock_this_process_searches_its_own_share(
     # with two processes and a limit, the worker gets one half of a list dealt to both (three of
     # dividete's six draws) and this process searches the other: none of its share waits, queued to
     # the worker, until the deadline has passed
-    from calasolve.search.suites import random_suite
-    from calasolve.types.record import Record
-
     deal = random_suite(1)[0]
     record = Record(hands=deal.hands, monte=deal.monte, contract=contract, soloist=deal.soloist)
     res = best_exchange(record, solver=solver, jobs=2, time_limit=0.3)
