@@ -192,7 +192,12 @@ int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int 
  * elsewhere; -1 when maximising and CS_MAX_VALUE + 1 when minimising leave
  * every candidate in).  `deadline`: CLOCK_MONOTONIC seconds after which no
  * new candidate is tested (<= 0: none); the first candidate is always
- * looked at.  `shared` (NULL: none): CS_MAX_VALUE + 1 counts shared by the
+ * looked at.  `stop`: CLOCK_MONOTONIC seconds at which a test still
+ * running gives up inside the search (<= 0: tests run to their end),
+ * once the first candidate is valued or the floor is not open: the end
+ * of the whole search, where `deadline` may be a share of it.  A test
+ * given up proves nothing and keeps nothing, and the table keeps only
+ * what finished searches stored.  `shared` (NULL: none): CS_MAX_VALUE + 1 counts shared by the
  * searches of the parts of one list running side by side (threads, or
  * processes mapping the same memory): shared[v] candidates of value v are
  * known (every candidate entering a list adds itself, atomically), and
@@ -202,6 +207,7 @@ typedef struct {
     int floor;
     double deadline;
     int *shared;
+    double stop;
 } cs_best_of_limits;
 
 /* cs_best_of within `lim` (cs_best_of is this without limits).  Only the

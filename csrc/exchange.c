@@ -33,7 +33,7 @@ typedef struct {
     int floor;       /* only candidates strictly better than this are kept */
     int *shared;     /* values found by the searches of other parts, or NULL */
     double deadline; /* CLOCK_MONOTONIC seconds; <= 0: none */
-    int cut;         /* the deadline stopped the search */
+    int cut;         /* the deadline (or the stop) cut the search */
 } driver_t;
 
 static inline int better(const driver_t *D, int a, int b) { return D->maximise ? a > b : a < b; }
@@ -57,6 +57,10 @@ static int beats(driver_t *D, int i, int theta) {
     if (D->hi[i] < t) return !D->maximise;
     load(D, i);
     int v = search_bound(D->S, t);
+    if (D->S->stopped) {
+        D->cut = 1;
+        return 0; /* not known: nothing narrowed, nothing kept */
+    }
     if (v >= t) {
         if (v > D->lo[i]) D->lo[i] = (int8_t)(v < D->hi[i] ? v : D->hi[i]);
         return D->maximise;
@@ -66,13 +70,20 @@ static int beats(driver_t *D, int i, int theta) {
 }
 
 /* Exact value of candidate i (bisection inside its interval, first
- * probing whether it beats the best so far). */
+ * probing whether it beats the best so far); -1 when the clock stopped
+ * it, its interval narrowed by the probes that ended. */
 static int exact(driver_t *D, int i) {
     if (D->lo[i] != D->hi[i]) {
         load(D, i);
         int guess = D->nk ? (D->maximise ? D->best_v + 1 : D->best_v) : -1;
-        int v = search_exact(D->S, D->lo[i], D->hi[i], guess);
-        D->lo[i] = D->hi[i] = (int8_t)v;
+        int lo = D->lo[i], hi = D->hi[i];
+        int v = search_exact_within(D->S, &lo, &hi, guess);
+        D->lo[i] = (int8_t)lo;
+        D->hi[i] = (int8_t)hi;
+        if (v < 0) {
+            D->cut = 1;
+            return -1;
+        }
     }
     return D->lo[i];
 }
@@ -109,7 +120,7 @@ static void keep(driver_t *D, int i) {
 /* Values candidate i if it beats `theta`, and keeps it if it makes the list. */
 static void consider(driver_t *D, int i, int theta) {
     if (!beats(D, i, theta)) return;
-    exact(D, i);
+    if (exact(D, i) < 0) return;
     keep(D, i);
 }
 
@@ -142,7 +153,7 @@ static void take_floor(driver_t *D) {
     }
 }
 
-/* Checked between candidates (one test is milliseconds at most). */
+/* Checked between candidates; a test running at the deadline stops in the search. */
 static int out_of_time(driver_t *D) {
     take_floor(D);
     if (D->deadline <= 0 || D->cut) return D->cut;
@@ -154,7 +165,7 @@ static int out_of_time(driver_t *D) {
 
 int cs_best_of(cs_solver *s, const cs_position *cands, int n, int maximise, int top, int8_t *lo, int8_t *hi,
                int32_t *kept, uint64_t *searches) {
-    cs_best_of_limits lim = {maximise ? -1 : CS_MAX_VALUE + 1, 0.0, NULL};
+    cs_best_of_limits lim = {maximise ? -1 : CS_MAX_VALUE + 1, 0.0, NULL, 0.0};
     return cs_best_of_limited(s, cands, n, maximise, top, &lim, lo, hi, kept, searches, NULL);
 }
 
@@ -181,8 +192,12 @@ int cs_best_of_limited(cs_solver *s, const cs_position *cands, int n, int maximi
     D.loaded = -1;
     take_floor(&D);
 
-    /* The first candidate is always looked at, so a cut search still has an answer. */
+    /* The first candidate is always looked at, so a cut search still has an answer;
+     * a test gives up at the stop once there is one (or a floor from elsewhere). */
+    int open_floor = maximise ? D.floor < 0 : D.floor > CS_MAX_VALUE;
+    if (!open_floor) S.stop_at = lim->stop;
     consider(&D, 0, D.floor);
+    S.stop_at = lim->stop;
     /* A good best first: the most promising candidates, tested against the best only. */
     int prefix = n / CS_BEST_OF_PREFIX > CS_BEST_OF_PREFIX ? n / CS_BEST_OF_PREFIX : CS_BEST_OF_PREFIX;
     /* Against the clock the best comes first: the runners-up once every candidate has met it. */

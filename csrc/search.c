@@ -1,5 +1,8 @@
 /* search.c -- null-window alpha-beta over the soloist's remaining thirds. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "search.h"
+
+#include <time.h>
 
 #include "bounds.h"
 #include "key.h"
@@ -20,6 +23,17 @@ static inline int last_trick_value(const pos_t *p, int rem) {
 }
 
 static int ab(search_t *S, int target);
+
+/* Past the stop time?  The clock is read once every SEARCH_CLOCK_NODES nodes. */
+static int out_of_time(search_t *S) {
+    if (S->stopped) return 1;
+    if (S->stop_at <= 0 || S->nodes < S->next_look) return 0;
+    S->next_look = S->nodes + SEARCH_CLOCK_NODES;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if ((double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec >= S->stop_at) S->stopped = 1;
+    return S->stopped;
+}
 
 /* The search is fail-soft: ab(target) returns v with
  *   v >= target  meaning  value >= v   (the soloist reaches the target), or
@@ -47,6 +61,7 @@ static int ab_boundary(search_t *S, int target) {
         bd_quick(p, rem, &qlb, &qub);
         return target <= 0 ? qlb : qub;
     }
+    if (out_of_time(S)) return 0;
     uint64_t hl = p->hand[p->leader];
     if (!hl) return 0; /* inconsistent position: nothing to lead */
     if (!(hl & (hl - 1))) {
@@ -96,6 +111,7 @@ static int ab_boundary(search_t *S, int target) {
         pos_make(p, mv[i].card, &u);
         int v = ab(S, target);
         pos_unmake(p, &u);
+        if (S->stopped) return 0; /* unwinding: neither stored nor a killer */
         if (maximize ? v > best : v < best) best = v;
         if ((v >= target) == maximize) {
             if (killer[0] != (int8_t)mv[i].card) {
@@ -135,6 +151,7 @@ static int ab(search_t *S, int target) {
         int g = pos_make(p, mv[i].card, &u);
         int v = g + ab(S, target - g);
         pos_unmake(p, &u);
+        if (S->stopped) return 0;
         if (maximize ? v > best : v < best) best = v;
         if ((v >= target) == maximize) return v;
     }
@@ -152,23 +169,26 @@ int search_bound(search_t *s, int target) {
     return ab(s, target);
 }
 
-int search_exact(search_t *s, int lo, int hi, int guess) {
+int search_exact_within(search_t *s, int *lo, int *hi, int guess) {
     /* Null-window probes, fail-soft: a success at t gives value >= v, a
      * failure value <= v.  The first probe is at `guess` (if inside the
      * interval); then bisection, which measured better than MTD(f) steps
      * here: probes near the value are the expensive ones, and the
      * fail-soft bounds make the bisection skip most of them. */
-    int t = (guess > lo && guess <= hi) ? guess : lo + (hi - lo + 1) / 2;
-    while (lo < hi) {
+    int t = (guess > *lo && guess <= *hi) ? guess : *lo + (*hi - *lo + 1) / 2;
+    while (*lo < *hi) {
         int v = search_bound(s, t);
+        if (s->stopped) return -1;
         if (v >= t)
-            lo = v < hi ? v : hi;
+            *lo = v < *hi ? v : *hi;
         else
-            hi = v > lo ? v : lo;
-        t = lo + (hi - lo + 1) / 2;
+            *hi = v > *lo ? v : *lo;
+        t = *lo + (*hi - *lo + 1) / 2;
     }
-    return lo;
+    return *lo;
 }
+
+int search_exact(search_t *s, int lo, int hi, int guess) { return search_exact_within(s, &lo, &hi, guess); }
 
 void search_bracket(const search_t *s, int *lo, int *hi) {
     const pos_t *p = &s->pos;

@@ -5,12 +5,15 @@
  *   boolean targets), every ablation flag and a tiny table agreeing,
  *   same-structure variants answered by one reused solver (the table's
  *   bound transfer), and full deals (value = best card value, the line
- *   replays to the value, all configurations agree).
+ *   replays to the value, all configurations agree), and the exchange
+ *   drivers (lists, floors, deadlines that stop a search midway).
  *   Usage: test_core [endings [deals]]
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "calasolve.h"
 
@@ -541,7 +544,7 @@ static void test_best_of_limited(int count) {
             int r0 = cs_best_of(s, cands, n, maximise, top, lo, hi, full, NULL);
             int floor = val[full[r0 / 2]] + (maximise ? -1 : 1) * (round % 3 - 1);
             int shared[CS_MAX_VALUE + 1] = {0};
-            cs_best_of_limits lim = {floor, 0.0, round % 2 ? shared : NULL};
+            cs_best_of_limits lim = {floor, 0.0, round % 2 ? shared : NULL, 0.0};
             int r = cs_best_of_limited(s, cands, n, maximise, top, &lim, lo, hi, kept, NULL, &complete);
             CHECK(complete == 1, "best_of_limited: no deadline, yet cut");
             int want = 0;
@@ -563,7 +566,7 @@ static void test_best_of_limited(int count) {
             memset(shared, 0, sizeof shared);
             if (floor < 0 || floor > CS_MAX_VALUE) continue;
             shared[floor] = top;
-            cs_best_of_limits raised = {maximise ? -1 : CS_MAX_VALUE + 1, 0.0, shared};
+            cs_best_of_limits raised = {maximise ? -1 : CS_MAX_VALUE + 1, 0.0, shared, 0.0};
             r = cs_best_of_limited(s, cands, n, maximise, top, &raised, lo, hi, kept, NULL, &complete);
             CHECK(r == want, "best_of_limited raised: floor %d kept %d, want %d", floor, r, want);
             for (int j = 0; j < r && j < want; j++)
@@ -572,7 +575,7 @@ static void test_best_of_limited(int count) {
             for (int i = 0; i < n; i++)
                 CHECK(lo[i] <= val[i] && val[i] <= hi[i], "best_of_limited raised: interval [%d, %d] misses %d",
                       lo[i], hi[i], val[i]);
-            cs_best_of_limits late = {maximise ? -1 : CS_MAX_VALUE + 1, 1e-9, NULL};
+            cs_best_of_limits late = {maximise ? -1 : CS_MAX_VALUE + 1, 1e-9, NULL, 0.0};
             r = cs_best_of_limited(s, cands, n, maximise, top, &late, lo, hi, kept, NULL, &complete);
             CHECK(r == 1 && kept[0] == 0 && lo[0] == val[0] && hi[0] == val[0], "best_of_limited: cut, first not valued");
             CHECK(complete == (n == 1), "best_of_limited: cut not reported (n %d, complete %d)", n, complete);
@@ -583,6 +586,75 @@ static void test_best_of_limited(int count) {
     }
     CHECK(cs_best_of_limited(s, cands, 1, 1, 1, NULL, lo, hi, kept, NULL, NULL) == CS_EINVAL, "best_of_limited NULL");
     cs_solver_free(s);
+}
+
+/* Seconds on CLOCK_MONOTONIC, as the deadlines of cs_best_of_limited. */
+static double now_mono(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A deadline stops a test inside the search: with a floor from elsewhere
+ * and the deadline passed, no candidate needing a search is kept; full
+ * deals stopped mid-search leave every interval true, their list's
+ * values exact, and the table as good as new (the same values as a fresh
+ * solver's, after many stops). */
+static void test_best_of_stopped(int count) {
+    cs_solver *s = make_solver(16, 1, 1, 1, 1), *fresh = make_solver(16, 1, 1, 1, 1);
+    enum { MAXN = 24, FULL = 6 };
+    cs_position cands[MAXN];
+    int val[MAXN];
+    int8_t lo[MAXN], hi[MAXN];
+    int32_t kept[MAXN];
+    for (int round = 0; round < count; round++) {
+        int n = random_batch(MAXN, cands, val);
+        int maximise = round % 2;
+        int floor = maximise ? 0 : CS_MAX_VALUE;
+        cs_best_of_limits late = {floor, 1e-9, NULL, 1e-9};
+        int complete = -1;
+        int r = cs_best_of_limited(s, cands, n, maximise, 3 < n ? 3 : n, &late, lo, hi, kept, NULL, &complete);
+        int searched = 0;
+        for (int i = 0; i < n; i++) {
+            CHECK(lo[i] <= val[i] && val[i] <= hi[i], "stopped: interval [%d, %d] misses %d", lo[i], hi[i], val[i]);
+            searched |= lo[i] != hi[i];
+        }
+        for (int j = 0; j < r; j++)
+            CHECK(lo[kept[j]] == val[kept[j]] && hi[kept[j]] == val[kept[j]], "stopped: kept %d not exact", kept[j]);
+        CHECK(complete == 0 || !searched, "stopped: a search left undone, yet complete");
+    }
+    /* Full deals: stop after about a millisecond, over and over, then value them with the same table. */
+    int stops = 0;
+    for (int round = 0; round < count / 10 + 1; round++) {
+        int leader = rnd_below(3), sol = rnd_below(3);
+        for (int i = 0; i < FULL; i++) {
+            bpos b;
+            random_position(12, 0, &cands[i], &b);
+            cands[i].leader = (uint8_t)leader;
+            cands[i].soloist = (uint8_t)sol;
+        }
+        for (int k = 0; k < 4; k++) {
+            double t = now_mono() + 1e-3 * (k + 1);
+            cs_best_of_limits soon = {k % 2 ? 0 : -1, t, NULL, t};
+            int complete = -1;
+            int r = cs_best_of_limited(s, cands, FULL, 1, 2, &soon, lo, hi, kept, NULL, &complete);
+            stops += complete == 0;
+            for (int i = 0; i < FULL; i++) {
+                int v = cs_value(fresh, &cands[i]);
+                CHECK(lo[i] <= v && v <= hi[i], "stopped deal %d: interval [%d, %d] misses %d", i, lo[i], hi[i], v);
+            }
+            for (int j = 0; j < r; j++)
+                CHECK(lo[kept[j]] == hi[kept[j]] && lo[kept[j]] == cs_value(fresh, &cands[kept[j]]),
+                      "stopped deal %d: kept, not exact", kept[j]);
+        }
+        for (int i = 0; i < FULL; i++) {
+            int v = cs_value(s, &cands[i]), want = cs_value(fresh, &cands[i]);
+            CHECK(v == want, "after stops, deal %d: %d, a fresh table %d", i, v, want);
+        }
+    }
+    CHECK(stops > 0, "no full-deal list was stopped by its deadline");
+    cs_solver_free(s);
+    cs_solver_free(fresh);
 }
 
 /* cs_reaches_batch: batches of random endings against the plain minimax,
@@ -635,6 +707,7 @@ int main(int argc, char **argv) {
     test_goal_with_thirds(endings / 2);
     test_best_of(endings / 5);
     test_best_of_limited(endings / 5);
+    test_best_of_stopped(endings / 5);
     test_reaches_batch(endings / 2);
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;

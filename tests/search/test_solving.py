@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import time
 
+import numpy as np
 import pytest
 
 from calasolve import solve
@@ -116,7 +118,6 @@ def test_a_record_and_its_position_solve_alike(solver: CoreSolver) -> None:
 
 def test_the_reference_twin_keeps_the_whole_solver_contract(solver: CoreSolver) -> None:
     """Every method of the contract, the same argument types (numpy batches too), the same answers."""
-    import numpy as np
 
     from calasolve.search.solving import SOLVER_METHODS
 
@@ -146,6 +147,36 @@ def test_the_reference_twin_keeps_the_whole_solver_contract(solver: CoreSolver) 
             solver.reaches_batch(arrays, bonuses, leader, soloist, target)[0]
         assert reference.reaches_batch(arrays, bonuses, leader, soloist, target, 1)[0] == \
             solver.reaches_batch(batch, bonus, leader, soloist, target, 1)[0]
+
+
+def test_a_list_search_stopped_midway_proves_nothing_false(solver: CoreSolver) -> None:
+    """A test still running at ``stop`` gives up inside the core's search: what the list keeps is exact, its
+    bound holds every candidate, and the table answers as a fresh one after many stops."""
+    rng = random.Random(35)
+    states = [random_state(rng, tricks_left=12, mid_trick=0) for _ in range(8)]
+    batch = [tuple(s.hands[(s.leader + k) % 3] for k in range(3)) for s in states]
+    arrays = np.array(batch, dtype=np.uint64)
+    bonuses = np.array([s.last_bonus for s in states], dtype=np.int64)
+    fresh = make_solver(tt_mb=16)
+    true = [fresh.value(h, (), 0, 0, int(b)) for h, b in zip(batch, bonuses)]
+    stopped = 0
+    for k in range(12):
+        maximise, floor = k % 2 == 0, (None if k % 3 == 0 else 9)
+        stop = time.monotonic() + (0.0005 * k if k < 10 else -1.0)
+        kept, values, _, complete, bound = solver.best_of_limited(arrays, bonuses, 0, 0, maximise, 2, floor, stop,
+                                                                  None, stop)
+        stopped += not complete
+        assert values == [true[i] for i in kept]
+        assert (max(true) <= bound) if maximise else (min(true) >= bound)
+        if floor is None:  # the first candidate is valued however late
+            assert kept
+    assert stopped
+    assert [solver.value(h, (), 0, 0, int(b)) for h, b in zip(batch, bonuses)] == true
+    # the reference cannot give up inside a test: its stop ends the list as a deadline does
+    ends = [random_state(rng, tricks_left=2, mid_trick=0) for _ in range(2)]
+    small = np.array([[s.hands[(s.leader + k) % 3] for k in range(3)] for s in ends], dtype=np.uint64)
+    late = ReferenceSolver().best_of_limited(small, [s.last_bonus for s in ends], 0, 0, True, 1, None, None, None, -1.0)
+    assert late[0] == [0] and late[3] is False
 
 
 def test_analyse_costs_chain(solver: CoreSolver) -> None:

@@ -169,10 +169,12 @@ def climb(
     soloist: int,
     maximise: bool,
     deadline: float,
+    stop: float | None = None,
 ) -> tuple[list[tuple[int, Climbed]], int]:
     """Climbs from each of ``starts`` (``(value, index)`` of candidates of the list ``hands``, ``bonus``; the best
-    first) in turn until ``deadline``, by swaps and, where ``can`` says the layouts, moves:
-    ``([(value, exchange reached)], searches)``, every better exchange met on the way, in the order met."""
+    first) in turn until ``deadline``, by swaps and, where ``can`` says the layouts, moves (a test still running at
+    ``stop`` gives up): ``([(value, exchange reached)], searches)``, every better exchange met on the way, in the
+    order met."""
     discards, layout_of, table = can.discards, can.layout_of, can.table
     found: list[tuple[int, Climbed]] = []
     searches = 0
@@ -202,10 +204,10 @@ def climb(
             k = -1
             for a in range(0, len(nb), STEP):
                 z = slice(a, a + STEP)
-                kept, values, tests, _, _ = solver.best_of_limited(nh[z], nb[z], leader, soloist, maximise, 1, value,
-                                                                   deadline)
+                kept, values, tests, complete, _ = solver.best_of_limited(nh[z], nb[z], leader, soloist, maximise, 1,
+                                                                          value, deadline, None, stop)
                 searches += tests
-                if time.monotonic() < deadline:  # every one of them tested: none better than the best kept
+                if complete:  # every one of them tested: none better than the best kept
                     dead.update((x.tobytes(), values[0] if kept else value) for x in nh[z])
                 if kept:
                     k = a + kept[0]

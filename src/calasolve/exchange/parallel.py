@@ -185,7 +185,7 @@ def _run_chunk(solver: CoreSolver, job: ChunkJob) -> ChunkResult:
         floor, shared = (_core.MAX_VALUE + 1, None) if job.maximise else (-1, None)
     kept, values, searches, complete, bound, climbed = _limited(
         solver, job.hands, job.bonus, job.moves, job.leader, job.soloist, job.maximise, job.top, floor, deadline,
-        shared)
+        shared, job.deadline)
     return ChunkResult(kept, values, searches, complete, bound, solver.total_nodes - before, None, tuple(climbed))
 
 
@@ -201,19 +201,21 @@ def _limited(
     floor: int | None,
     deadline: float | None,
     shared: memoryview | None,
+    stop: float | None,
 ) -> tuple[list[int], list[int], int, bool, int, list[tuple[int, Climbed]]]:
     """The core's list search within ``deadline``; given what a climb ``can`` change, with :data:`CLIMB_AFTER`
-    of the time, and the rest to climb from what it kept if it did not finish:
-    ``(kept, values, searches, complete, bound, climbed)``."""
+    of the time, and the rest to climb from what it kept if it did not finish; a test still running at ``stop``
+    (the whole search's end) gives up: ``(kept, values, searches, complete, bound, climbed)``."""
     mine = deadline
     if can is not None and deadline is not None:
         mine = time.monotonic() + CLIMB_AFTER * max(0.0, deadline - time.monotonic())
     kept, values, searches, complete, bound = solver.best_of_limited(
-        hands, bonus, leader, soloist, maximise, top, floor, mine, shared
+        hands, bonus, leader, soloist, maximise, top, floor, mine, shared, stop
     )
     climbed: list[tuple[int, Climbed]] = []
     if can is not None and deadline is not None and not complete and kept:
-        climbed, more = climb(solver, list(zip(values, kept)), hands, bonus, can, leader, soloist, maximise, deadline)
+        climbed, more = climb(solver, list(zip(values, kept)), hands, bonus, can, leader, soloist, maximise, deadline,
+                              stop)
         searches += more
     return kept, values, searches, complete, bound, climbed
 
@@ -279,7 +281,7 @@ def list_search(
             mine = min(deadline, time.monotonic() + (deadline - time.monotonic()) / (len(lists) - li))
         kept, values, complete, bound, reached = _search(
             solver, hands[head], bonus[head], None if can is None else can.part(head), leader, soloist,
-            maximise, top, mine, totals)
+            maximise, top, mine, deadline, totals)
         heads.append(([(v, int(head[k])) for k, v in zip(kept, values)]
                       + [(v, len(hands) + _climbed(climbed[li], c, head)) for v, c in reached], complete, bound))
         rests.append(order[cut:])
@@ -382,9 +384,11 @@ def _search(
     maximise: bool,
     top: int,
     deadline: float | None,
+    stop: float | None,
     totals: SearchStats,
 ) -> tuple[list[int], list[int], bool, int, list[tuple[int, Climbed]]]:
-    """One list search by ``solver`` here: ``(kept, values, complete, bound, climbed)``."""
+    """One list search by ``solver`` here, within ``deadline`` (a test still running at ``stop`` gives up):
+    ``(kept, values, complete, bound, climbed)``."""
     before = solver.total_nodes
     cpu = time.process_time()
     climbed: list[tuple[int, Climbed]] = []
@@ -393,7 +397,7 @@ def _search(
         complete, bound = True, values[0] if values else 0
     else:
         kept, values, searches, complete, bound, climbed = _limited(
-            solver, hands, bonus, can, leader, soloist, maximise, top, None, deadline, None)
+            solver, hands, bonus, can, leader, soloist, maximise, top, None, deadline, None, stop)
     totals.searches += searches
     totals.nodes += solver.total_nodes - before
     totals.cpu_here += time.process_time() - cpu

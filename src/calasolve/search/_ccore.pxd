@@ -100,6 +100,7 @@ cdef extern from "calasolve.h" nogil:
         int floor
         double deadline
         int *shared
+        double stop
     int cs_best_of_limited(cs_solver *s, const cs_position *cands, int n, int maximise, int top,
                            const cs_best_of_limits *lim, int8_t *lo, int8_t *hi, int32_t *kept, uint64_t *searches,
                            int *complete)

@@ -52,6 +52,7 @@ class Solver:
         floor: int | None = None,
         deadline: float | None = None,
         shared: Any = None,
+        stop: float | None = None,
     ) -> tuple[list[int], list[int], int, bool, int]: ...
     def card_values(
         self, hands: Hands, trick: Sequence[int], leader: int, soloist: int, last_bonus: int
@@ -106,6 +107,7 @@ def best_of_limited(
     floor: int | None = None,
     deadline: float | None = None,
     shared: Any = None,
+    stop: float | None = None,
 ) -> tuple[list[int], list[int], int, bool, int]: ...
 def reaches_batch(
     solver: Solver,

@@ -245,9 +245,10 @@ cdef class Solver:
         return best_of(self, hands, last_bonus, leader, soloist, maximise, top)
 
     def best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor=None, deadline=None,
-                        shared=None):
+                        shared=None, stop=None):
         """:func:`best_of_limited` with this solver: ``(kept, values, searches, complete, bound)``."""
-        return best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor, deadline, shared)
+        return best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor, deadline, shared,
+                               stop)
 
     def card_values(self, hands, trick, leader, soloist, last_bonus):
         """``{card: value}`` for every legal card of the player to move: the
@@ -521,7 +522,7 @@ def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint max
 
 
 def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top, floor=None,
-                    deadline=None, shared=None):
+                    deadline=None, shared=None, stop=None):
     """:func:`best_of` within limits (``cs_best_of_limited``): only candidates
     strictly better than ``floor`` for the side choosing are kept (``None``:
     all), and no candidate is tested after ``deadline`` (a
@@ -530,7 +531,11 @@ def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, 
     with the searches of other parts of the same list running meanwhile (in
     processes that map the same memory): the count of candidates known per
     value, to which each candidate entering the list adds itself, and from
-    which the floor is raised between candidates.
+    which the floor is raised between candidates.  ``stop`` (a
+    :func:`time.monotonic` time; ``None``: none): a test still running then
+    gives up inside the search, once the first candidate is valued or the
+    floor is given (the end of the whole search, where ``deadline`` may be a
+    share of it); it proves and keeps nothing.
 
     Returns ``(kept, values, searches, complete, bound)``: ``complete`` is
     False when the deadline cut the search (the values kept are exact, but
@@ -561,6 +566,7 @@ def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, 
         f = _int(floor, "floor")
         lim.floor = -1 if f < -1 else (CS_MAX_VALUE + 1 if f > CS_MAX_VALUE + 1 else f)
     lim.deadline = 0.0 if deadline is None else max(float(deadline), 1e-9)
+    lim.stop = 0.0 if stop is None else max(float(stop), 1e-9)
     lim.shared = NULL
     if shared is not None:
         shared_view = memoryview(shared).cast("B").cast("i")

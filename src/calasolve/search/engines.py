@@ -84,8 +84,10 @@ class CoreSolver(Protocol):
         floor: int | None = None,
         deadline: float | None = None,
         shared: Any = None,
+        stop: float | None = None,
     ) -> tuple[list[int], list[int], int, bool, int]:
-        """:meth:`best_of` above a floor, within a deadline: ``(kept, values, searches, complete, bound)``."""
+        """:meth:`best_of` above a floor, within a deadline (a test still running at ``stop`` gives up):
+        ``(kept, values, searches, complete, bound)``."""
 
     def reaches_batch(
         self, hands: Batch, last_bonus: Bonuses, leader: int, soloist: int, target: int, max_fails: int = 0

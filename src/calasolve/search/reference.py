@@ -253,12 +253,14 @@ def best_of_limited(
     floor: int | None = None,
     deadline: float | None = None,
     shared: Any = None,
+    stop: float | None = None,
 ) -> tuple[list[int], list[int], int, bool, int]:
     """The C core's ``cs_best_of_limited`` (:func:`calasolve.search._core.best_of_limited`) in Python:
     the ``top`` best candidates strictly better than ``floor`` for the side choosing, in the order
     given (ties to the first), no test after ``deadline`` (a :func:`time.monotonic` time; the first
     candidate is always tested), the floor raised between candidates from the ``shared`` counts of
-    values found (``MAX_VALUE + 1`` C ints), to which each candidate kept adds itself.
+    values found (``MAX_VALUE + 1`` C ints), to which each candidate kept adds itself.  A test here
+    cannot give up midway, so ``stop`` only ends the list as a deadline does.
 
     Returns ``(kept, values, searches, complete, bound)`` as the C one does; a candidate left
     untested is bounded by the extreme value only (the C one has cheaper proofs).
@@ -267,6 +269,8 @@ def best_of_limited(
     ...                 floor=5)
     ([0], [7], 3, True, 7)
     """
+    if stop is not None:
+        deadline = stop if deadline is None else min(deadline, stop)
     cands = _rows(hands, last_bonus)
     nothing = -1 if maximise else MAX_VALUE + 1
     base = nothing if floor is None else max(-1, min(MAX_VALUE + 1, int(floor)))
@@ -435,8 +439,10 @@ class ReferenceSolver:
         floor: int | None = None,
         deadline: float | None = None,
         shared: Any = None,
+        stop: float | None = None,
     ) -> tuple[list[int], list[int], int, bool, int]:
-        return best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor, deadline, shared)
+        return best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor, deadline, shared,
+                               stop)
 
     def reaches_batch(
         self, hands: Batch, last_bonus: Bonuses, leader: int, soloist: int, target: int,
