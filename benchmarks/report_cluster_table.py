@@ -6,8 +6,10 @@ small tasks (``calasolve table --scheduler``: each exchange search as a first pa
 its game points; :mod:`calasolve.table.cut`).  The two tables must be equal (but for the effort).
 From each run's task log (each task's CPU seconds, the tasks it needs) it prints the total CPU, the
 longest task, and the wall time list scheduling gives on 8, 32 and 128 workers
-(:func:`calasolve.table.cut.simulated_wall`: each task after those it needs; ``staged``: each stage
-after the whole of the one before, as the cut table runs through one ``map`` per stage).  Targets
+(:func:`calasolve.table.cut.simulated_wall`: each task after those it needs, as the cut table runs
+through a pool or a cluster; ``staged``: each stage after the whole of the one before, as it runs
+through a plain ``map``), and the run's own wall time on the local pool (``elapsed``; ``--staged``:
+the tasks through the pool's plain ``map``, in waves).  Targets
 (the issue's, random suite): the longest task <= 5 s, the 32-worker wall <= 10 s.
 
     python3 benchmarks/report_cluster_table.py                          # 5 random deals
@@ -34,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from suites import random_suite, strong_suite  # noqa: E402
 
+from calasolve.scale.submit import PoolMap  # noqa: E402
 from calasolve.scale.workers import worker_pool  # noqa: E402
 from calasolve.table.batch import dd_tables  # noqa: E402
 from calasolve.table.cut import simulated_wall  # noqa: E402
@@ -72,11 +75,12 @@ def describe(tasks: Sequence[TableTask]) -> dict[str, Any]:
     }
 
 
-def run_deal(pool: Any, record: Record, before: bool) -> dict[str, Any]:
+def run_deal(pool: Any, record: Record, before: bool, staged: bool = False) -> dict[str, Any]:
     mapper = lambda fn, items: pool.map(fn, items, chunksize=1)  # noqa: E731
     row: dict[str, Any] = {}
     start = time.perf_counter()
-    [cut] = dd_tables([record], map=mapper, cut=True)
+    # the pool as a submitter: each search moves on once its own tasks are done (a plain map: in waves)
+    [cut] = dd_tables([record], map=mapper if staged else PoolMap(pool), cut=True)
     row["after"] = {**describe(cut.tasks), "elapsed": round(time.perf_counter() - start, 3)}
     row["log"] = [t.to_dict(min(t.span[0] for t in cut.tasks)) for t in cut.tasks]
     row["table"] = timeless(cut)
@@ -92,7 +96,8 @@ def line(label: str, d: dict[str, Any]) -> str:
     walls = " ".join(f"{w}:{d['wall'][w]:6.1f}" for w in WORKERS)
     staged = " ".join(f"{w}:{d['wall_staged'][w]:6.1f}" for w in WORKERS)
     return (f"{label:6s} {d['tasks']:4d} tasks  CPU {d['cpu']:7.1f} s  longest {d['longest']:6.2f} s "
-            f"({d['longest_task']}; searches {d['longest_search_task']:.2f} s)  wall {walls}  staged {staged}")
+            f"({d['longest_task']}; searches {d['longest_search_task']:.2f} s)  wall {walls}  staged {staged}  "
+            f"elapsed {d['elapsed']:.1f} s")
 
 
 def summary(suite: str, rows: list[dict[str, Any]], which: str) -> str:
@@ -115,6 +120,7 @@ def main() -> None:
     ap.add_argument("--suites", default="random")
     ap.add_argument("--jobs", type=int, default=2, help="local worker processes that run the tasks (default 2)")
     ap.add_argument("--no-before", dest="before", action="store_false", help="skip today's parts (the uncut table)")
+    ap.add_argument("--staged", action="store_true", help="run the cut's tasks through the pool's plain map (waves)")
     ap.add_argument("--json", dest="json_path", help="write the per-deal numbers and task logs to this file")
     args = ap.parse_args()
     out: dict[str, Any] = {"jobs": args.jobs, "load_before": os.getloadavg()}
@@ -124,7 +130,7 @@ def main() -> None:
             for i in range(args.first, args.first + args.deals):
                 d = SUITES[suite](i + 1)[i]
                 record = Record(hands=d.hands, monte=d.monte, contract="solissimo", soloist=d.soloist)
-                row = {"deal": i, **run_deal(pool, record, args.before)}
+                row = {"deal": i, **run_deal(pool, record, args.before, args.staged)}
                 rows.append(row)
                 for which in ("before", "after"):
                     if which in row:

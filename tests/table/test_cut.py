@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,39 @@ def test_a_weak_floor_leaves_the_best_to_the_chunks(whole: list[Any], monkeypatc
 
 
 NO_EFFORT = Effort(0, 0.0, 0.0, (0.0, 0.0))
+
+
+class OneAtATime:
+    """A submitter whose tasks end one at a time, in a shuffled order, and only when nothing else is left to take
+    in: a search that moves on does so while the others' tasks of earlier stages are still waiting."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.waiting: list[tuple[Any, Any, Future[Any]]] = []
+        self.events: list[tuple[str, str]] = []
+
+    def submit(self, fn: Any, item: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.waiting.append((fn, item, future))
+        self.events.append(("submit", fn.__name__))
+        return future
+
+    def flush(self) -> None:
+        fn, item, future = self.waiting.pop(self.rng.randrange(len(self.waiting)))
+        self.events.append(("done", fn.__name__))
+        future.set_result(fn(item))
+
+
+def test_tasks_done_in_any_order_give_the_same_tables(whole: list[Any]) -> None:
+    """Each search moves on as its own tasks end: the tables are the parts' whatever the order."""
+    run = OneAtATime(35)
+    tables = list(cut.cut_tables(records(), run, None))
+    assert [effortless(t) for t in tables] == whole
+    events = run.events
+    last_head = max(i for i, e in enumerate(events) if e == ("done", "first_job"))
+    assert ("submit", "goal_job") in events[:last_head]  # a search at its game points before every first pass ended
+    for table in tables:
+        assert all(a < task.task for task in table.tasks for a in task.after)
 
 
 def test_the_best_of_a_search_is_the_best_value_first_in_order() -> None:

@@ -21,6 +21,7 @@ from ..types import jsonout
 from ..types.record import record_label
 from ..records.dealfile import check_deal_bytes, check_deal_file, parse_deal_bytes, read_deal_file
 from ..records.flat import flatten
+from ..scale.submit import PoolMap, Waves
 from ..scale.workers import worker_pool
 
 
@@ -131,20 +132,21 @@ def bulk_map(
 
 @contextmanager
 def open_map(jobs: int | None, scheduler: str | None, timeout: float) -> Iterator[Mapper]:
-    """A ``map`` that several calls share (one worker pool, or one Dask cluster), one item per task, order kept:
-    for work in stages, where each stage's tasks come from the one before."""
+    """A ``map`` that several calls share (one worker pool, or one Dask cluster), one item per task, order kept,
+    and a submitter of single tasks (:mod:`calasolve.scale.submit`): for work in stages, where each stage's tasks
+    come from the one before."""
     if scheduler is not None:
-        from ..scale.cluster import dask_map
+        from ..scale.cluster import DaskTasks, dask_map
 
         with dask_map(scheduler, timeout) as dmap:
-            yield lambda fn, items: dmap.map(fn, items, chunksize=1)
+            yield DaskTasks(dmap)
         return
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1:
-        yield lambda fn, items: iter(map(fn, items))
+        yield Waves(map)
         return
     with worker_pool(jobs) as pool:
-        yield lambda fn, items: iter(pool.map(fn, items, chunksize=1))
+        yield PoolMap(pool)
 
 
 @contextmanager

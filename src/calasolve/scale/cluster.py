@@ -79,6 +79,12 @@ def run_chunk(fn: Callable[[Any], Any], chunk: list[Any]) -> list[Any]:
         return [fn(item) for item in chunk]
 
 
+def run_one(fn: Callable[[Any], Any], item: Any) -> Any:
+    """``fn`` of one item, on a worker, as :func:`run_chunk` runs a chunk."""
+    with _CHUNK_LOCK:
+        return fn(item)
+
+
 class DaskMap:
     """``map`` over a Dask client, the interface of a worker pool's: results in input order."""
 
@@ -108,14 +114,48 @@ class DaskMap:
                 future.cancel()
 
 
-def _result(future: Any) -> list[Any]:
-    """A chunk's results; the cluster's own failures (not the work's) as one line."""
+
+class DaskTasks:
+    """A cluster as a ``map`` (one item per task, results in order) and a
+    :class:`~calasolve.scale.submit.Submitter` (each task to the scheduler at once).  Apart from
+    :class:`DaskMap`, which callers that look for ``submit`` (the advisor's work ahead) take as a
+    map only."""
+
+    def __init__(self, dmap: DaskMap) -> None:
+        self.dmap = dmap
+
+    def __call__(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        return self.dmap.map(fn, items)
+
+    def submit(self, fn: Callable[[Any], Any], item: Any) -> DaskTask:
+        return DaskTask(self.dmap.client.submit(run_one, fn, item, pure=False))
+
+    def flush(self) -> None:
+        """Nothing waits: every task went to the scheduler as it was submitted."""
+
+
+class DaskTask:
+    """A task on the cluster as a :class:`~calasolve.scale.submit.Handle`: its result, or the cluster's failure
+    as one line."""
+
+    def __init__(self, future: Any) -> None:
+        self.future = future
+
+    def add_done_callback(self, fn: Callable[[Any], None]) -> None:
+        self.future.add_done_callback(lambda _: fn(self))
+
+    def result(self) -> Any:
+        return _result(self.future)
+
+
+def _result(future: Any) -> Any:
+    """A task's result (a chunk's: a list); the cluster's own failures (not the work's) as one line."""
     from concurrent.futures import CancelledError
 
     from distributed import KilledWorker
 
     try:
-        return future.result()  # type: ignore[no-any-return]
+        return future.result()
     except KilledWorker as err:
         raise CalasolveError(f"Dask: the workers running a chunk died too often ({err})") from None
     except (CancelledError, OSError, TimeoutError) as err:

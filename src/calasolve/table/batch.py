@@ -47,8 +47,11 @@ def dd_tables(
     (its par provisional).  None: exact.
 
     ``cut``: each exchange search cut in tasks of a few seconds for a cluster of many workers
-    (:mod:`calasolve.table.cut`: the same tables, in three ``map`` calls per few records, at more CPU in
-    all); exact only (no ``time_limit``).  Each table carries the log of its tasks (``DDTable.tasks``)."""
+    (:mod:`calasolve.table.cut`: the same tables, at more CPU in all); exact only (no ``time_limit``).
+    Given a submitter of single tasks (:mod:`calasolve.scale.submit`: ``ProcessPoolExecutor.map`` brings its
+    pool's, the command's workers and clusters are such), each search moves on as soon as its own tasks are
+    done; a plain ``map`` runs the stages one after another.  Each table carries the log of its tasks
+    (``DDTable.tasks``)."""
     tt_mb = check_optional_int("tt_mb", tt_mb, 1, MAX_TABLE_MB)  # here, not in every worker
     check_optional_seconds("time_limit", time_limit)
     if cut and time_limit is not None:

@@ -4,7 +4,10 @@ A table's parts (:func:`~calasolve.table.ddtable.table_parts`) are its entries a
 dividete's draws: 30 tasks, the dearest a chiamo search of up to two minutes or a
 goal search of the game points of half a minute, so that no number of workers
 brings a table below that.  Here each of the 30 searches is cut into tasks of
-a few seconds, in four stages (one ``map`` each):
+a few seconds, in stages; a search's next stage starts as soon as its own tasks
+of the one before are done, whatever the other searches' (given a submitter of
+single tasks, :mod:`calasolve.scale.submit`; a plain ``map`` runs the stages one
+after another, every search's ready tasks in one call):
 
 1. *The first pass* (``head``), one task per search: the candidates enumerated
    and put in the search's order (:func:`~calasolve.exchange.candidates.grouped_candidates`,
@@ -39,14 +42,15 @@ Each task's CPU seconds and wall span go into the table's task log
 (:class:`~calasolve.types.table.TableTask`, ``calasolve table --task-log``), with the
 tasks it needs: a chunk its first pass, a goal search its search's first pass and chunks,
 the game-points play's thirds those and the goal searches.  :func:`simulated_wall` turns
-the log into the wall time of N workers.
+the log into the wall time of N workers, each task started once those it needs are done
+(how a submitter runs them), or stage by stage (how a plain ``map`` does).
 """
 
 from __future__ import annotations
 
+import queue
 import time
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -59,6 +63,7 @@ from ..game.notation import exchange_text
 from ..game.cards import cards_of, last_trick_bonus
 from ..game.state import SOLOIST_EXCHANGE, Contract, PlayState
 from ..scale.schedule import list_schedule, staged
+from ..scale.submit import Handle, Submitter, submitter_of
 from ..search import _core, engines
 from ..search.payoff import deal_thirds, goal_search, payoff_levels, payoff_reaches, payoff_thirds, settled_between
 from ..types.record import Record
@@ -370,14 +375,19 @@ class _Search:
     task: int
     of: int
     head: Head | None = None
+    #: the stage its tasks under way belong to (:data:`_STAGES`), and how many are under way
+    stage: str = "head"
+    waiting: int = 0
     #: the tasks of its chunks, and what each found
     chunks: list[int] = field(default_factory=list)
     found: list[Found] = field(default_factory=list)
     #: its best exchange, in words, and its thirds
     best: tuple[Exchange, str, int] = (Exchange(), "", 0)
-    #: per payoff level, reached or not (None: not known yet); the tasks of its goal searches
+    #: per payoff level, reached or not (None: not known yet); the tasks of its goal searches and their answers
     levels: dict[int, bool | None] = field(default_factory=dict)
     goals: list[int] = field(default_factory=list)
+    goal_of: dict[int, Goal] = field(default_factory=dict)
+    answers: dict[int, dict[tuple[int, ...], bool]] = field(default_factory=dict)
     #: the game points, and the game-points play's thirds (:func:`~calasolve.table.ddtable.points_play_thirds`)
     value: int = 0
     points: int | None = None
@@ -390,54 +400,112 @@ class _Search:
         return self.unit.contract in SOLOIST_EXCHANGE
 
 
-def cut_tables(records: Sequence[Record], map: Mapper, tt_mb: int | None, window: int = WINDOW) -> Iterator[DDTable]:
+#: A search's stages, in order: each starts once the search's tasks of the one before are done.
+_STAGES = ("head", "prefix", "chunk", "payoff", "points", "done")
+
+
+def cut_tables(records: Sequence[Record], map: Mapper | Submitter, tt_mb: int | None,
+               window: int = WINDOW) -> Iterator[DDTable]:
     """The exact tables of ``records`` in their order, each search cut in tasks (the module doc), ``window``
-    records at a time through each stage's ``map``; each table carries its task log."""
+    records at a time; each table carries its task log.  Given a submitter (a pool's, a Dask cluster's) each
+    search's next stage starts as soon as its own tasks are done; a plain ``map`` runs them stage by stage,
+    every search's ready tasks in one ``map`` call."""
+    run = submitter_of(map)
     for k in range(0, len(records), window):
-        yield from _cut_window(records[k:k + window], map, tt_mb)
+        yield from _cut_window(records[k:k + window], run, tt_mb)
 
 
-def _cut_window(records: Sequence[Record], map: Mapper, tt_mb: int | None) -> list[DDTable]:
+def _cut_window(records: Sequence[Record], run: Submitter, tt_mb: int | None) -> list[DDTable]:
     logs = [_Log() for _ in records]
     searches = [[_Search(u, log.add("head", u), k) for u in table_units(r)] for k, (r, log) in enumerate(zip(records, logs))]
-    flat = [s for of_record in searches for s in of_record]
-    for s, head in zip(flat, _mapped(map, first_job, [(s.unit, tt_mb) for s in flat])):
-        s.head = head
-        s.efforts.append(head.effort)
-        logs[s.of].ran(s.task, head.effort, head.searched)
-    _run_chunks(searches, logs, map, tt_mb, prefix=True)
-    _run_chunks(searches, logs, map, tt_mb, prefix=False)
-    _run_goals(searches, logs, map)
-    _run_points(searches, logs, map)
+    pipeline = _Pipeline(run, logs, tt_mb)
+    for s in (s for of_record in searches for s in of_record):
+        pipeline.launch(s, s.task, first_job, (s.unit, tt_mb))
+    pipeline.drain()
     return [assemble(record, [_entry(s) for s in of_record], log.tasks())
             for record, of_record, log in zip(records, searches, logs)]
 
 
-def _mapped(map: Mapper, fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
-    """``map(fn, items)`` as a list, checked whole."""
-    out = list(islice(iter(map(fn, items)), len(items) + 1)) if items else []
-    if len(out) != len(items):
-        raise CalasolveError(f"the map gave {len(out)} results for {len(items)} tasks")
-    return out
+class _Pipeline:
+    """The tasks of a window's searches under way: each result taken in as it comes (in this thread), and a
+    search moved on to its next stage once none of its tasks is under way."""
 
+    def __init__(self, run: Submitter, logs: list[_Log], tt_mb: int | None) -> None:
+        self.run, self.logs, self.tt_mb = run, logs, tt_mb
+        self.done: queue.SimpleQueue[tuple[Handle, _Search, int]] = queue.SimpleQueue()
+        self.pending = 0
 
-def _run_chunks(searches: list[list[_Search]], logs: list[_Log], map: Mapper, tt_mb: int | None,
-                prefix: bool) -> None:
-    """Stages 2 and 3: every search's chunks of the rest of its prefix against the first pass's floor, then
-    those of the rest against the best found so far, through one ``map`` each."""
-    jobs: list[tuple[_Search, Chunk]] = []
-    for of_record, log in zip(searches, logs):
-        for s in of_record:
+    def launch(self, s: _Search, task: int, fn: Callable[[Any], Any], item: Any) -> None:
+        handle = self.run.submit(fn, item)
+        self.pending += 1
+        s.waiting += 1
+        handle.add_done_callback(lambda h: self.done.put((h, s, task)))
+
+    def drain(self) -> None:
+        while self.pending:
+            try:
+                handle, s, task = self.done.get_nowait()
+            except queue.Empty:
+                self.run.flush()
+                handle, s, task = self.done.get()
+            self.pending -= 1
+            s.waiting -= 1
+            self._took(s, task, handle.result())
+            while not s.waiting and s.stage != "done":
+                self._next(s)
+
+    def _took(self, s: _Search, task: int, result: Any) -> None:
+        """A task's result into its search."""
+        log = self.logs[s.of]
+        if isinstance(result, Head):
+            s.head = result
+            log.ran(task, result.effort, result.searched)
+        else:
+            log.ran(task, result.effort)
+            if isinstance(result, Found):
+                s.found.append(result)
+            elif isinstance(result, Reached):
+                goal = s.goal_of[task]
+                s.answers.setdefault(goal.level, {})[goal.cards] = result.reached
+            else:
+                s.points = result.thirds
+        s.efforts.append(result.effort)
+
+    def _next(self, s: _Search) -> None:
+        """The search's next stage: its tasks launched (none, where it has nothing to search)."""
+        s.stage = _STAGES[_STAGES.index(s.stage) + 1]
+        log = self.logs[s.of]
+        if s.stage in ("prefix", "chunk"):
+            # stage 2, the rest of the prefix against the first pass's floor; 3, the rest against the best so far
             assert s.head is not None
             floor, _ = best_of_search(s.head, s.found, s.maximise)
             after = [s.task, *s.chunks]
-            for c in chunks_of(s.unit, s.head, s.maximise, tt_mb, prefix, floor):
-                s.chunks.append(log.add("prefix" if prefix else "chunk", s.unit, after, len(c.bonus)))
-                jobs.append((s, c))
-    for (s, _), found in zip(jobs, _mapped(map, chunk_job, [c for _, c in jobs])):
-        logs[s.of].ran(s.chunks[len(s.found)], found.effort)
-        s.found.append(found)
-        s.efforts.append(found.effort)
+            for c in chunks_of(s.unit, s.head, s.maximise, self.tt_mb, s.stage == "prefix", floor):
+                s.chunks.append(log.add(s.stage, s.unit, after, len(c.bonus)))  # type: ignore[arg-type]
+                self.launch(s, s.chunks[-1], chunk_job, c)
+        elif s.stage == "payoff":
+            # the goal searches of the game points the thirds do not settle, each cut by its first GOAL_CARDS cards
+            s.best = _best_exchange(s)
+            exchange, _, thirds = s.best
+            state = _start(s.unit, exchange)
+            rules, total = s.unit.record.rules, deal_thirds(state)
+            for level in payoff_levels(s.unit.contract, rules):
+                s.levels[level] = settled_between(s.unit.contract, level, rules, thirds, thirds, total)
+                if s.levels[level] is None:
+                    for line in goal_leaves(state, GOAL_CARDS):
+                        s.goals.append(log.add("payoff", s.unit, [s.task, *s.chunks]))
+                        s.goal_of[s.goals[-1]] = Goal(s.unit, exchange, level, line)
+                        self.launch(s, s.goals[-1], goal_job, s.goal_of[s.goals[-1]])
+        elif s.stage == "points":
+            # the game points (the highest level reached); the game-points play's thirds where they take a search
+            state = _start(s.unit, s.best[0])
+            for level, lines in s.answers.items():
+                s.levels[level] = goal_reached(state, lines)
+            s.value = max(level for level, reached in s.levels.items() if reached)
+            s.points = points_play_thirds(s.unit.contract, s.best[2], s.value, s.unit.record.rules)
+            if s.points == -1:
+                self.launch(s, log.add("points", s.unit, [s.task, *s.chunks, *s.goals]), points_job,
+                            (s.unit, s.best[0], s.value))
 
 
 def _best_exchange(s: _Search) -> tuple[Exchange, str, int]:
@@ -454,52 +522,6 @@ def _best_exchange(s: _Search) -> tuple[Exchange, str, int]:
     return exchange, exchange_text(exchange, s.unit.contract, s.unit.soloist, record.hands, record.monte), value
 
 
-def _run_goals(searches: list[list[_Search]], logs: list[_Log], map: Mapper) -> None:
-    """Stage 3: the goal searches of the game points that the thirds do not settle, each cut by its first
-    :data:`GOAL_CARDS` cards; then each search's game points (the highest payoff level it reaches)."""
-    jobs: list[tuple[_Search, int, Goal]] = []
-    for of_record, log in zip(searches, logs):
-        for s in of_record:
-            s.best = _best_exchange(s)
-            exchange, _, thirds = s.best
-            state = _start(s.unit, exchange)
-            rules, total = s.unit.record.rules, deal_thirds(state)
-            for level in payoff_levels(s.unit.contract, rules):
-                known = settled_between(s.unit.contract, level, rules, thirds, thirds, total)
-                s.levels[level] = known
-                if known is None:
-                    for line in goal_leaves(state, GOAL_CARDS):
-                        task = log.add("payoff", s.unit, [s.task, *s.chunks])
-                        s.goals.append(task)
-                        jobs.append((s, task, Goal(s.unit, exchange, level, line)))
-    answers: dict[int, dict[int, dict[tuple[int, ...], bool]]] = {}
-    for (s, task, goal), reached in zip(jobs, _mapped(map, goal_job, [g for _, _, g in jobs])):
-        logs[s.of].ran(task, reached.effort)
-        s.efforts.append(reached.effort)
-        answers.setdefault(id(s), {}).setdefault(goal.level, {})[goal.cards] = reached.reached
-    for of_record in searches:
-        for s in of_record:
-            state = _start(s.unit, s.best[0])
-            for level, lines in answers.get(id(s), {}).items():
-                s.levels[level] = goal_reached(state, lines)
-            s.value = max(level for level, reached in s.levels.items() if reached)
-
-
-def _run_points(searches: list[list[_Search]], logs: list[_Log], map: Mapper) -> None:
-    """Stage 4: the game-points play's thirds, where the thirds play's cannot pay the game points and more than
-    one value can (a search)."""
-    jobs: list[tuple[_Search, int]] = []
-    for of_record, log in zip(searches, logs):
-        for s in of_record:
-            s.points = points_play_thirds(s.unit.contract, s.best[2], s.value, s.unit.record.rules)
-            if s.points == -1:
-                jobs.append((s, log.add("points", s.unit, [s.task, *s.chunks, *s.goals])))
-    for (s, task), counted in zip(jobs, _mapped(map, points_job, [(s.unit, s.best[0], s.value) for s, _ in jobs])):
-        logs[s.of].ran(task, counted.effort)
-        s.efforts.append(counted.effort)
-        s.points = counted.thirds
-
-
 def _entry(s: _Search) -> TableEntry:
     """A search's entry (dividete: its draw's part), its effort that of all its tasks."""
     exchange, text, thirds = s.best
@@ -512,8 +534,9 @@ def _entry(s: _Search) -> TableEntry:
 
 def simulated_wall(tasks: Sequence[TableTask], workers: int, *, stages: bool = False) -> float:
     """The wall time of a table's tasks on ``workers`` workers (:func:`~calasolve.scale.schedule.list_schedule`
-    of their CPU seconds, in the order submitted): each after the tasks it needs, or with ``stages`` each
-    stage after the whole of the one before (how :func:`cut_tables` runs them: a ``map`` per stage)."""
+    of their CPU seconds, in the order submitted): each after the tasks it needs (how :func:`cut_tables` runs
+    them through a submitter), or with ``stages`` each stage after the whole of the one before (through a plain
+    ``map``)."""
     index = {t.task: i for i, t in enumerate(tasks)}
     if stages:
         after: list[Sequence[int]] = list(staged([_stage(t) for t in tasks]))

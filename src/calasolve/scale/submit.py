@@ -1,0 +1,102 @@
+"""Tasks handed out one at a time, so that work in stages moves on as soon as its own tasks are done.
+
+A :class:`Submitter` takes one task (a function and its one argument) and gives back a
+handle that says when it is done (``add_done_callback``) and what it gave (``result``):
+a process pool is one through :class:`PoolMap` (its own futures), a Dask cluster through
+:class:`calasolve.scale.cluster.DaskTasks`, and any plain ``map`` is
+one through :class:`Waves`, which holds what is submitted until :meth:`~Waves.flush`
+maps it all at once (work in stages then runs stage by stage, as the map alone can).
+
+>>> run = Waves(map)
+>>> got = []
+>>> run.submit(abs, -3).add_done_callback(lambda h: got.append(h.result()))
+>>> got
+[]
+>>> run.flush(); got
+[3]
+"""
+
+from __future__ import annotations
+
+import builtins
+from concurrent.futures import Executor, Future
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
+
+from ..game.errors import CalasolveError
+
+__all__ = ["Handle", "PoolMap", "Submitter", "Waves", "submitter_of"]
+
+#: A ``map``: the builtin, ``ProcessPoolExecutor.map``, or any callable that maps a function over items in order.
+Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
+
+
+class Handle(Protocol):
+    """A task submitted: a callback once it is done (in any thread), and its result (or its error)."""
+
+    def add_done_callback(self, fn: Callable[[Any], None]) -> None: ...
+
+    def result(self) -> Any: ...
+
+
+class Submitter(Protocol):
+    """Runs tasks one at a time as they are submitted; :meth:`flush` starts what waits for it."""
+
+    def submit(self, fn: Callable[[Any], Any], item: Any) -> Handle: ...
+
+    def flush(self) -> None: ...
+
+
+class PoolMap:
+    """An executor as a ``map`` (one item per task, results in order) and a submitter (each task to the pool at
+    once)."""
+
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
+
+    def __call__(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        return iter(self.executor.map(fn, items, chunksize=1))
+
+    def submit(self, fn: Callable[[Any], Any], item: Any) -> Handle:
+        return self.executor.submit(fn, item)
+
+    def flush(self) -> None:
+        """Nothing waits: every task went to the pool as it was submitted."""
+
+
+class Waves:
+    """A plain ``map`` as a submitter: the tasks submitted wait for :meth:`flush`, which maps them all, one
+    ``map`` call per function, in the order submitted."""
+
+    def __init__(self, map: Mapper = builtins.map) -> None:
+        self.map = map
+        self.waiting: list[tuple[Callable[[Any], Any], Any, Future[Any]]] = []
+
+    def __call__(self, fn: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[Any]:
+        return iter(self.map(fn, items))
+
+    def submit(self, fn: Callable[[Any], Any], item: Any) -> Handle:
+        future: Future[Any] = Future()
+        self.waiting.append((fn, item, future))
+        return future
+
+    def flush(self) -> None:
+        waiting, self.waiting = self.waiting, []
+        for fn in dict.fromkeys(f for f, _, _ in waiting):
+            tasks = [(item, future) for f, item, future in waiting if f is fn]
+            items = [item for item, _ in tasks]
+            out = list(islice(iter(self.map(fn, items)), len(items) + 1))
+            if len(out) != len(items):
+                raise CalasolveError(f"the map gave {len(out)} results for {len(items)} tasks")
+            for (_, future), result in zip(tasks, out):
+                future.set_result(result)
+
+
+def submitter_of(map: Mapper | Submitter) -> Submitter:
+    """A submitter for ``map``: itself if it is one, the pool of an executor's bound ``map``, else :class:`Waves`."""
+    if hasattr(map, "submit") and hasattr(map, "flush"):
+        return map
+    owner = getattr(map, "__self__", None)
+    if isinstance(owner, Executor):
+        return PoolMap(owner)
+    return Waves(map)
