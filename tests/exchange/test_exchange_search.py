@@ -676,6 +676,7 @@ def test_cli_solve_with_a_time_limit_marks_the_exchange_not_proven(tmp_path) -> 
         return done.stdout
 
     out = run("--time-limit", "0.000001", "--top", "1")
+    assert "best exchange found within the time limit (double dummy): call" in out
     assert "not proven: the time limit cut the search; this is the best found so far: at least" in out
     obj = json.loads(run("--json", "--time-limit", "0.000001", "--top", "1", "--jobs", "2"))
     ex = obj["exchange"]

@@ -109,9 +109,11 @@ def format_exchange_search(record: Any, ex: ExchangeResult, symbols: Notation | 
         out.append(f"  worst draw for the soloist, played below: {best}")
         return out + _unproven(record, ex)
     chooser = "the defenders' best" if record.contract in DEFENDER_EXCHANGE else "best"
+    # cut by the time limit, it is the best found, not the best: the label says so before the line that explains
+    found = "" if ex.proven else " found within the time limit"
     alts = list(ex.alternatives)
     folded = _fold_returns(record, alts, n) or [(_exchange_words(record, ex.exchange, n), ex.value)]
-    out = [f"  {chooser} exchange (double dummy): {folded[0][0]} -> {plural(folded[0][1], 'third')}"]
+    out = [f"  {chooser} exchange{found} (double dummy): {folded[0][0]} -> {plural(folded[0][1], 'third')}"]
     for text, value in folded[1:]:
         out.append(f"    also: {text} -> {plural(value, 'third')}")
     if len(folded) < len(alts):

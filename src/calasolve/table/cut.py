@@ -480,8 +480,9 @@ class _Pipeline:
             assert s.head is not None
             floor, _ = best_of_search(s.head, s.found, s.maximise)
             after = [s.task, *s.chunks]
-            for c in chunks_of(s.unit, s.head, s.maximise, self.tt_mb, s.stage == "prefix", floor):
-                s.chunks.append(log.add(s.stage, s.unit, after, len(c.bonus)))  # type: ignore[arg-type]
+            kind: TaskKind = "prefix" if s.stage == "prefix" else "chunk"
+            for c in chunks_of(s.unit, s.head, s.maximise, self.tt_mb, kind == "prefix", floor):
+                s.chunks.append(log.add(kind, s.unit, after, len(c.bonus)))
                 self.launch(s, s.chunks[-1], chunk_job, c)
         elif s.stage == "payoff":
             # the goal searches of the game points the thirds do not settle, each cut by its first GOAL_CARDS cards
