@@ -202,6 +202,22 @@ def test_random_deals_cut_tables_are_the_tables_of_the_parts() -> None:
         assert effortless(cut_table) == effortless(parts)
 
 
+@pytest.mark.slow
+def test_a_pool_moving_each_search_on_gives_the_tables_of_the_parts() -> None:
+    """Through a pool's single tasks (each search's next stage as soon as its own tasks end), on a real deal."""
+    from calasolve.scale.submit import PoolMap
+    from calasolve.scale.workers import worker_pool
+    from calasolve.search.suites import random_suite
+
+    d = random_suite(4)[3]
+    rec = Record(hands=d.hands, monte=d.monte, contract="solissimo", soloist=d.soloist)
+    with worker_pool(2) as pool:
+        [parts] = calasolve.dd_tables([rec], map=pool.map)
+        [cut_table] = calasolve.dd_tables([rec], map=PoolMap(pool), cut=True)
+    assert effortless(cut_table) == effortless(parts)
+    assert {"head", "prefix", "chunk"} <= {t.kind for t in cut_table.tasks}
+
+
 @pytest.mark.parametrize("cards", [1, 2])
 def test_a_goal_search_cut_by_its_first_cards_answers_as_whole(cards: int) -> None:
     """Some card of the soloist's, every card of a defender's: the answers at the lines give the root's."""
