@@ -79,12 +79,6 @@ def run_chunk(fn: Callable[[Any], Any], chunk: list[Any]) -> list[Any]:
         return [fn(item) for item in chunk]
 
 
-def run_one(fn: Callable[[Any], Any], item: Any) -> Any:
-    """``fn`` of one item, on a worker, as :func:`run_chunk` runs a chunk."""
-    with _CHUNK_LOCK:
-        return fn(item)
-
-
 class DaskMap:
     """``map`` over a Dask client, the interface of a worker pool's: results in input order."""
 
@@ -114,7 +108,6 @@ class DaskMap:
                 future.cancel()
 
 
-
 class DaskTasks:
     """A cluster as a ``map`` (one item per task, results in order) and a
     :class:`~calasolve.scale.submit.Submitter` (each task to the scheduler at once).  Apart from
@@ -128,15 +121,15 @@ class DaskTasks:
         return self.dmap.map(fn, items)
 
     def submit(self, fn: Callable[[Any], Any], item: Any) -> DaskTask:
-        return DaskTask(self.dmap.client.submit(run_one, fn, item, pure=False))
+        return DaskTask(self.dmap.client.submit(run_chunk, fn, [item], pure=False))
 
     def flush(self) -> None:
         """Nothing waits: every task went to the scheduler as it was submitted."""
 
 
 class DaskTask:
-    """A task on the cluster as a :class:`~calasolve.scale.submit.Handle`: its result, or the cluster's failure
-    as one line."""
+    """A chunk of one item on the cluster as a :class:`~calasolve.scale.submit.Handle`: the item's result, or the
+    cluster's failure as one line."""
 
     def __init__(self, future: Any) -> None:
         self.future = future
@@ -145,17 +138,17 @@ class DaskTask:
         self.future.add_done_callback(lambda _: fn(self))
 
     def result(self) -> Any:
-        return _result(self.future)
+        return _result(self.future)[0]
 
 
-def _result(future: Any) -> Any:
-    """A task's result (a chunk's: a list); the cluster's own failures (not the work's) as one line."""
+def _result(future: Any) -> list[Any]:
+    """A chunk's results; the cluster's own failures (not the work's) as one line."""
     from concurrent.futures import CancelledError
 
     from distributed import KilledWorker
 
     try:
-        return future.result()
+        return future.result()  # type: ignore[no-any-return]
     except KilledWorker as err:
         raise CalasolveError(f"Dask: the workers running a chunk died too often ({err})") from None
     except (CancelledError, OSError, TimeoutError) as err:

@@ -25,9 +25,10 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 from ..game.errors import CalasolveError
 
-__all__ = ["Handle", "PoolMap", "Submitter", "Waves", "submitter_of"]
+__all__ = ["Handle", "Mapper", "PoolMap", "Submitter", "Waves", "submitter_of"]
 
-#: A ``map``: the builtin, ``ProcessPoolExecutor.map``, or any callable that maps a function over items in order.
+#: A ``map``: the builtin, ``ProcessPoolExecutor.map``, or any callable that maps a function over a list and gives
+#: the results in the list's order.
 Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 
 

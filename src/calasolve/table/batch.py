@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins
 import time
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator
 
 from ..game.errors import CalasolveError, ParameterError
 from ..game.limits import MAX_TABLE_MB, check_optional_int, check_optional_seconds
@@ -21,12 +21,10 @@ from ..types.record import Record
 from ..types.record import record_label
 from ..search import engines
 from ..types.table import DDTable, TableEntry
+from ..scale.submit import Mapper
 from .cut import cut_tables
 from .ddtable import TablePart, assemble, named_error, part_tasks, table_part, table_parts
 
-#: A ``map``: the builtin, ``ProcessPoolExecutor.map``, or any callable that maps a function over a
-#: list and gives the results in the list's order.
-Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 
 
 def dd_tables(

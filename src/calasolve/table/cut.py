@@ -63,7 +63,7 @@ from ..game.notation import exchange_text
 from ..game.cards import cards_of, last_trick_bonus
 from ..game.state import SOLOIST_EXCHANGE, Contract, PlayState
 from ..scale.schedule import list_schedule, staged
-from ..scale.submit import Handle, Submitter, submitter_of
+from ..scale.submit import Handle, Mapper, Submitter, submitter_of
 from ..search import _core, engines
 from ..search.payoff import deal_thirds, goal_search, payoff_levels, payoff_reaches, payoff_thirds, settled_between
 from ..types.record import Record
@@ -84,8 +84,6 @@ GOAL_CARDS = 0
 #: Records cut and run together: their tasks share each stage's ``map``, so the workers stay busy.
 WINDOW = 4
 
-#: A ``map`` (see :data:`calasolve.table.batch.Mapper`).
-Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 
 
 @dataclass(frozen=True)
