@@ -41,11 +41,13 @@ climbs reached come back in :attr:`ListResult.climbed`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
 import mmap
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -240,17 +242,22 @@ def list_search(
     jobs: int,
     deadline: float | None,
     totals: SearchStats,
+    floors: Sequence[int] | None = None,
+    pool: Executor | None = None,
 ) -> list[ListResult]:
     """The ``top`` best of each list ``(hands, bonus, order, moves)`` (the candidates' arrays and
     the order to try them in: the prefix, then the rest grouped by layout, as
     :func:`calasolve.exchange.candidates.grouped_candidates` gives it), with the prefix searched
     by ``solver`` here and the rest by ``jobs`` worker processes (``jobs`` 1, or a
     short list: all by ``solver``, as one list search each).  Against the clock, a list given its
-    ``moves`` (None: none) is climbed from its best (:mod:`.climb`)."""
+    ``moves`` (None: none) is climbed from its best (:mod:`.climb`).  Given ``floors`` (a value per
+    list that already has an answer; against the clock only), only candidates strictly better are
+    kept.  ``pool``: the ``jobs - 1`` workers to use (None: a pool for this search)."""
+    assert floors is None or deadline is not None, "a floor is for a search against the clock"
     config = solver.config
     heads: list[tuple[list[tuple[int, int]], bool, int]] = []
     rests: list[np.ndarray] = []
-    floors: list[int] = []
+    starts: list[int] = []  # each list's floor for its chunks
     dealt: set[int] = set()  # the lists dealt to every process at once
     nothing = -1 if maximise else _core.MAX_VALUE + 1
     whole = jobs > 1 and len(lists) > 1 and WHOLE_LISTS
@@ -261,10 +268,11 @@ def list_search(
     climbed: list[list[Climbed]] = [[] for _ in lists]
     for li, (hands, bonus, order, can) in enumerate(lists):
         n = len(order)
+        start = nothing if floors is None else floors[li]
         if whole:
             heads.append(([], True, nothing))
             rests.append(order)
-            floors.append(nothing)
+            starts.append(start)
             continue
         if jobs > 1 and deadline is not None and n >= EARLY_PARALLEL_MIN:
             # against the clock every process starts at once, each on every jobs-th candidate:
@@ -272,7 +280,7 @@ def list_search(
             dealt.add(li)
             heads.append(([], True, nothing))
             rests.append(order)
-            floors.append(nothing)
+            starts.append(start)
             continue
         cut = max(_core.BEST_OF_PREFIX, n // HEAD_DIVISOR) if jobs > 1 and n >= PARALLEL_MIN else n
         head = order[:cut]
@@ -281,20 +289,24 @@ def list_search(
             mine = min(deadline, time.monotonic() + (deadline - time.monotonic()) / (len(lists) - li))
         kept, values, complete, bound, reached = _search(
             solver, hands[head], bonus[head], None if can is None else can.part(head), leader, soloist,
-            maximise, top, mine, deadline, totals)
+            maximise, top, mine, deadline, totals, None if floors is None else start)
         heads.append(([(v, int(head[k])) for k, v in zip(kept, values)]
                       + [(v, len(hands) + _climbed(climbed[li], c, head)) for v, c in reached], complete, bound))
         rests.append(order[cut:])
-        floors.append(values[top - 1] if len(values) >= top else nothing)
+        known = values + ([] if floors is None else [start])
+        starts.append(sorted(known, reverse=maximise)[top - 1] if len(known) >= top else nothing)
     totals.cpu_prefix = totals.cpu_here
     merged = [list(h[0]) for h in heads]
     complete_all = [h[1] for h in heads]
     bounds = [h[2] for h in heads]
     if any(len(rest) for rest in rests):
-        search_id = SHARED.start([[v for v, _ in rows] for rows in merged])
+        counted = [[v for v, _ in rows] for rows in merged]
+        if floors is not None:  # a list's floor is the value of its answer so far
+            counted = [values + [f] for values, f in zip(counted, floors)]
+        search_id = SHARED.start(counted)
         # this process is one of the `jobs`: it takes chunks from the back of the queue (its table is
         # warm from the prefix), the workers from the front; against the clock it searches its own share
-        with worker_pool(jobs - 1) as pool:
+        with contextlib.nullcontext(pool) if pool is not None else worker_pool(jobs - 1) as workers:
             futures = []
             for li, ((hands, bonus, _, can), rest) in enumerate(zip(lists, rests)):
                 if whole:
@@ -311,10 +323,10 @@ def list_search(
                     if whole and shared_time:  # this process takes its lists from the back, the workers in order
                         left = li - pooled + 1 if mine else math.ceil((pooled - li) / (jobs - 1))
                     job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
-                                   soloist, maximise, top, floors[li], deadline, config, search_id, li,
-                                   not whole and li not in dealt, left,
+                                   soloist, maximise, top, starts[li], deadline, config, search_id, li,
+                                   floors is not None or (not whole and li not in dealt), left,
                                    None if deadline is None or can is None else can.part(part))
-                    futures.append((li, part, job, None if mine else pool.submit(_chunk_job, job)))
+                    futures.append((li, part, job, None if mine else workers.submit(_chunk_job, job)))
             results: list[ChunkResult | None] = [None] * len(futures)
             for k in range(len(futures) - 1, -1, -1):
                 fut = futures[k][3]
@@ -341,7 +353,7 @@ def list_search(
     out = []
     key = _better_key(maximise)
     for (hands, _, order, _), rows, complete, bound, extra in zip(lists, merged, complete_all, bounds, climbed):
-        pos = _inverse(order)
+        pos = _inverse(order, len(hands))
         # ties: the first in the order searched, then what the climbs reached
         rows.sort(key=lambda vi: key((vi[0], int(pos[vi[1]]) if vi[1] < len(pos) else vi[1])))
         if extra:  # a climb may reach a candidate another process kept, or another climb's exchange
@@ -368,8 +380,9 @@ def _climbed(reached: list[Climbed], c: Climbed, part: np.ndarray) -> int:
     return len(reached) - 1
 
 
-def _inverse(order: np.ndarray) -> np.ndarray:
-    inv = np.empty(len(order), dtype=np.int64)
+def _inverse(order: np.ndarray, size: int) -> np.ndarray:
+    """Each of ``size`` candidates' place in ``order`` (which may hold only some of them)."""
+    inv = np.full(size, len(order), dtype=np.int64)
     inv[order] = np.arange(len(order))
     return inv
 
@@ -386,9 +399,10 @@ def _search(
     deadline: float | None,
     stop: float | None,
     totals: SearchStats,
+    floor: int | None = None,
 ) -> tuple[list[int], list[int], bool, int, list[tuple[int, Climbed]]]:
-    """One list search by ``solver`` here, within ``deadline`` (a test still running at ``stop`` gives up):
-    ``(kept, values, complete, bound, climbed)``."""
+    """One list search by ``solver`` here, within ``deadline`` (a test still running at ``stop`` gives up), of the
+    candidates strictly better than ``floor`` (None: all): ``(kept, values, complete, bound, climbed)``."""
     before = solver.total_nodes
     cpu = time.process_time()
     climbed: list[tuple[int, Climbed]] = []
@@ -397,7 +411,7 @@ def _search(
         complete, bound = True, values[0] if values else 0
     else:
         kept, values, searches, complete, bound, climbed = _limited(
-            solver, hands, bonus, can, leader, soloist, maximise, top, None, deadline, None, stop)
+            solver, hands, bonus, can, leader, soloist, maximise, top, floor, deadline, None, stop)
     totals.searches += searches
     totals.nodes += solver.total_nodes - before
     totals.cpu_here += time.process_time() - cpu

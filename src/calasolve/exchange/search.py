@@ -88,6 +88,7 @@ from ..search.position import Position, solve_position
 from ..types.solution import Objective, SolveResult
 from ..search.solving import check_solver, default_solver
 from .climb import Moves
+from .draws import search_lists
 from .parallel import ListResult, list_search
 
 __all__ = ["SearchLimits", "best_exchange", "check_jobs_and_limit", "check_search_arguments", "search_exchange",
@@ -183,6 +184,9 @@ def list_searches(
             if can is not None and hedge is not None:
                 order = early_chiamo(b, soloist, can, order, early, hedge)
             lists.append((b.hands, b.bonus, order, can))
+        if len(lists) > 1 and limits.top == 1:  # dividete's draws: every draw's first candidate valued first
+            return search_lists(solver, lists, leader, soloist, maximise=maximise, jobs=limits.jobs,
+                                deadline=deadline, totals=stats)
     return list_search(solver, lists, leader, soloist, maximise=maximise, top=limits.top, jobs=limits.jobs,
                        deadline=deadline, totals=stats)
 
