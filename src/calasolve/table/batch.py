@@ -26,7 +26,6 @@ from .cut import cut_tables
 from .ddtable import TablePart, assemble, named_error, part_tasks, table_part, table_parts
 
 
-
 def dd_tables(
     records: Iterable[Record], *, map: Mapper = builtins.map, tt_mb: int | None = None, time_limit: float | None = None,
     cut: bool = False,

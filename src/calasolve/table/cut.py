@@ -85,7 +85,6 @@ GOAL_CARDS = 0
 WINDOW = 4
 
 
-
 @dataclass(frozen=True)
 class Unit:
     """One exchange search of a table: an entry's, or one draw of a dividete entry."""
