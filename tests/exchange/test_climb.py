@@ -16,7 +16,7 @@ from calasolve.exchange.candidates import (TARGET_SHARE, climb_moves, defender_l
                                            early_candidates, early_chiamo, enumerate_candidates, order_candidates,
                                            soloist_layouts)
 from calasolve.exchange.climb import climb, moves, swaps
-from calasolve.exchange.estimate import position_estimate
+from calasolve.exchange.estimate import DEFENCE_FIT, SOLOIST_FIT, code, fitted_estimate, position_estimate
 from calasolve.exchange.search import SearchLimits, search_exchange
 from calasolve.game.cards import mask_thirds
 from calasolve.game.exchange import Exchange
@@ -155,9 +155,22 @@ def test_a_climbs_estimate_is_the_early_estimate_of_the_candidates(contract: str
     # a climb orders the exchanges it meets by the estimate that orders the list against the clock
     batch, _, _, soloist, _ = _batch(contract, 6)
     defenders = contract == "dividete"
-    offset = {round(position_estimate(batch.hands[i], int(batch.bonus[i]), soloist, defenders) - batch.early[i], 9)
-              for i in range(len(batch))}
-    assert len(offset) == 1
+    assert all(position_estimate(batch.hands[i], soloist, defenders) == batch.early[i] for i in range(len(batch)))
+
+
+@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete"])
+def test_the_early_estimate_is_the_fitted_one_in_halves(contract: str) -> None:
+    # against the clock a list is ordered by its side's fitted weights, in halves (the early order's radix sort)
+    batch, _, _, soloist, _ = _batch(contract, 6)
+    weights = DEFENCE_FIT if contract == "dividete" else SOLOIST_FIT
+    assert len(batch) > 1
+    for i in range(len(batch)):
+        h = [int(x) for x in batch.hands[i]]
+        sigs = [tuple(code(c, s, soloist) for c in range(10 * u + 9, 10 * u - 1, -1) for s in range(3) if h[s] >> c & 1)
+                for u in range(4)]
+        assert batch.early[i] == sum(fitted_estimate(sig, weights) for sig in sigs)
+        assert 2 * batch.early[i] == int(2 * batch.early[i])
+    assert len(set(batch.early.tolist())) > 1
 
 
 def test_a_chiamos_early_order_gives_its_target_calls_their_share() -> None:

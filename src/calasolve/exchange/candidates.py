@@ -34,7 +34,7 @@ import numpy as np
 
 from ..search import _core
 from .climb import Layouts, Moves
-from .estimate import EARLY, code, suit_estimate
+from .estimate import code, early_suit_estimate, suit_estimate
 from ..game.cards import LAST_TRICK_THIRDS, Card, Mask, display_order, mask_thirds, popcount, last_trick_bonus
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange, called_from
@@ -172,7 +172,7 @@ def _suit_options(
             np.array([thirds for (_, thirds), _ in rows], dtype=np.int64),
             np.array([suit_estimate(sig, defenders) for (sig, _), _ in rows], dtype=np.float64),
             np.array([masks for _, masks in rows], dtype=np.uint64).reshape(-1, 3),
-            np.array([suit_estimate(sig, defenders, EARLY) for (sig, _), _ in rows], dtype=np.float64),
+            np.array([early_suit_estimate(sig, defenders) for (sig, _), _ in rows], dtype=np.float64),
         )
     return opts
 
@@ -244,8 +244,7 @@ def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     estimate = estimate + est[2][rows[2]]
     estimate = estimate + est[3][rows[3]]
     estimate = estimate + 0.5 * (base_bonus - LAST_TRICK_THIRDS)[lay] + 0.5 * gone
-    early_estimate = (early[0][rows[0]] + early[1][rows[1]] + early[2][rows[2]] + early[3][rows[3]]
-                      + 0.5 * (base_bonus - LAST_TRICK_THIRDS)[lay] + 0.5 * gone)
+    early_estimate = early[0][rows[0]] + early[1][rows[1]] + early[2][rows[2]] + early[3][rows[3]]
     hands = np.array([lay.hands for lay in layouts], dtype=np.uint64)[lay] & ~discards
     return Batch(layouts, hands, bonus, estimate, lay, discards, early_estimate, which[keep])  # a block: one spread
 

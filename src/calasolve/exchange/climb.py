@@ -198,7 +198,7 @@ def climb(
             # the neighbours not known to be no better, the most promising first
             fresh = np.array([not _no_better(dead.get(x.tobytes()), value, maximise) for x in nh], dtype=bool)
             nh, nb, nd, nl = nh[fresh], nb[fresh], nd[fresh], nl[fresh]
-            guess = np.array([position_estimate(x, int(y), soloist, not maximise) for x, y in zip(nh, nb)])
+            guess = np.array([position_estimate(x, soloist, not maximise) for x in nh])
             by = np.argsort(-guess if maximise else guess, kind="stable")
             nh, nb, nd, nl = nh[by], nb[by], nd[by], nl[by]
             k = -1
