@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from suites import random_suite, strong_suite  # noqa: E402
 
 from calasolve.exchange import candidates as C  # noqa: E402
-from calasolve.exchange.estimate import code, suit_features  # noqa: E402
+from calasolve.exchange.estimate import suit_features, suit_signature  # noqa: E402
 from calasolve.exchange.search import best_exchange  # noqa: E402
 from calasolve.search.engines import make_solver  # noqa: E402
 from calasolve.types.record import Record  # noqa: E402
@@ -63,15 +63,6 @@ def batch_of(rec: Record, draw: int | None) -> C.Batch:
     return C.enumerate_candidates(layouts, rec.soloist)
 
 
-def early_order(b: C.Batch, soloist: int, maximise: bool) -> np.ndarray:
-    """The list's order against the clock, as the search makes it (calasolve.exchange.search.list_searches)."""
-    early = C.order_candidates(b, maximise, None, early=True)
-    if not maximise:
-        return C.early_candidates(b, early)
-    hedge = C.order_candidates(b, True, None)
-    return C.early_chiamo(b, soloist, C.climb_moves(b, soloist), C.early_candidates(b, early, hedge), early, hedge)
-
-
 def label(job: tuple[str, str, int, float]) -> list[dict[str, Any]]:
     """One training deal: the best found within the limit, and its sampled candidates' labels (a list each)."""
     side, suite, i, limit = job
@@ -84,7 +75,8 @@ def label(job: tuple[str, str, int, float]) -> list[dict[str, Any]]:
     for draw in DRAWS if side == "defence" else (None,):
         found = result.value if draw is None else result.draws[draw].value
         b = batch_of(rec, draw)
-        order = early_order(b, rec.soloist, draw is None)
+        # the order the search makes: a chiamo is one list, whose climb moves it between layouts; a draw one of six
+        order = C.early_order(b, rec.soloist, draw is None, None, C.climb_moves(b, rec.soloist) if draw is None else None)
         sample = np.concatenate([order[:head], rng.choice(order[head:], size=min(drawn, len(order) - head),
                                                            replace=False)])
         # near: at least found - 1 for the soloist; at most found + 1, i.e. not found + 2, for the defence
@@ -97,8 +89,7 @@ def label(job: tuple[str, str, int, float]) -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=None)
 def _features_of(mine: int, left: int, right: int) -> tuple[int, ...]:
-    sig = tuple(code(r, owner, 0) for r in range(9, -1, -1) for owner, m in enumerate((mine, left, right)) if m >> r & 1)
-    return suit_features(sig)
+    return suit_features(suit_signature((mine, left, right), 0, 0))
 
 
 def features(hands: np.ndarray, soloist: int) -> np.ndarray:

@@ -16,7 +16,7 @@ from calasolve.exchange.candidates import (TARGET_SHARE, climb_moves, defender_l
                                            early_candidates, early_chiamo, enumerate_candidates, order_candidates,
                                            soloist_layouts)
 from calasolve.exchange.climb import climb, moves, swaps
-from calasolve.exchange.estimate import DEFENCE_FIT, SOLOIST_FIT, code, fitted_estimate, position_estimate
+from calasolve.exchange.estimate import DEFENCE_FIT, SOLOIST_FIT, fitted_estimate, position_estimate, suit_signature
 from calasolve.exchange.search import SearchLimits, search_exchange
 from calasolve.game.cards import mask_thirds
 from calasolve.game.exchange import Exchange
@@ -165,9 +165,7 @@ def test_the_early_estimate_is_the_fitted_one_in_halves(contract: str) -> None:
     weights = DEFENCE_FIT if contract == "dividete" else SOLOIST_FIT
     assert len(batch) > 1
     for i in range(len(batch)):
-        h = [int(x) for x in batch.hands[i]]
-        sigs = [tuple(code(c, s, soloist) for c in range(10 * u + 9, 10 * u - 1, -1) for s in range(3) if h[s] >> c & 1)
-                for u in range(4)]
+        sigs = [suit_signature(batch.hands[i], u, soloist) for u in range(4)]
         assert batch.early[i] == sum(fitted_estimate(sig, weights) for sig in sigs)
         assert 2 * batch.early[i] == int(2 * batch.early[i])
     assert len(set(batch.early.tolist())) > 1

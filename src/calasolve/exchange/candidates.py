@@ -415,6 +415,18 @@ def early_chiamo(batch: Batch, soloist: int, can: Moves, order: np.ndarray, earl
     return np.asarray(np.concatenate([chosen, rest])[np.argsort(key, kind="stable")])
 
 
+def early_order(batch: Batch, soloist: int, maximise: bool, first: Hands | None, can: Moves | None) -> np.ndarray:
+    """A list's whole order against the clock: :func:`early_candidates` by the early estimate, the soloist's
+    hedged with the exact one's rounds over the spreads (measured: the defenders' do not gain), and for a list
+    a climb may move between layouts (``can``: chiamo) :func:`early_chiamo`'s share for the target calls."""
+    early = order_candidates(batch, maximise, first, early=True)
+    hedge = order_candidates(batch, maximise, first) if maximise else None
+    order = early_candidates(batch, early, hedge)
+    if can is not None and hedge is not None:
+        order = early_chiamo(batch, soloist, can, order, early, hedge)
+    return order
+
+
 # -- contracts ---------------------------------------------------------------------------
 
 def soloist_layouts(hands: Hands, monte: Mask, contract: Contract, soloist: int, given: Exchange) -> list[Layout]:

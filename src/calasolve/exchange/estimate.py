@@ -22,7 +22,7 @@ from typing import Sequence
 from ..game.cards import RANK_THIRDS, Card
 
 __all__ = ["DEFENCE_FIT", "EXACT", "SOLOIST_FIT", "Weights", "code", "early_suit_estimate", "fitted_estimate",
-           "position_estimate", "suit_estimate", "suit_features"]
+           "position_estimate", "suit_estimate", "suit_features", "suit_signature"]
 
 #: Weight of the defenders' forced thirds in the estimate of their exchanges.
 _FORCED_WEIGHT = 3.0
@@ -139,7 +139,6 @@ def suit_features(sig: tuple[int, ...]) -> tuple[int, ...]:
             longest, max(0, length - longest) if top else 0)
 
 
-@lru_cache(maxsize=None)
 def fitted_estimate(sig: tuple[int, ...], weights: tuple[float, ...] = SOLOIST_FIT) -> float:
     """One suit's share of an early estimate: ``weights`` (the soloist's, or :data:`DEFENCE_FIT`) times
     :func:`suit_features`, in eighths of a logit rounded to halves (the early order sorts twice the estimate as
@@ -151,6 +150,7 @@ def fitted_estimate(sig: tuple[int, ...], weights: tuple[float, ...] = SOLOIST_F
     return round(16 * sum(w * f for w, f in zip(weights, suit_features(sig)))) / 2
 
 
+@lru_cache(maxsize=None)  # keyed by the side, not by its weights (a tuple of 24 floats hashed at every call)
 def early_suit_estimate(sig: tuple[int, ...], defenders: bool) -> float:
     """One suit's share of the early estimate of the soloist's prospects: :func:`fitted_estimate` with the
     soloist's weights, or the defenders' (``defenders``: they discard, and try the lowest first).  The monte's
@@ -168,15 +168,15 @@ def position_estimate(hands: Sequence[int], soloist: int, defenders: bool) -> fl
     >>> position_estimate(mine, 0, True) > position_estimate(theirs, 0, True)
     True
     """
+    return sum(early_suit_estimate(suit_signature(hands, u, soloist), defenders) for u in range(4))
+
+
+def suit_signature(hands: Sequence[int], suit: int, soloist: int) -> tuple[int, ...]:
+    """The signature of ``suit`` in a position (``hands``: the cards per seat): its cards in play from the
+    highest down, each as :func:`code`.
+
+    >>> suit_signature([0b11 << 8, 0b1001, 0], 0, 0)  # the soloist's 3 and 2, seat 1's 7 and 4
+    (1, 1, 4, 4)
+    """
     h = [int(x) for x in hands]
-    score = 0.0
-    for u in range(4):
-        sig = []
-        for r in range(9, -1, -1):
-            c = 10 * u + r
-            for s in range(3):
-                if h[s] >> c & 1:
-                    sig.append(code(c, s, soloist))
-                    break
-        score += early_suit_estimate(tuple(sig), defenders)
-    return score
+    return tuple(code(c, s, soloist) for c in range(10 * suit + 9, 10 * suit - 1, -1) for s in range(3) if h[s] >> c & 1)

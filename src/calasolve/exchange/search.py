@@ -71,8 +71,7 @@ from .candidates import (
     Candidate,
     climb_moves,
     defender_layouts,
-    early_candidates,
-    early_chiamo,
+    early_order,
     enumerate_candidates,
     grouped_candidates,
     Layout,
@@ -173,17 +172,11 @@ def list_searches(
         lists = [(b.hands, b.bonus, grouped_candidates(b, order_candidates(b, maximise, limits.first)), None)
                  for b in batches]
     else:  # against the clock: the early estimate, every layout and spread a first look
-        # the soloist's lists hedge with the exact search's estimate too (measured: the defenders' do not gain);
         # one list climbs from its best (dividete's draws, a third of the time each, measured no gain)
         lists = []
         for b in batches:
-            early = order_candidates(b, maximise, limits.first, early=True)
-            hedge = order_candidates(b, maximise, limits.first) if maximise else None
-            order = early_candidates(b, early, hedge)
             can = climb_moves(b, soloist) if len(batches) == 1 else None
-            if can is not None and hedge is not None:
-                order = early_chiamo(b, soloist, can, order, early, hedge)
-            lists.append((b.hands, b.bonus, order, can))
+            lists.append((b.hands, b.bonus, early_order(b, soloist, maximise, limits.first, can), can))
         if len(lists) > 1 and limits.top == 1:  # dividete's draws: every draw's first candidate valued first
             return search_lists(solver, lists, leader, soloist, maximise=maximise, jobs=limits.jobs,
                                 deadline=deadline, totals=stats)
