@@ -94,3 +94,28 @@ def test_a_list_of_part_of_the_candidates_reports_their_indices(solver: CoreSolv
         value, i = r.kept[0]
         assert i in set(np.asarray(order).tolist())
         assert value == _value(solver, b, i, leader, soloist)
+
+
+@pytest.mark.parametrize("lists_of", ["one", "all"])
+@pytest.mark.parametrize("against_the_clock", [False, True])
+def test_the_workers_find_the_same_whether_they_inherit_the_lists_or_are_sent_copies(
+    lists_of: str, against_the_clock: bool, solver: CoreSolver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a pool forked for the search inherits its lists, so its jobs name their rows; a pool that is not (spawned, or
+    # the caller's) is sent copies: one list dealt or cut in chunks, or several whole, give the one-process values
+    from calasolve.exchange import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 10)
+    _, lists, soloist, leader = _draws(2)
+    lists = lists[:1] if lists_of == "one" else lists
+    best = _exact(solver, lists, leader, soloist)
+    deadline = time.monotonic() + 3600 if against_the_clock else None
+    found = {}
+    for forks in (True, False):
+        monkeypatch.setattr(parallel, "forks_workers", lambda: forks)
+        found[forks] = list_search(solver, lists, leader, soloist, maximise=False, top=1, jobs=2, deadline=deadline,
+                                   totals=SearchStats())
+        assert not parallel.FORKED._lists  # the lists are let go with the search
+    for forks, results in found.items():
+        assert [r.kept[0][0] for r in results] == best, forks
+        assert all(r.complete for r in results)

@@ -14,20 +14,18 @@ import contextlib
 from concurrent.futures import Executor
 from typing import Sequence
 
-import numpy as np
 
 from ..scale.workers import worker_pool
 from ..search.engines import CoreSolver
 from ..types.exchange import SearchStats
-from .climb import Moves
-from .parallel import ListResult, list_search
+from .parallel import List, ListResult, list_search
 
 __all__ = ["search_lists"]
 
 
 def search_lists(
     solver: CoreSolver,
-    lists: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, Moves | None]],
+    lists: Sequence[List],
     leader: int,
     soloist: int,
     *,

@@ -108,10 +108,6 @@ def suit_estimate(sig: tuple[int, ...], defenders: bool = False, weights: Weight
     return score
 
 
-def _one_hot(value: int, size: int) -> tuple[int, ...]:
-    return tuple(int(min(value, size - 1) == k) for k in range(size))
-
-
 def suit_features(sig: tuple[int, ...]) -> tuple[int, ...]:
     """One suit of a position as the fitted weights see it (``sig``: see :func:`code`): the soloist's top
     sequence (one-hot 0 to 4 or more) and its thirds, his length (one-hot 0 to 6 or more), his cards below the
@@ -122,6 +118,17 @@ def suit_features(sig: tuple[int, ...]) -> tuple[int, ...]:
     >>> suit_features((1, 1, 5, 4))  # the soloist's 3 and 2 over a defender's R and 4
     (0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 2, 0)
     """
+    out = [0] * _FEATURES
+    for i, value in _active_features(sig):
+        out[i] = value
+    return tuple(out)
+
+
+_FEATURES = 24
+
+
+def _active_features(sig: tuple[int, ...]) -> list[tuple[int, int]]:
+    """:func:`suit_features` as its nonzero ``(index, value)`` pairs, by index."""
     owners = [c >> 2 for c in sig]
     thirds = [c & 3 for c in sig]
     top = next((k for k, owner in enumerate(owners) if owner), len(owners))
@@ -134,9 +141,11 @@ def suit_features(sig: tuple[int, ...]) -> tuple[int, ...]:
             held = [t for owner, t in zip(owners, thirds) if owner == seat]  # highest first
             drawn += sum(held[-top:])
     longest = max(owners.count(1), owners.count(2))
-    return (*_one_hot(top, 5), sum(thirds[:top]), *_one_hot(length, 7), *_one_hot(length - top, 4),
-            mine - sum(thirds[:top]), sum(thirds) - mine, min(first, 4), int(first == 1 and length >= 2), drawn,
-            longest, max(0, length - longest) if top else 0)
+    pairs = [(min(top, 4), 1), (5, sum(thirds[:top])), (6 + min(length, 6), 1), (13 + min(length - top, 3), 1),
+             (17, mine - sum(thirds[:top])), (18, sum(thirds) - mine), (19, min(first, 4)),
+             (20, int(first == 1 and length >= 2)), (21, drawn), (22, longest),
+             (23, max(0, length - longest) if top else 0)]
+    return [(i, v) for i, v in pairs if v]
 
 
 def fitted_estimate(sig: tuple[int, ...], weights: tuple[float, ...] = SOLOIST_FIT) -> float:
@@ -147,7 +156,8 @@ def fitted_estimate(sig: tuple[int, ...], weights: tuple[float, ...] = SOLOIST_F
     >>> fitted_estimate((1, 1, 5, 4))
     13.5
     """
-    return round(16 * sum(w * f for w, f in zip(weights, suit_features(sig)))) / 2
+    # the nonzero terms in the order of the features: the same float sum as over all of them
+    return round(16 * sum(weights[i] * v for i, v in _active_features(sig))) / 2
 
 
 @lru_cache(maxsize=None)  # keyed by the side, not by its weights (a tuple of 24 floats hashed at every call)

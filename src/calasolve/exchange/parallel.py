@@ -33,7 +33,9 @@ candidates or more has no prefix here: it is dealt to the ``jobs`` processes
 at once, every ``jobs``-th candidate of its (early) order each, so that no
 core waits for the prefix; this process keeps its share (and, of several
 whole lists, ``len(lists) // jobs``) rather than submitting it to take it
-back later, as the pool may already have queued it to a worker.  A list
+back later, as the pool may already have queued it to a worker.  A pool forked
+for the search inherits the lists (:data:`FORKED`), so its jobs name their
+rows rather than carry copies, and each process gathers its own part.  A list
 given its ``moves`` spends :data:`CLIMB_AFTER` of its time on its order and
 the rest climbing from the best it found (:mod:`.climb`); the exchanges the
 climbs reached come back in :attr:`ListResult.climbed`.
@@ -49,17 +51,18 @@ import mmap
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from ..types.exchange import SearchStats
-from ..scale.workers import worker_pool
+from ..scale.workers import forks_workers, worker_pool
 from ..search import _core, engines
 from ..search.engines import CoreSolver
 from .climb import Climbed, Moves, climb
 
-__all__ = ["ChunkJob", "ChunkResult", "ListResult", "SHARED", "SharedCounts", "list_search"]
+__all__ = ["ChunkJob", "ChunkResult", "FORKED", "ForkedLists", "List", "ListResult", "SHARED", "SharedCounts",
+           "list_search"]
 
 #: Lists shorter than this are searched in one piece: the pool would cost more than it saves.
 PARALLEL_MIN = 2_000
@@ -124,13 +127,51 @@ class ListResult:
     climbed: tuple[Climbed, ...] = ()
 
 
+#: A list as :func:`list_search` searches it: the candidates' hands and bonus, the order to try them in, and what a
+#: climb may change (None: no climb).
+List = tuple[np.ndarray, np.ndarray, np.ndarray, Moves | None]
+
+
+class ForkedLists:
+    """The lists of the search running, for the workers of the pool it forks: they inherit the lists, so a job
+    names its part of one (:attr:`ChunkJob.rows`) instead of carrying a copy through the pool.
+
+    Owned by :func:`list_search`, which sets them before its own pool forks and drops them when it ends;
+    :data:`FORKED` is the only instance."""
+
+    def __init__(self) -> None:
+        self._lists: dict[int, Sequence[List]] = {}
+
+    @contextlib.contextmanager
+    def holding(self, search_id: int, lists: Sequence[List]) -> Iterator[None]:
+        """The lists (``(hands, bonus, rest, moves)``: the rest of each order, which the jobs' rows index) of
+        search ``search_id`` while the block runs."""
+        self._lists[search_id] = lists
+        try:
+            yield
+        finally:
+            del self._lists[search_id]
+
+    def part(self, search_id: int, li: int, rows: slice, climbs: bool) -> tuple[np.ndarray, np.ndarray, Moves | None]:
+        """The hands, bonus and (``climbs``: else None) moves of the candidates ``rows`` of list ``li``'s rest."""
+        hands, bonus, rest, can = self._lists[search_id][li]
+        part = rest[rows]
+        return (np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]),
+                can.part(part) if climbs and can is not None else None)
+
+
+#: This process's lists of the search running (see :class:`ForkedLists`).
+FORKED = ForkedLists()
+
+
 @dataclass(frozen=True)
 class ChunkJob:
-    """One chunk of a list for a worker: its candidates, the search's limits, and where its
-    shared counts are."""
+    """One chunk of a list for a worker: its candidates (or the rows of a list its process inherited), the
+    search's limits, and where its shared counts are."""
 
-    hands: np.ndarray
-    bonus: np.ndarray
+    #: None: the candidates are :attr:`rows` of list :attr:`li` of the search's :data:`FORKED` lists
+    hands: np.ndarray | None
+    bonus: np.ndarray | None
     leader: int
     soloist: int
     maximise: bool
@@ -150,6 +191,15 @@ class ChunkJob:
     lists_left: int | None = None
     #: what a climb may change of the candidates: against the clock, the job climbs from its best (None: no climb)
     moves: Moves | None = None
+    #: the candidates' rows in the rest of list ``li`` of the :data:`FORKED` lists (None: ``hands`` are they)
+    rows: slice | None = None
+
+    def candidates(self) -> tuple[np.ndarray, np.ndarray, Moves | None]:
+        """The job's candidates: their hands and bonus, and what a climb may change of them (None: no climb)."""
+        if self.rows is None:
+            assert self.hands is not None and self.bonus is not None
+            return self.hands, self.bonus, self.moves
+        return FORKED.part(self.search_id, self.li, self.rows, self.deadline is not None)
 
 
 @dataclass(frozen=True)
@@ -176,6 +226,7 @@ def _chunk_job(job: ChunkJob) -> ChunkResult:
 
 
 def _run_chunk(solver: CoreSolver, job: ChunkJob) -> ChunkResult:
+    hands, bonus, moves = job.candidates()
     before = solver.total_nodes
     floor, shared = job.floor, SHARED.of(job.search_id, job.li)
     deadline = job.deadline
@@ -186,8 +237,8 @@ def _run_chunk(solver: CoreSolver, job: ChunkJob) -> ChunkResult:
         # beats leaves only the cheap bounds, for the bound
         floor, shared = (_core.MAX_VALUE + 1, None) if job.maximise else (-1, None)
     kept, values, searches, complete, bound, climbed = _limited(
-        solver, job.hands, job.bonus, job.moves, job.leader, job.soloist, job.maximise, job.top, floor, deadline,
-        shared, job.deadline)
+        solver, hands, bonus, moves, job.leader, job.soloist, job.maximise, job.top, floor, deadline, shared,
+        job.deadline)
     return ChunkResult(kept, values, searches, complete, bound, solver.total_nodes - before, None, tuple(climbed))
 
 
@@ -233,7 +284,7 @@ def _chunks(size: int, parts: int) -> list[tuple[int, int]]:
 
 def list_search(
     solver: CoreSolver,
-    lists: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, Moves | None]],
+    lists: Sequence[List],
     leader: int,
     soloist: int,
     *,
@@ -306,26 +357,36 @@ def list_search(
         search_id = SHARED.start(counted)
         # this process is one of the `jobs`: it takes chunks from the back of the queue (its table is
         # warm from the prefix), the workers from the front; against the clock it searches its own share
-        with contextlib.nullcontext(pool) if pool is not None else worker_pool(jobs - 1) as workers:
+        with contextlib.ExitStack() as stack:
+            # a pool forked here inherits the lists: its jobs name their rows rather than carry copies
+            forked = pool is None and forks_workers()
+            if forked:
+                stack.enter_context(FORKED.holding(search_id, [(h, b, rest, can)
+                                                               for (h, b, _, can), rest in zip(lists, rests)]))
+            workers = pool if pool is not None else stack.enter_context(worker_pool(jobs - 1))
             futures = []
             for li, ((hands, bonus, _, can), rest) in enumerate(zip(lists, rests)):
                 if whole:
-                    parts = [rest]
+                    parts = [slice(None)]
                 elif li in dealt:  # dealt round, each part in the early order
-                    parts = [rest[j::jobs] for j in range(jobs)]
+                    parts = [slice(j, None, jobs) for j in range(jobs)]
                 else:
-                    parts = [rest[a:b] for a, b in _chunks(len(rest), CHUNKS_PER_JOB * jobs)]
-                for j, part in enumerate(parts):
+                    parts = [slice(a, b) for a, b in _chunks(len(rest), CHUNKS_PER_JOB * jobs)]
+                for j, where in enumerate(parts):
+                    part = rest[where]
                     # against the clock this process's share is set aside, not submitted: the pool queues a
                     # job ahead of its workers, so a job submitted for this process to take back may not cancel
                     mine = (li in dealt and j == len(parts) - 1) or (whole and shared_time and li >= pooled)
                     left = None
                     if whole and shared_time:  # this process takes its lists from the back, the workers in order
                         left = li - pooled + 1 if mine else math.ceil((pooled - li) / (jobs - 1))
-                    job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), leader,
-                                   soloist, maximise, top, starts[li], deadline, config, search_id, li,
-                                   floors is not None or (not whole and li not in dealt), left,
-                                   None if deadline is None or can is None else can.part(part))
+                    limits = (leader, soloist, maximise, top, starts[li], deadline, config, search_id, li,
+                              floors is not None or (not whole and li not in dealt), left)
+                    if forked:
+                        job = ChunkJob(None, None, *limits, rows=where)
+                    else:
+                        job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), *limits,
+                                       None if deadline is None or can is None else can.part(part))
                     futures.append((li, part, job, None if mine else workers.submit(_chunk_job, job)))
             results: list[ChunkResult | None] = [None] * len(futures)
             for k in range(len(futures) - 1, -1, -1):

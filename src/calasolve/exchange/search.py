@@ -58,7 +58,6 @@ from dataclasses import dataclass
 import time
 from typing import Any, Sequence
 
-import numpy as np
 
 from ..game.cards import Mask, last_trick_bonus
 from ..types.record import Record, check_record
@@ -86,9 +85,8 @@ from ..search.engines import CoreSolver
 from ..search.position import Position, solve_position
 from ..types.solution import Objective, SolveResult
 from ..search.solving import check_solver, default_solver
-from .climb import Moves
 from .draws import search_lists
-from .parallel import ListResult, list_search
+from .parallel import List, ListResult, list_search
 
 __all__ = ["SearchLimits", "best_exchange", "check_jobs_and_limit", "check_search_arguments", "search_exchange",
            "solve_with_exchange"]
@@ -167,7 +165,7 @@ def list_searches(
     deadline: float | None,
 ) -> list[ListResult]:
     """:func:`best_candidates` of several batches at once (their chunks share the worker pool)."""
-    lists: list[tuple[np.ndarray, np.ndarray, np.ndarray, Moves | None]]
+    lists: list[List]
     if deadline is None:
         lists = [(b.hands, b.bonus, grouped_candidates(b, order_candidates(b, maximise, limits.first)), None)
                  for b in batches]

@@ -32,7 +32,7 @@ from typing import Any, Iterator
 
 from ..game.errors import Terminated, WorkerStartError
 
-__all__ = ["exit_on_sigterm", "live_workers", "stop_all", "worker_pool"]
+__all__ = ["exit_on_sigterm", "forks_workers", "live_workers", "stop_all", "worker_pool"]
 
 #: Exit status after SIGTERM: 128 + the signal number, as a shell reports it.
 SIGTERM_STATUS = 128 + signal.SIGTERM
@@ -166,6 +166,14 @@ def _reason(err: BaseException | None) -> str:
         return "a worker process died as it started (out of memory?)"
     text = next((line.strip() for line in str(err).splitlines() if line.strip()), "")[:120]
     return f"{type(err).__name__}{': ' + text if text else ''} (out of memory?)"
+
+
+def forks_workers() -> bool:
+    """Whether :func:`worker_pool` forks its workers (Linux), so that they start with what this process holds;
+    else (spawned: macOS, Windows) they start afresh."""
+    import multiprocessing
+
+    return multiprocessing.get_start_method() == "fork"
 
 
 @contextlib.contextmanager
