@@ -115,7 +115,7 @@ def test_the_workers_find_the_same_whether_they_inherit_the_lists_or_are_sent_co
         monkeypatch.setattr(parallel, "forks_workers", lambda: forks)
         found[forks] = list_search(solver, lists, leader, soloist, maximise=False, top=1, jobs=2, deadline=deadline,
                                    totals=SearchStats())
-        assert not parallel.FORKED._lists  # the lists are let go with the search
+        assert len(parallel.FORKED) == 0  # the lists are let go with the search
     for forks, results in found.items():
         assert [r.kept[0][0] for r in results] == best, forks
         assert all(r.complete for r in results)

@@ -14,7 +14,6 @@ import contextlib
 from concurrent.futures import Executor
 from typing import Sequence
 
-
 from ..scale.workers import worker_pool
 from ..search.engines import CoreSolver
 from ..types.exchange import SearchStats

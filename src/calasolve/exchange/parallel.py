@@ -152,6 +152,10 @@ class ForkedLists:
         finally:
             del self._lists[search_id]
 
+    def __len__(self) -> int:
+        """The searches whose lists are held (one while a search runs, else none)."""
+        return len(self._lists)
+
     def part(self, search_id: int, li: int, rows: slice, climbs: bool) -> tuple[np.ndarray, np.ndarray, Moves | None]:
         """The hands, bonus and (``climbs``: else None) moves of the candidates ``rows`` of list ``li``'s rest."""
         hands, bonus, rest, can = self._lists[search_id][li]

@@ -58,7 +58,6 @@ from dataclasses import dataclass
 import time
 from typing import Any, Sequence
 
-
 from ..game.cards import Mask, last_trick_bonus
 from ..types.record import Record, check_record
 from ..types.exchange import Draw, ExchangeResult, SearchStats
