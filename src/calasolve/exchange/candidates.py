@@ -273,7 +273,9 @@ def _first_of_classes(ids: list[np.ndarray], bonus: np.ndarray, distinct: int) -
         k1, k2 = k1[by_class], k2[by_class]
         first = np.ones(len(k1), dtype=bool)
         first[1:] = (k1[1:] != k1[:-1]) | (k2[1:] != k2[:-1])
-    return np.sort(by_class[first])
+    keep = np.zeros(len(bonus), dtype=bool)  # the firsts in row order: a mask, not a sort
+    keep[by_class[first]] = True
+    return np.flatnonzero(keep)
 
 
 def _count_splits(need: tuple[int, ...], available: list[list[tuple[int, ...]]]) -> Iterator[list[tuple[int, ...]]]:
