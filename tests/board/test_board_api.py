@@ -674,6 +674,21 @@ def test_exchange_with_a_time_limit_is_the_best_so_far(client: TestClient) -> No
         assert "time_limit" in message
 
 
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: the first look has no second process")
+def test_the_first_look_at_an_exchange_takes_every_core_and_the_exact_answer_one() -> None:
+    # the board's first second is `solve --time-limit 1` on every core; its exact answer is `solve --jobs 1`'s
+    from calasolve.board.jobs import QUESTIONS
+
+    chiamo = parse_deal_text(SOLO_NO_EXCHANGE.replace("contract: solo", "contract: chiamo").replace("soloist: 1", "soloist: 0"))[0]
+    solver = make_solver(8)
+    first = QUESTIONS["exchange"](solver, chiamo, 10, 0.3)
+    assert first.stats is not None and len(first.stats.cpu_chunks) == (os.cpu_count() or 1) - 1  # the workers' shares
+    [small] = parse_deal_text(SOLO_NO_EXCHANGE)
+    exact = QUESTIONS["exchange"](solver, small, 10)
+    assert exact.proven and exact.stats is not None and exact.stats.cpu_chunks == []
+    assert exact.exchange == best_exchange(small, solver=solver, top=10, jobs=1).exchange
+
+
 # -- continue with PIMC ------------------------------------------------------------------
 
 def pimc_played(record: Any, samples: int, seed: int) -> Any:

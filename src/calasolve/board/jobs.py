@@ -10,14 +10,20 @@ starts a new one.  Between questions the process keeps its solver warm.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import multiprocessing
+import os
 import signal
+import sys
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..game.errors import Abandoned, BadRequest, CalasolveError
+from ..game.limits import MAX_JOBS
+from ..scale.workers import die_with_parent, forks_workers
 from ..search.engines import make_solver
 
 if TYPE_CHECKING:
@@ -36,7 +42,11 @@ def _analyse(solver: Any, record: Any, judge: bool) -> Analysis:
 def _exchange(solver: Any, record: Any, top: int, time_limit: float | None = None) -> ExchangeResult:
     from ..exchange.search import best_exchange
 
-    return best_exchange(record, solver=solver, top=top, time_limit=time_limit)
+    # the first look takes every core, as `calasolve solve --time-limit` does, where workers fork (spawned, they
+    # would spend its second starting); the exact answer one process, so that among exchanges of equal value it
+    # is the one `calasolve solve --jobs 1` reports, whatever the timing
+    jobs = min(os.cpu_count() or 1, MAX_JOBS) if time_limit is not None and forks_workers() else 1
+    return best_exchange(record, solver=solver, top=top, jobs=jobs, time_limit=time_limit)
 
 
 def _table_entry(solver: Any, record: Any, soloist: int, contract: Any, time_limit: float | None = None) -> TableEntry:
@@ -59,9 +69,13 @@ QUESTIONS: dict[str, Callable[..., Any]] = {
 }
 
 
-def _serve(conn: Any, tt_mb: int) -> None:
+def _serve(conn: Any, tt_mb: int, parent: int) -> None:
     """The child: answer each question with ("ok", answer) or ("error", the error, whole: its class and fields)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops this
+    if sys.platform.startswith("linux"):
+        die_with_parent(parent)  # not daemonic (a first look starts workers): it goes with the server
+        # this process has one thread: its first look forks its workers (they start at once, with its lists)
+        multiprocessing.set_start_method("fork", force=True)
     solver = None
     while True:
         try:
@@ -75,6 +89,17 @@ def _serve(conn: Any, tt_mb: int) -> None:
             conn.send(("error", err))
         except MemoryError as err:
             conn.send(("error", BadRequest(f"out of memory: {err}", 503)))
+
+
+#: The slow workers whose child may be running: stopped at exit, before multiprocessing joins its children (its
+#: own exit handler, registered earlier, runs after this module's).
+_LIVE: weakref.WeakSet[SlowWorker] = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_live() -> None:
+    for worker in list(_LIVE):
+        worker.stop()
 
 
 class SlowWorker:
@@ -100,8 +125,10 @@ class SlowWorker:
         if self._process is None or not self._process.is_alive():
             self.stop()
             parent, child = self._ctx.Pipe()
-            self._process = self._ctx.Process(target=_serve, args=(child, self.tt_mb), daemon=True,
+            # not daemonic, so that a first look can start its worker processes; stopped by close(), or at exit
+            self._process = self._ctx.Process(target=_serve, args=(child, self.tt_mb, os.getpid()),
                                               name="calasolve-board-slow")
+            _LIVE.add(self)
             self._process.start()
             child.close()  # the child's end: once the child is gone, recv() here ends at once
             self._conn = parent

@@ -32,7 +32,7 @@ from typing import Any, Iterator
 
 from ..game.errors import Terminated, WorkerStartError
 
-__all__ = ["exit_on_sigterm", "forks_workers", "live_workers", "stop_all", "worker_pool"]
+__all__ = ["die_with_parent", "exit_on_sigterm", "forks_workers", "live_workers", "stop_all", "worker_pool"]
 
 #: Exit status after SIGTERM: 128 + the signal number, as a shell reports it.
 SIGTERM_STATUS = 128 + signal.SIGTERM
@@ -67,7 +67,7 @@ def _worker_init(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
-        _die_with_parent(parent)
+        die_with_parent(parent)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
 
 
@@ -84,9 +84,9 @@ class _Pool(ProcessPoolExecutor):
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _die_with_parent(parent: int) -> None:
-    """Ask Linux for SIGTERM when the parent dies (``prctl(PR_SET_PDEATHSIG)``); a
-    parent that died before the request (between the fork and now) ends the worker here."""
+def die_with_parent(parent: int) -> None:
+    """Ask Linux for SIGTERM when the parent (pid ``parent``) dies (``prctl(PR_SET_PDEATHSIG)``); a
+    parent that died before the request (between the start and now) ends this process here."""
 
     try:
         import ctypes
