@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import warnings
 from pathlib import Path
@@ -565,6 +566,62 @@ def test_board_command_serves_and_stops_on_ctrl_c() -> None:
             proc.kill()
     assert proc.returncode == 0, err
     assert out.strip() == "calasolve board: stopped" and err == ""
+
+
+def test_ctrl_c_during_a_search_stops_it_and_the_board_at_once() -> None:
+    # a chiamo's exact search takes minutes on one process: Ctrl-C ends it, its request answers that the board
+    # stops (not with the search's result, which the server would have waited for), and the board exits cleanly
+    import threading
+
+    from calasolve.game.cards import hand_name
+    from calasolve.search.suites import random_suite
+
+    deal = random_suite(2)[1]
+    text = (f"hands: {' '.join(hand_name(h) for h in deal.hands)}\nmonte: {hand_name(deal.monte)}\n"
+            f"contract: chiamo\nsoloist: {deal.soloist}\n")
+    proc = subprocess.Popen([sys.executable, "-m", "calasolve", "board", "--no-browser", EXAMPLE],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    answers: list[tuple[int, str]] = []
+
+    def ask(url: str) -> None:
+        request = urllib.request.Request(url + "api/exchange", data=json.dumps({"deal": {"text": text}}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=600) as response:
+                answers.append((response.status, response.read().decode()))
+        except urllib.error.HTTPError as err:
+            answers.append((err.code, err.read().decode()))
+
+    try:
+        url = proc.stdout.readline().split()[2]  # type: ignore[union-attr]
+        asking = threading.Thread(target=ask, args=(url,))
+        asking.start()
+        searching = Path(f"/proc/{proc.pid}/task")
+        while not any(Path(f"/proc/{p}/stat").exists() for p in _children(proc.pid)):  # the search's process is up
+            assert searching.exists() and asking.is_alive()
+            time.sleep(0.05)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        asking.join(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and out.strip().endswith("calasolve board: stopped") and err == "", err
+    assert answers and answers[0][0] == 503 and "the board is stopping" in answers[0][1], answers
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
 
 
 @pytest.mark.parametrize("args, expected", [

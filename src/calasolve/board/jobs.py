@@ -113,6 +113,8 @@ class SlowWorker:
         self._conn: Any = None
         self._lock = asyncio.Lock()
         self._waiter = ThreadPoolExecutor(1, thread_name_prefix="board-slow-wait")
+        #: the board is stopping: a question under way ends with that, not as a process lost
+        self._closing = False
         #: questions stopped because nobody wanted the answer any more (for the tests)
         self.abandoned = 0
 
@@ -143,8 +145,9 @@ class SlowWorker:
                 self._process.kill()
                 self._process.join()
 
-    def stop(self) -> None:
-        """End the child now (a question under way is dropped)."""
+    def stop(self, closing: bool = False) -> None:
+        """End the child now (a question under way is dropped; ``closing``: because the board stops)."""
+        self._closing = self._closing or closing
         self._end()
         if self._conn is not None:
             self._conn.close()
@@ -178,6 +181,8 @@ class SlowWorker:
                     reply = answer.result()
                 except (EOFError, OSError):
                     self.stop()
+                    if self._closing:
+                        raise BadRequest("the board is stopping", 503) from None
                     raise CalasolveError("the search process stopped (out of memory?)") from None
         except asyncio.CancelledError:  # the server is stopping
             self.stop()

@@ -276,6 +276,12 @@ class Board:
             self.advice.cancel()
         return JSONResponse(self.advice.status())
 
+    def stop_searches(self) -> None:
+        """End the searches under way (the server is stopping): their requests answer at once."""
+        self.slow.stop(closing=True)
+        for worker in self.table_workers.workers:
+            worker.stop(closing=True)
+
     def reap(self) -> None:
         """Stop an advice run that no page polls any more."""
         if self.advice is not None and self.advice.abandoned():
@@ -340,6 +346,7 @@ def create_app(
                 board.reap()
 
         task = asyncio.ensure_future(reaper())
+        app.state.loop = asyncio.get_running_loop()
         try:
             yield
         finally:
@@ -408,7 +415,18 @@ def serve(
     app = create_app(records, path=path, tt_mb=tt_mb, allowed_hosts=hosts)
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{sock.getsockname()[1]}/"
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    board = app.state.board
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # Ctrl-C does not wait for a search under way (a chiamo's, a minute): stopped, its request ends at once
+            loop = getattr(app.state, "loop", None)
+            if loop is not None:
+                loop.call_soon_threadsafe(board.stop_searches)
+            super().handle_exit(sig, frame)
+
+    # the backstop: a request still open after that is cancelled
+    server = Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=10))
     echo(f"calasolve board: {url}  (Ctrl-C stops it)")
     if open_browser:
         threading.Timer(0.3, webbrowser.open, [url]).start()
