@@ -166,6 +166,8 @@ class SlowWorker:
             async with self._lock:  # one question at a time: a page that left while waiting asks nothing
                 if left.done():
                     raise Abandoned()
+                if self._closing:  # no new search once the board stops
+                    raise BadRequest("the board is stopping", 503)
                 conn = self._ensure()
                 conn.send((name, args))
                 answer = asyncio.get_running_loop().run_in_executor(self._waiter, conn.recv)
