@@ -157,11 +157,16 @@ class ForkedLists:
         return len(self._lists)
 
     def part(self, search_id: int, li: int, rows: slice, climbs: bool) -> tuple[np.ndarray, np.ndarray, Moves | None]:
-        """The hands, bonus and (``climbs``: else None) moves of the candidates ``rows`` of list ``li``'s rest."""
+        """:func:`_gather` of the candidates ``rows`` of list ``li``'s rest."""
         hands, bonus, rest, can = self._lists[search_id][li]
-        part = rest[rows]
-        return (np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]),
-                can.part(part) if climbs and can is not None else None)
+        return _gather(hands, bonus, can, rest[rows], climbs)
+
+
+def _gather(hands: np.ndarray, bonus: np.ndarray, can: Moves | None, part: np.ndarray,
+            climbs: bool) -> tuple[np.ndarray, np.ndarray, Moves | None]:
+    """The hands, bonus and (``climbs``: else None) moves of a list's candidates ``part``, as a job searches them."""
+    return (np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]),
+            can.part(part) if climbs and can is not None else None)
 
 
 #: This process's lists of the search running (see :class:`ForkedLists`).
@@ -389,8 +394,8 @@ def list_search(
                     if forked:
                         job = ChunkJob(None, None, *limits, rows=where)
                     else:
-                        job = ChunkJob(np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]), *limits,
-                                       None if deadline is None or can is None else can.part(part))
+                        h, b, moves = _gather(hands, bonus, can, part, deadline is not None)
+                        job = ChunkJob(h, b, *limits, moves)
                     futures.append((li, part, job, None if mine else workers.submit(_chunk_job, job)))
             results: list[ChunkResult | None] = [None] * len(futures)
             for k in range(len(futures) - 1, -1, -1):

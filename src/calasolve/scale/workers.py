@@ -22,6 +22,7 @@ SIGTERM when the main process dies without cleaning up (``kill -KILL``).
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import signal
 import sys
@@ -171,8 +172,6 @@ def _reason(err: BaseException | None) -> str:
 def forks_workers() -> bool:
     """Whether :func:`worker_pool` forks its workers (Linux), so that they start with what this process holds;
     else (spawned: macOS, Windows) they start afresh."""
-    import multiprocessing
-
     return multiprocessing.get_start_method() == "fork"
 
 
