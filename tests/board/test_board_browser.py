@@ -186,6 +186,15 @@ class Page:
         self.page.select_option("#record-list", str(index))
         expect(self.page.locator("#deal-info strong")).to_have_text(re.compile("^" + re.escape(name)))
 
+    def open_pasted(self, text: str) -> None:
+        """Paste one record and open it: shown once the board has checked it (a click before would act on the
+        record shown before, and be dropped as the pasted one opens)."""
+        self.page.fill("#paste", text)
+        self.page.click("#open-paste")
+        name = re.search(r"^name: (.*)$", text, re.M)
+        assert name is not None
+        expect(self.page.locator("#deal-info strong")).to_have_text(re.compile("^" + re.escape(name.group(1))))
+
 
 @pytest.fixture()
 def example_page(browser: Any, example_url: str) -> Iterator[Page]:
@@ -463,8 +472,7 @@ def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> No
     page = Page(browser, url)
     try:
         p = page.page
-        p.fill("#paste", CERTAIN)
-        p.click("#open-paste")
+        page.open_pasted(CERTAIN)
         expect(p.locator("#table-panel")).to_be_visible()
         p.click("#table-go")
         expect(p.locator("#par-line")).to_have_text(
@@ -479,8 +487,7 @@ def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> No
         expect(p.locator("#dd-0-dividete")).to_have_text("35 (35-35) 6/6 | +32 x2")
         page.shot("table")
         # a slow table, left for record 1 while its first entry (a chiamo exchange search) runs
-        p.fill("#paste", CHIAMO_NO_EXCHANGE.replace("contract: chiamo", "contract: solissimo"))
-        p.click("#open-paste")
+        page.open_pasted(CHIAMO_NO_EXCHANGE.replace("contract: chiamo", "contract: solissimo"))
         p.click("#table-go")
         # the exact pass (after the early answers), whose chiamo search lasts
         expect(p.locator("#table-progress")).to_contain_text("entries proven; searching seat 0 in chiamo",
@@ -513,8 +520,7 @@ def test_the_table_fills_from_early_answers_then_the_exact_searches_go_on(browse
     page = Page(browser, url)
     try:
         p = page.page
-        p.fill("#paste", CHIAMO_NO_EXCHANGE.replace("contract: chiamo", "contract: solissimo"))
-        p.click("#open-paste")
+        page.open_pasted(CHIAMO_NO_EXCHANGE.replace("contract: chiamo", "contract: solissimo"))
         p.click("#table-go")
         expect(p.locator("#par-line")).to_contain_text("par (provisional: it rests on early answers): ", timeout=120_000)
         cells = [p.locator(f"#dd-{seat}-{contract}") for seat in range(3)
