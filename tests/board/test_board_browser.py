@@ -513,6 +513,35 @@ def test_table_and_par_of_the_loaded_deal(browser: Any, played_board: Any) -> No
         p.close()
 
 
+def test_compute_the_table_clicked_while_a_paste_is_checked_computes_the_pasted_deal(browser: Any,
+                                                                                     played_board: Any) -> None:
+    """A player who pastes a record and clicks 'Compute the table' at once, while the board still checks the paste,
+    gets the pasted deal's table: not the table of the deal on its way out, dropped as the paste opens."""
+    url, _ = played_board
+    page = Page(browser, url)
+    try:
+        p = page.page
+        expect(p.locator("#table-go")).to_be_enabled()  # the record shown first
+        held: list[Any] = []  # the check of the paste, held until the click is made
+        p.route("**/api/check", lambda route: held.append(route))
+        p.fill("#paste", CERTAIN)
+        p.click("#open-paste")
+        deadline = time.monotonic() + 30
+        while not held and time.monotonic() < deadline:
+            p.wait_for_timeout(20)
+        assert held, "the paste was not sent to be checked"
+        p.click("#table-go")
+        held[0].continue_()
+        p.unroute("**/api/check")
+        expect(p.locator("#par-line")).to_have_text(
+            "par: seat 0 plays scegliete (seat 0 solissimo, aggravated to scegliete); game points +64 -32 -32",
+            timeout=120_000)
+        expect(p.locator("#dd-0-scegliete")).to_have_text("35* | +64 x2")
+        assert page.errors == []
+    finally:
+        p.close()
+
+
 def test_the_table_fills_from_early_answers_then_the_exact_searches_go_on(browser: Any, played_board: Any) -> None:
     """A deal whose exact table takes minutes: every cell shows an early answer first (the chiamo ones marked
     ' ?', not proven), with a provisional par, while the exact searches of the unproven entries go on."""

@@ -18,6 +18,7 @@ const state = {
   opened: 0,         // the deal's number: answers about a deal no longer open are dropped
   abort: null,       // stops the open deal's requests (and so their work on the server)
   tableWorkers: 1,   // the server's processes for the table's entries
+  checking: null,    // a pasted record being checked: settles once it is open or refused
 };
 
 const $ = (id) => document.getElementById(id);
@@ -396,6 +397,9 @@ function showEntry(task, entry) {
 // it ends, and the par again.  In each pass one runner takes the dearest left, the others the cheapest.
 // Opening another deal aborts the requests under way, which stops their searches.
 async function computeTable() {
+  $("table-go").disabled = true;
+  // a click while a paste is checked asks for the table of the deal it opens, not of the one on its way out
+  await state.checking;
   const mine = state.opened;
   const signal = state.abort.signal;
   const deal = { ...state.deal };  // the deal as dealt: its exchange and play do not matter
@@ -468,13 +472,19 @@ async function openPasted() {
   const text = $("paste").value;
   const problem = $("paste-error");
   problem.textContent = "";
+  let opened;  // settles once the pasted deal is shown, or the paste refused
+  state.checking = new Promise((resolve) => { opened = resolve; });
   try {
     const checked = await api("POST", "/api/check", { text });
     if (checked.records.length !== 1) throw new Error(`<pasted>: ${checked.records.length} records; paste one record at a time`);
     $("record-list").selectedIndex = -1;
-    await openDeal({ text }, checked.records[0]);
+    const opening = openDeal({ text }, checked.records[0]);
+    opened();
+    await opening;
   } catch (err) {
     if (!dropped(err)) problem.textContent = err.message;
+  } finally {
+    opened();
   }
 }
 
