@@ -1,4 +1,4 @@
-"""Fits the early estimate's weights (``calasolve.exchange.estimate``: ``SOLOIST_FIT``, ``DEFENCE_FIT``).
+"""Fits the early estimate (``calasolve.exchange.estimate``: ``SOLOIST_FIT``, ``DEFENCE_NET``).
 
 ``--side soloist``: for each training deal (random and strong suites, deals apart from the 0-79 the
 early answers are measured on) the chiamo is searched for 10 s on one core, its value ``v`` the best
@@ -7,16 +7,21 @@ order and 700 drawn at random from the rest, each "near" when its value is at le
 ``--side defence``: the same for dividete's draws 0, 2 and 4 (the defenders discard; 300 and 300
 candidates a draw), "near" when the soloist's value is at most ``v + 1``.
 
-A logistic regression of "near" on the candidates' summed
+The soloist's weights: a logistic regression of "near" on the candidates' summed
 :func:`~calasolve.exchange.estimate.suit_features` (each deal's features centred, each list weighing
-the same, an L2 penalty) gives the weights (negated for the defence, who try the lowest first).
-It prints them, and how well a fit on the first two thirds of the deals ranks the candidates of the
-rest (the area under the ROC curve per list, against the estimate in use), so that a change of
-features or penalty can be judged before the search is measured with ``report_early.py``.
+the same, an L2 penalty).  The defenders' network (:class:`~calasolve.exchange.estimate.SuitNet`): each
+list's near candidates ranked first by a softmax over the list (so a deal's level does not matter),
+Adam from a fixed seed, an L2 penalty; ``--write-net`` writes it where the package reads it.
+Either way it prints how well a fit on the first two thirds of the deals ranks the candidates of the
+rest (the area under the ROC curve per list, and the share of near candidates among each list's first 20,
+against the estimate in use), so that a change can be judged before the search is measured with
+``report_early.py``.
 
     python3 benchmarks/fit_early.py --data /tmp/fit_soloist.jsonl                    # about 10 minutes on 2 cores
     python3 benchmarks/fit_early.py --side defence --deals 30 --data /tmp/fit_defence.jsonl
     python3 benchmarks/fit_early.py --data /tmp/fit_soloist.jsonl --fit-only         # the fit again, from the data
+    python3 benchmarks/fit_early.py --side defence --deals 30 --data /tmp/fit_defence.jsonl --fit-only \
+        --write-net src/calasolve/exchange/defence_net.json
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from suites import random_suite, strong_suite  # noqa: E402
 
 from calasolve.exchange import candidates as C  # noqa: E402
-from calasolve.exchange.estimate import suit_features, suit_signature  # noqa: E402
+from calasolve.exchange.estimate import SuitNet, suit_features, suit_signature  # noqa: E402
 from calasolve.exchange.search import best_exchange  # noqa: E402
 from calasolve.search.engines import make_solver  # noqa: E402
 from calasolve.types.record import Record  # noqa: E402
@@ -93,21 +98,21 @@ def _features_of(mine: int, left: int, right: int) -> tuple[int, ...]:
 
 
 def features(hands: np.ndarray, soloist: int) -> np.ndarray:
-    """The summed suit features of positions (``hands``: (n, 3) masks at the first lead)."""
+    """The suit features of positions (``hands``: (n, 3) masks at the first lead), (n, 4, features)."""
     seats = [hands[:, soloist], hands[:, (soloist + 1) % 3], hands[:, (soloist + 2) % 3]]
-    out = np.zeros((len(hands), len(_features_of(0, 0, 0))))
+    out = np.zeros((len(hands), 4, len(_features_of(0, 0, 0))))
     for u in range(4):
         keys = np.stack([(x >> np.uint64(10 * u)) & np.uint64(0x3FF) for x in seats], axis=1).astype(np.int64)
         distinct, inverse = np.unique(keys[:, 0] << 20 | keys[:, 1] << 10 | keys[:, 2], return_inverse=True)
         table = np.array([_features_of(int(k >> 20), int(k >> 10 & 0x3FF), int(k & 0x3FF)) for k in distinct])
-        out += table[inverse]
+        out[:, u] = table[inverse]
     return out
 
 
 def fit(rows: list[dict[str, Any]], l2: float) -> np.ndarray:
-    """Logistic regression by Newton's method: the weights of the features (no intercept: a deal's level
+    """Logistic regression by Newton's method: the weights of the summed features (no intercept: a deal's level
     does not change its order)."""
-    X = np.concatenate([r["X"] - r["X"].mean(axis=0) for r in rows])
+    X = np.concatenate([r["X"].sum(axis=1) - r["X"].sum(axis=1).mean(axis=0) for r in rows])
     y = np.concatenate([r["y"] for r in rows]).astype(float)
     weight = np.concatenate([np.full(len(r["y"]), len(y) / len(rows) / len(r["y"])) for r in rows])
     scale = X.std(axis=0) + 1e-9
@@ -120,6 +125,56 @@ def fit(rows: list[dict[str, Any]], l2: float) -> np.ndarray:
         hess = (Z * (weight * p * (1 - p))[:, None]).T @ Z + np.diag(penalty)
         w -= np.linalg.solve(hess, grad)
     return np.asarray(w[:-1] / scale)
+
+
+#: The defenders' network: hidden units per suit, then second-layer units, the L2 penalty and Adam's steps and rate.
+NET_HIDDEN, NET_SECOND, NET_L2, NET_STEPS, NET_RATE = 16, 16, 0.03, 400, 0.01
+
+
+def fit_net(rows: list[dict[str, Any]]) -> SuitNet:
+    """The defenders' network: each list's near candidates scored first by a softmax over the list (cross-entropy
+    against the near ones, each list weighing the same), features standardised, full-batch Adam from seed 0."""
+    every = np.concatenate([r["X"] for r in rows]).reshape(-1, rows[0]["X"].shape[2])
+    mean, scale = every.mean(axis=0), every.std(axis=0) + 1e-9
+    data = [((r["X"] - mean) / scale, r["y"] / r["y"].sum()) for r in rows]
+    rng = np.random.default_rng(0)
+    n = every.shape[1]
+    p = {"w1": rng.normal(0, 0.3, (n, NET_HIDDEN)), "b1": np.zeros(NET_HIDDEN),
+         "w2": rng.normal(0, 0.3, (NET_HIDDEN, NET_SECOND)), "b2": np.zeros(NET_SECOND),
+         "w3": rng.normal(0, 0.1, NET_SECOND), "linear": np.zeros(n)}
+    first, second = {k: np.zeros_like(v) for k, v in p.items()}, {k: np.zeros_like(v) for k, v in p.items()}
+    for t in range(1, NET_STEPS + 1):
+        g = {k: NET_L2 * v if k[0] in "wl" else np.zeros_like(v) for k, v in p.items()}
+        for X, target in data:
+            a1 = X @ p["w1"] + p["b1"]
+            z = np.maximum(a1, 0).sum(axis=1)
+            a2 = z @ p["w2"] + p["b2"]
+            summed = X.sum(axis=1)
+            score = np.maximum(a2, 0) @ p["w3"] + summed @ p["linear"]
+            e = np.exp(score - score.max())
+            d = (e / e.sum() - target) / len(data)
+            g["w3"] += np.maximum(a2, 0).T @ d
+            g["linear"] += summed.T @ d
+            d2 = np.outer(d, p["w3"]) * (a2 > 0)
+            g["w2"] += z.T @ d2
+            g["b2"] += d2.sum(axis=0)
+            d1 = (d2 @ p["w2"].T)[:, None, :] * (a1 > 0)
+            g["w1"] += np.einsum("nuf,nuh->fh", X, d1)
+            g["b1"] += d1.sum(axis=(0, 1))
+        for k in p:
+            first[k] = 0.9 * first[k] + 0.1 * g[k]
+            second[k] = 0.999 * second[k] + 0.001 * g[k] ** 2
+            p[k] -= NET_RATE * (first[k] / (1 - 0.9**t)) / (np.sqrt(second[k] / (1 - 0.999**t)) + 1e-8)
+    # the standardisation folded into the weights: the network reads the features as they are
+    return SuitNet(p["w1"] / scale[:, None], p["b1"] - (mean / scale) @ p["w1"], p["w2"], p["b2"], p["w3"],
+                   p["linear"] / scale)
+
+
+def net_score(net: SuitNet, X: np.ndarray) -> np.ndarray:
+    """The network's score of positions from their suit features ((n, 4, features)): higher, nearer."""
+    hidden = np.maximum(X @ net.w1 + net.b1, 0).sum(axis=1)
+    terms = np.hstack([hidden, (X.sum(axis=1) @ net.linear)[:, None]])
+    return net.value(terms)
 
 
 def auc(score: np.ndarray, y: np.ndarray) -> float | None:
@@ -140,6 +195,7 @@ def main() -> None:
     ap.add_argument("--l2", type=float, default=3.0)
     ap.add_argument("--data", required=True, help="the labelled candidates, one list a line (appended to, reused)")
     ap.add_argument("--fit-only", action="store_true", help="fit from the data file, label nothing")
+    ap.add_argument("--write-net", help="--side defence: write the network fitted on every list to this file")
     args = ap.parse_args()
     contract = SIDES[args.side][0]
     path = Path(args.data)
@@ -166,16 +222,31 @@ def main() -> None:
             rows.append(r)
     cut = args.first + args.deals * 2 // 3
     train, held = [r for r in rows if r["deal"] < cut], [r for r in rows if r["deal"] >= cut]
+    net = args.side == "defence"
+
+    def scorer(fitted: Any) -> Any:
+        if net:
+            return lambda r: net_score(fitted, r["X"])
+        return lambda r: r["X"].sum(axis=1) @ fitted
+
+    def judged(score: Any) -> str:
+        aucs = [a for r in held if (a := auc(score(r), r["y"])) is not None]
+        top = [r["y"][np.argsort(-score(r), kind="stable")[:20]].mean() for r in held]
+        return f"mean AUC {np.mean(aucs):.3f}, near among the first 20 {np.mean(top):.3f}"
+
     if train and held:
-        w = fit(train, args.l2)
-        fitted = [a for r in held if (a := auc((r["X"] - r["X"].mean(axis=0)) @ w, r["y"])) is not None]
-        in_use = [a for r in held if (a := auc(r["early"], r["y"])) is not None]
-        print(f"fitted on deals {args.first}-{cut - 1}, on deals {cut}-{args.first + args.deals - 1}: mean AUC "
-              f"{np.mean(fitted):.3f} (the early estimate in use: {np.mean(in_use):.3f}, {len(fitted)} lists)")
+        fitted = fit_net(train) if net else fit(train, args.l2)
+        print(f"fitted on deals {args.first}-{cut - 1}, on deals {cut}-{args.first + args.deals - 1} ({len(held)} lists): "
+              f"{judged(scorer(fitted))}; the early estimate in use: {judged(lambda r: r['early'])}")
+    if net:
+        whole = fit_net(rows)
+        print(f"the network from all {len(rows)} lists" + (f", written to {args.write_net}" if args.write_net else ""))
+        if args.write_net:
+            Path(args.write_net).write_text(json.dumps(whole.to_dict()) + "\n")
+        return
     w = sign * fit(rows, args.l2)
     print(f"weights from all {len(rows)} lists:")
     print("(" + ", ".join(f"{x:.3f}" for x in w) + ")")
-
 
 if __name__ == "__main__":
     main()

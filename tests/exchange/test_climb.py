@@ -12,11 +12,12 @@ import pytest
 
 from calasolve.exchange import parallel
 from calasolve.exchange import climb as climb_module
-from calasolve.exchange.candidates import (TARGET_SHARE, climb_moves, defender_layouts, dividete_draws,
+from calasolve.exchange.candidates import (TARGET_SHARE, climb_moves, defender_layouts, dividete_draws, scegliete_splits,
                                            early_candidates, early_chiamo, enumerate_candidates, order_candidates,
                                            soloist_layouts)
 from calasolve.exchange.climb import climb, moves, swaps
-from calasolve.exchange.estimate import DEFENCE_FIT, SOLOIST_FIT, fitted_estimate, position_estimate, suit_signature
+from calasolve.exchange.estimate import (DEFENCE_NET, SOLOIST_FIT, fitted_estimate, position_estimate, suit_features,
+                                         suit_signature)
 from calasolve.exchange.search import SearchLimits, search_exchange
 from calasolve.game.cards import mask_thirds
 from calasolve.game.exchange import Exchange
@@ -31,6 +32,8 @@ def _batch(contract: str, seed: int, size: int = 7) -> tuple[Any, Any, int, int,
     soloist, leader = rng.randrange(3), rng.randrange(3)
     if contract == "dividete":
         layouts = defender_layouts(hands, monte, soloist, dividete_draws(monte, soloist)[:1])
+    elif contract == "scegliete":
+        layouts = defender_layouts(hands, monte, soloist, scegliete_splits(monte, soloist))
     else:
         layouts = soloist_layouts(hands, monte, contract, soloist, Exchange())
     return enumerate_candidates(layouts, soloist), hands, monte, soloist, leader
@@ -150,23 +153,30 @@ def test_a_climb_tested_one_at_a_time_or_all_at_once_only_climbs(step: int, solv
     test_a_climb_only_climbs_and_stops_where_nothing_near_is_better("chiamo", True, solver)
 
 
-@pytest.mark.parametrize("contract", ["chiamo", "dividete"])
+@pytest.mark.parametrize("contract", ["chiamo", "dividete", "scegliete"])
 def test_a_climbs_estimate_is_the_early_estimate_of_the_candidates(contract: str) -> None:
     # a climb orders the exchanges it meets by the estimate that orders the list against the clock
     batch, _, _, soloist, _ = _batch(contract, 6)
-    defenders = contract == "dividete"
+    defenders = contract in ("dividete", "scegliete")
     assert all(position_estimate(batch.hands[i], soloist, defenders) == batch.early[i] for i in range(len(batch)))
 
 
-@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete"])
+@pytest.mark.parametrize("contract", ["solo", "chiamo", "dividete", "scegliete"])
 def test_the_early_estimate_is_the_fitted_one_in_halves(contract: str) -> None:
-    # against the clock a list is ordered by its side's fitted weights, in halves (the early order's radix sort)
+    # against the clock a list is ordered by its side's fit, in halves (the early order's radix sort): the
+    # soloist's weights suit by suit, the defenders' network over the four suits (negated: lowest first)
     batch, _, _, soloist, _ = _batch(contract, 6)
-    weights = DEFENCE_FIT if contract == "dividete" else SOLOIST_FIT
+    net = DEFENCE_NET
     assert len(batch) > 1
     for i in range(len(batch)):
         sigs = [suit_signature(batch.hands[i], u, soloist) for u in range(4)]
-        assert batch.early[i] == sum(fitted_estimate(sig, weights) for sig in sigs)
+        if contract in ("dividete", "scegliete"):
+            f = np.array([suit_features(sig) for sig in sigs], dtype=float)
+            hidden = np.maximum(f @ net.w1 + net.b1, 0).sum(axis=0)
+            value = float(np.maximum(hidden @ net.w2 + net.b2, 0) @ net.w3 + f.sum(axis=0) @ net.linear)
+            assert abs(batch.early[i] + 8 * value) <= 0.5 + 1e-9
+        else:
+            assert batch.early[i] == sum(fitted_estimate(sig, SOLOIST_FIT) for sig in sigs)
         assert 2 * batch.early[i] == int(2 * batch.early[i])
     assert len(set(batch.early.tolist())) > 1
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..search import _core
 from .climb import Layouts, Moves
-from .estimate import code, early_suit_estimate, suit_estimate
+from .estimate import code, early_of_terms, early_suit_terms, suit_estimate
 from ..game.cards import LAST_TRICK_THIRDS, Card, Mask, display_order, mask_thirds, popcount, last_trick_bonus
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange, called_from
@@ -136,7 +136,7 @@ class Batch:
 
 #: One suit's distinct outcomes for one vector of discard counts (one count per
 #: discarding seat): their signature ids, thirds discarded, estimates, discards as
-#: an (n, 3) array of masks per seat, and early estimates.
+#: an (n, 3) array of masks per seat, and early terms (n, k: :func:`.estimate.early_suit_terms`).
 _Options = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
@@ -172,7 +172,8 @@ def _suit_options(
             np.array([thirds for (_, thirds), _ in rows], dtype=np.int64),
             np.array([suit_estimate(sig, defenders) for (sig, _), _ in rows], dtype=np.float64),
             np.array([masks for _, masks in rows], dtype=np.uint64).reshape(-1, 3),
-            np.array([early_suit_estimate(sig, defenders) for (sig, _), _ in rows], dtype=np.float64),
+            np.array([early_suit_terms(sig, defenders) for (sig, _), _ in rows], dtype=np.float64).reshape(
+                len(rows), early_suit_terms((), defenders).size),
         )
     return opts
 
@@ -244,7 +245,8 @@ def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     estimate = estimate + est[2][rows[2]]
     estimate = estimate + est[3][rows[3]]
     estimate = estimate + 0.5 * (base_bonus - LAST_TRICK_THIRDS)[lay] + 0.5 * gone
-    early_estimate = early[0][rows[0]] + early[1][rows[1]] + early[2][rows[2]] + early[3][rows[3]]
+    terms = early[0][rows[0]] + early[1][rows[1]] + early[2][rows[2]] + early[3][rows[3]]
+    early_estimate = early_of_terms(terms, not layouts[0].counts[soloist])
     hands = np.array([lay.hands for lay in layouts], dtype=np.uint64)[lay] & ~discards
     return Batch(layouts, hands, bonus, estimate, lay, discards, early_estimate, which[keep])  # a block: one spread
 

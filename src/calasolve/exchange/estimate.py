@@ -1,28 +1,34 @@
 """The cheap estimate that orders the exchange search's candidates: a rough guess of the soloist's
-prospects from the position at the first lead, suit by suit (docs/exchange-search.md).
+prospects from the position at the first lead, read suit by suit (docs/exchange-search.md).
 
 A suit is read as its *signature*: the cards still in play from the highest down, each as
 :func:`code` (its owner relative to the soloist and its thirds).  The candidates' module sums
 :func:`suit_estimate` (the exact search's order, kept as it is: its node counts are the
-benchmarks' signature) and :func:`early_suit_estimate` (a search against the clock) over the
-suits it enumerates; a climb, which meets exchanges one at a time, orders them by
-:func:`position_estimate`, the early estimate of one position.
+benchmarks' signature) over the suits it enumerates, and for a search against the clock each
+suit's :func:`early_suit_terms`, which :func:`early_of_terms` reads; a climb, which meets exchanges
+one at a time, orders them by :func:`position_estimate`, the early estimate of one position.
 
-The early estimate weighs :func:`suit_features` by weights fitted to exchanges solved on deals apart
-from those the early answers are measured on (``benchmarks/fit_early.py``; docs/exchange-search.md,
-"A fitted early estimate"), one set for the soloist's exchanges and one for the defenders'.
+The early estimate reads :func:`suit_features`, fitted to exchanges solved on deals apart from those the
+early answers are measured on (``benchmarks/fit_early.py``; docs/exchange-search.md, "A fitted early
+estimate"): for the soloist's exchanges as weights summed suit by suit; for the defenders' as a small
+network over the four suits together (:class:`SuitNet`, :data:`DEFENCE_NET`), since which point cards
+they can throw depends on the other suits too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.resources import files
+import json
 from typing import Sequence
+
+import numpy as np
 
 from ..game.cards import RANK_THIRDS, Card
 
-__all__ = ["DEFENCE_FIT", "EXACT", "SOLOIST_FIT", "Weights", "code", "early_suit_estimate", "fitted_estimate",
-           "position_estimate", "suit_estimate", "suit_features", "suit_signature"]
+__all__ = ["DEFENCE_NET", "EXACT", "SOLOIST_FIT", "SuitNet", "Weights", "code", "early_of_terms", "early_suit_terms",
+           "fitted_estimate", "position_estimate", "suit_estimate", "suit_features", "suit_signature"]
 
 #: Weight of the defenders' forced thirds in the estimate of their exchanges.
 _FORCED_WEIGHT = 3.0
@@ -46,14 +52,6 @@ EXACT = Weights(top=2.0, low=0.3, void=1.0)
 SOLOIST_FIT: tuple[float, ...] = (
     -3.065, 0.575, 1.705, 2.744, 3.185, -0.051, 4.290, 2.575, 1.042, -0.278, -1.512, -2.279, -2.779, 0.089, 0.154,
     -0.027, -0.197, 0.143, -0.304, 0.382, 1.861, 0.283, -0.511, -0.043,
-)
-#: The defenders' exchanges against the clock: the same fit of "the soloist held within one third of the
-#: defenders' best found in 10 s" on 108,000 candidates of dividete draws of random and strong deals 200-229,
-#: negated (the defenders try the lowest first).  The soloist's hand is the same in every candidate, so his
-#: length carries no weight.
-DEFENCE_FIT: tuple[float, ...] = (
-    -1.739, 0.767, 0.831, 0.943, 1.290, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.127, 0.141,
-    0.051, -0.118, 0.0, -0.028, -0.176, 0.916, 0.377, -0.345, -0.087,
 )
 
 
@@ -149,9 +147,8 @@ def _active_features(sig: tuple[int, ...]) -> list[tuple[int, int]]:
 
 
 def fitted_estimate(sig: tuple[int, ...], weights: tuple[float, ...] = SOLOIST_FIT) -> float:
-    """One suit's share of an early estimate: ``weights`` (the soloist's, or :data:`DEFENCE_FIT`) times
-    :func:`suit_features`, in eighths of a logit rounded to halves (the early order sorts twice the estimate as
-    small integers).
+    """One suit's share of the soloist's early estimate: ``weights`` times :func:`suit_features`, in eighths of a
+    logit rounded to halves (the early order sorts twice the estimate as small integers).
 
     >>> fitted_estimate((1, 1, 5, 4))
     13.5
@@ -160,12 +157,72 @@ def fitted_estimate(sig: tuple[int, ...], weights: tuple[float, ...] = SOLOIST_F
     return round(16 * sum(weights[i] * v for i, v in _active_features(sig))) / 2
 
 
-@lru_cache(maxsize=None)  # keyed by the side, not by its weights (a tuple of 24 floats hashed at every call)
-def early_suit_estimate(sig: tuple[int, ...], defenders: bool) -> float:
-    """One suit's share of the early estimate of the soloist's prospects: :func:`fitted_estimate` with the
-    soloist's weights, or the defenders' (``defenders``: they discard, and try the lowest first).  The monte's
-    thirds are left out: both fits gave them no weight."""
-    return fitted_estimate(sig, DEFENCE_FIT if defenders else SOLOIST_FIT)
+@dataclass(frozen=True, eq=False)
+class SuitNet:
+    """An estimate that reads the four suits together: each suit's :func:`suit_features` through one layer
+    (``w1``, ``b1``, ReLU), summed over the suits, through a second (``w2``, ``b2``, ReLU) to one number
+    (``w3``), plus the summed features times ``linear``.  Higher: nearer the best exchange of the side it was
+    fitted for (:data:`DEFENCE_NET`: the defenders')."""
+
+    w1: np.ndarray  # (features, hidden)
+    b1: np.ndarray
+    w2: np.ndarray  # (hidden, second)
+    b2: np.ndarray
+    w3: np.ndarray  # (second,)
+    linear: np.ndarray  # (features,)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, list[float] | list[list[float]]]) -> SuitNet:
+        return cls(*(np.array(d[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2", "w3", "linear")))
+
+    def to_dict(self) -> dict[str, list[float] | list[list[float]]]:
+        return {k: getattr(self, k).tolist() for k in ("w1", "b1", "w2", "b2", "w3", "linear")}
+
+    def suit_terms(self, sig: tuple[int, ...]) -> np.ndarray:
+        """One suit's terms: its hidden units, then its linear share."""
+        f = np.array(suit_features(sig), dtype=np.float64)
+        terms = np.append(np.maximum(f @ self.w1 + self.b1, 0.0), f @ self.linear)
+        terms.setflags(write=False)  # kept by early_suit_terms' cache
+        return terms
+
+    def value(self, terms: np.ndarray) -> np.ndarray:
+        """The estimate of positions from their suits' summed terms ((n, hidden + 1))."""
+        value: np.ndarray = np.maximum(terms[:, :-1] @ self.w2 + self.b2, 0.0) @ self.w3 + terms[:, -1]
+        return value
+
+
+#: The defenders' exchanges against the clock: fitted by ``benchmarks/fit_early.py --side defence`` to rank
+#: "the soloist held within one third of the defenders' best found in 10 s" first among 108,000 candidates of
+#: dividete draws of random and strong deals 200-229 (``defence_net.json``, shipped with the package).
+DEFENCE_NET = SuitNet.from_dict(json.loads(files(__package__).joinpath("defence_net.json").read_text()))
+
+
+@lru_cache(maxsize=None)
+def early_suit_terms(sig: tuple[int, ...], defenders: bool) -> np.ndarray:
+    """One suit's share of the early estimate of the soloist's prospects, as terms that add up over the suits
+    (read by :func:`early_of_terms`): the soloist's :func:`fitted_estimate`, or the defenders' network's terms
+    (``defenders``: they discard).  The monte's thirds are left out: the weights' fit gave them none.
+
+    >>> early_suit_terms((1, 1, 5, 4), False)
+    array([13.5])
+    >>> early_suit_terms((1, 1, 5, 4), True).shape == (DEFENCE_NET.b1.size + 1,)
+    True
+    """
+    if defenders:
+        return DEFENCE_NET.suit_terms(sig)
+    terms = np.array([fitted_estimate(sig, SOLOIST_FIT)])
+    terms.setflags(write=False)  # kept by the cache
+    return terms
+
+
+def early_of_terms(terms: np.ndarray, defenders: bool) -> np.ndarray:
+    """The early estimate of positions from their suits' summed :func:`early_suit_terms` ((n, terms)), in halves
+    (the early order sorts twice it as small integers): the soloist's prospects, so the defenders' network's
+    score negated (the defenders try the lowest first)."""
+    if not defenders:
+        return terms[:, 0]
+    value: np.ndarray = -np.round(16 * DEFENCE_NET.value(terms)) / 2
+    return value
 
 
 def position_estimate(hands: Sequence[int], soloist: int, defenders: bool) -> float:
@@ -178,7 +235,8 @@ def position_estimate(hands: Sequence[int], soloist: int, defenders: bool) -> fl
     >>> position_estimate(mine, 0, True) > position_estimate(theirs, 0, True)
     True
     """
-    return sum(early_suit_estimate(suit_signature(hands, u, soloist), defenders) for u in range(4))
+    terms = sum(early_suit_terms(suit_signature(hands, u, soloist), defenders) for u in range(4))
+    return float(early_of_terms(np.asarray(terms)[None, :], defenders)[0])
 
 
 def suit_signature(hands: Sequence[int], suit: int, soloist: int) -> tuple[int, ...]:
