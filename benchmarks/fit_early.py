@@ -248,5 +248,6 @@ def main() -> None:
     print(f"weights from all {len(rows)} lists:")
     print("(" + ", ".join(f"{x:.3f}" for x in w) + ")")
 
+
 if __name__ == "__main__":
     main()
