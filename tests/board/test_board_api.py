@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import pytest
+from processes import children
 
 pytest.importorskip("starlette", reason="the board needs the extra calasolve[board]")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
@@ -596,7 +597,7 @@ def test_ctrl_c_during_a_search_stops_it_and_the_board_at_once() -> None:
         url = proc.stdout.readline().split()[2]  # type: ignore[union-attr]
         asking = threading.Thread(target=ask, args=(url,))
         asking.start()
-        while not _children(proc.pid):  # the search's process is up
+        while not children(proc.pid):  # the search's process is up
             assert proc.poll() is None and asking.is_alive()
             time.sleep(0.05)
         time.sleep(0.5)
@@ -608,19 +609,6 @@ def test_ctrl_c_during_a_search_stops_it_and_the_board_at_once() -> None:
             proc.kill()
     assert proc.returncode == 0 and out.strip().endswith("calasolve board: stopped") and err == "", err
     assert answers and answers[0][0] == 503 and "the board is stopping" in answers[0][1], answers
-
-
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 @pytest.mark.parametrize("args, expected", [

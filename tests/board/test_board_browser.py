@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from processes import children, cmdline, stat
 from strict_json import strict_lines
 
 pytest.importorskip("starlette", reason="the board needs the extra calasolve[board]")
@@ -96,28 +97,13 @@ def start_board(path: str, server: list[subprocess.Popen[str]] | None = None) ->
 
 def searchers(server: subprocess.Popen[str]) -> set[int]:
     """The board's child processes that answer slow questions (multiprocessing's spawned children)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == server.pid and fields[0] != "Z" and b"spawn_main" in cmdline:
-            found.add(int(entry.name))
-    return found
+    return {pid for pid in children(server.pid, live=True) if b"spawn_main" in cmdline(pid)}
 
 
 def cpu_ticks(pid: int) -> int | None:
     """The process's CPU time so far (user + system, in clock ticks); None once it is gone."""
-    try:
-        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return None if fields[0] == "Z" else int(fields[11]) + int(fields[12])
+    fields = stat(pid)
+    return None if fields is None or fields[0] == "Z" else int(fields[11]) + int(fields[12])
 
 
 def computing(pids: set[int], over: float = 1.0) -> set[int]:
@@ -128,10 +114,8 @@ def computing(pids: set[int], over: float = 1.0) -> set[int]:
 
 
 def alive(pid: int) -> bool:
-    try:
-        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+    fields = stat(pid)
+    return fields is not None and fields[0] != "Z"
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import pytest
+from processes import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "example.deal"
@@ -29,18 +30,7 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="re
 
 def group(pgid: int) -> list[int]:
     """The live (not zombie) processes of process group ``pgid``."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        state, _ppid, pgrp = stat.rsplit(")", 1)[1].split()[:3]
-        if int(pgrp) == pgid and state != "Z":
-            out.append(int(entry.name))
-    return out
+    return [pid for pid, fields in processes() if int(fields[2]) == pgid and fields[0] != "Z"]
 
 
 def _default_sigint(then: Any = None) -> Any:
