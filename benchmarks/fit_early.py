@@ -172,9 +172,7 @@ def fit_net(rows: list[dict[str, Any]]) -> SuitNet:
 
 def net_score(net: SuitNet, X: np.ndarray) -> np.ndarray:
     """The network's score of positions from their suit features ((n, 4, features)): higher, nearer."""
-    hidden = np.maximum(X @ net.w1 + net.b1, 0).sum(axis=1)
-    terms = np.hstack([hidden, (X.sum(axis=1) @ net.linear)[:, None]])
-    return net.value(terms)
+    return net.value(net.terms(X).sum(axis=1))
 
 
 def auc(score: np.ndarray, y: np.ndarray) -> float | None:

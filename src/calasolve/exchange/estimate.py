@@ -178,10 +178,16 @@ class SuitNet:
     def to_dict(self) -> dict[str, list[float] | list[list[float]]]:
         return {k: getattr(self, k).tolist() for k in ("w1", "b1", "w2", "b2", "w3", "linear")}
 
+    def terms(self, features: np.ndarray) -> np.ndarray:
+        """Suits' terms from their :func:`suit_features` ((..., features)): the hidden units, then the linear
+        share; a position's are its suits' summed."""
+        hidden = np.maximum(features @ self.w1 + self.b1, 0.0)
+        terms: np.ndarray = np.concatenate([hidden, (features @ self.linear)[..., None]], axis=-1)
+        return terms
+
     def suit_terms(self, sig: tuple[int, ...]) -> np.ndarray:
-        """One suit's terms: its hidden units, then its linear share."""
-        f = np.array(suit_features(sig), dtype=np.float64)
-        terms = np.append(np.maximum(f @ self.w1 + self.b1, 0.0), f @ self.linear)
+        """One suit's :meth:`terms`."""
+        terms = self.terms(np.array(suit_features(sig), dtype=np.float64))
         terms.setflags(write=False)  # kept by early_suit_terms' cache
         return terms
 
