@@ -5,7 +5,8 @@ Each benchmark finds the best exchange of a few deals of the strong suite
 (the deal and the soloist reused, the contract set; no exchange given) with
 one warm solver, one round each: the search of a whole deal takes seconds,
 so repeating it would only measure the warm table.  The full per-contract
-medians come from ``python3 benchmarks/report_exchange.py``.
+medians come from ``python3 benchmarks/report_exchange.py``.  ``test_bench_early_listing`` times what a
+chiamo search against the clock does before its first test.
 
 ``CALASOLVE_BENCH_EXCHANGE_DEALS`` (default ``0,7,8``) picks the deals.
 """
@@ -20,9 +21,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from suites import strong_suite  # noqa: E402
+from suites import random_suite, strong_suite  # noqa: E402
 
+from calasolve.game.exchange import Exchange  # noqa: E402
 from calasolve.types.record import Record  # noqa: E402
+from calasolve.exchange.candidates import climb_moves, early_order, enumerate_candidates, soloist_layouts  # noqa: E402
 from calasolve.exchange.search import best_exchange  # noqa: E402
 from calasolve.search.engines import make_solver  # noqa: E402
 
@@ -44,3 +47,21 @@ def test_bench_best_exchange(benchmark, contract: str) -> None:  # type: ignore[
 
     values = benchmark.pedantic(run, rounds=1, iterations=1)
     assert len(values) == len(records) and all(0 <= v <= 35 for v in values)
+
+
+@pytest.mark.parametrize("suite", ["random", "strong"])
+def test_bench_early_listing(benchmark, suite: str) -> None:  # type: ignore[no-untyped-def]
+    """What a chiamo search against the clock does before its first test: its candidates listed (one per
+    class, with their estimates), the climb's moves and the early order (deals 0-9 of the suite)."""
+    deals = (random_suite if suite == "random" else strong_suite)(10)
+    layouts = [(soloist_layouts(d.hands, d.monte, "chiamo", d.soloist, Exchange()), d.soloist) for d in deals]
+
+    def run() -> list[int]:
+        sizes = []
+        for lays, soloist in layouts:
+            batch = enumerate_candidates(lays, soloist)
+            sizes.append(len(early_order(batch, soloist, True, None, climb_moves(batch, soloist))))
+        return sizes
+
+    sizes = benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
+    assert all(n > 10_000 for n in sizes)

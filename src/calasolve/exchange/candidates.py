@@ -190,38 +190,58 @@ def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     (the products are too many to loop over in Python).
     """
     sig_ids: dict[tuple[int, ...], int] = {}
-    where_of: dict[tuple[Any, ...], dict[tuple[int, ...], tuple[int, int]]] = {}
+    where_of: dict[tuple[Any, ...], int] = {}  # a suit's holding and counts: its number among `wheres`
+    wheres: list[dict[tuple[int, ...], tuple[int, int]]] = []  # per number: count vector -> first row, rows
     flat: list[list[_Options]] = [[], [], [], []]
     filled = [0, 0, 0, 0]
-    blocks: list[tuple[int, ...]] = []  # per spread: layout, first row and size per suit
-    spreads: dict[tuple[Any, ...], list[list[tuple[int, ...]]]] = {}
-    for li, layout in enumerate(layouts):
+    spreads: dict[tuple[Any, ...], int] = {}  # the spreads of a layout's count vectors: their number in `splits`
+    splits: list[np.ndarray] = []  # per number: (k, 4) each spread's count vector per suit, as its place in `wheres`
+    per_layout: list[tuple[int, ...]] = []  # per layout: its spreads' number, then its 4 suits' in `wheres`
+    for layout in layouts:
         where = []
         for u in range(4):
             key = (u, *((h >> (10 * u)) & 0x3FF for h in layout.hands), layout.counts)
             if key not in where_of:
-                at = where_of[key] = {}
+                at = {}
                 for ks, opts in _suit_options(layout, u, soloist, sig_ids).items():
                     at[ks] = (filled[u], len(opts[0]))
                     flat[u].append(opts)
                     filled[u] += len(opts[0])
+                where_of[key] = len(wheres)
+                wheres.append(at)
             where.append(where_of[key])
         need = tuple(c for c in layout.counts if c)
-        spreads_key = (need, *(tuple(w) for w in where))
+        spreads_key = (need, *(tuple(wheres[w]) for w in where))
         if spreads_key not in spreads:
-            spreads[spreads_key] = list(_count_splits(need, [list(w) for w in where]))
-        for split in spreads[spreads_key]:
-            firsts = [where[u][split[u]] for u in range(4)]
-            blocks.append((li, *(f[0] for f in firsts), *(f[1] for f in firsts)))
-    size = np.array([b[5] * b[6] * b[7] * b[8] for b in blocks], dtype=np.int64)
+            places = [{ks: k for k, ks in enumerate(wheres[w])} for w in where]
+            found = [[places[u][ks] for u, ks in enumerate(split)]
+                     for split in _count_splits(need, [list(wheres[w]) for w in where])]
+            spreads[spreads_key] = len(splits)
+            splits.append(np.array(found, dtype=np.int64).reshape(-1, 4))
+        per_layout.append((spreads[spreads_key], *where))
+    # the blocks (one per layout and spread: its layout, then each suit's first row and rows), layout by layout
+    widest = max((len(w) for w in wheres), default=0)
+    firsts = np.zeros((len(wheres), widest), dtype=np.int64)
+    sizes = np.zeros((len(wheres), widest), dtype=np.int64)
+    for w, at in enumerate(wheres):
+        firsts[w, : len(at)] = [f for f, _ in at.values()]
+        sizes[w, : len(at)] = [z for _, z in at.values()]
+    taken = [splits[p[0]] for p in per_layout]
+    count = np.array([len(t) for t in taken], dtype=np.int64)
+    layout_ids = np.repeat(np.arange(len(layouts), dtype=np.int64), count)
+    at_suit = np.concatenate(taken) if taken else np.zeros((0, 4), dtype=np.int64)
+    suit_where = np.repeat(np.array(per_layout, dtype=np.int64).reshape(-1, 5)[:, 1:], count, axis=0)
+    blk = np.column_stack([layout_ids]
+                          + [firsts[suit_where[:, u], at_suit[:, u]] for u in range(4)]
+                          + [sizes[suit_where[:, u], at_suit[:, u]] for u in range(4)])
+    size = blk[:, 5] * blk[:, 6] * blk[:, 7] * blk[:, 8]
     n = int(size.sum())
     if n == 0:
         empty = np.zeros((0, 3), dtype=np.uint64)
         nothing = np.zeros(0, np.int64)
         return Batch(layouts, empty, nothing, np.zeros(0), nothing, empty, np.zeros(0), nothing)
     ids, thirds, est, disc, early = ([np.concatenate([o[k] for o in flat[u]]) for u in range(4)] for k in range(5))
-    blk = np.array(blocks, dtype=np.int64)
-    which = np.repeat(np.arange(len(blocks)), size)
+    which = np.repeat(np.arange(len(blk)), size)
     r = np.arange(n) - np.repeat(np.cumsum(size) - size, size)  # the index within the block
     rows = [np.empty(0, np.int64)] * 4
     for u in (3, 2, 1):
@@ -247,7 +267,7 @@ def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     estimate = estimate + 0.5 * (base_bonus - LAST_TRICK_THIRDS)[lay] + 0.5 * gone
     terms = early[0][rows[0]] + early[1][rows[1]] + early[2][rows[2]] + early[3][rows[3]]
     early_estimate = early_of_terms(terms, not layouts[0].counts[soloist])
-    hands = np.array([lay.hands for lay in layouts], dtype=np.uint64)[lay] & ~discards
+    hands = np.take(np.array([lay.hands for lay in layouts], dtype=np.uint64), lay, axis=0) & ~discards
     return Batch(layouts, hands, bonus, estimate, lay, discards, early_estimate, which[keep])  # a block: one spread
 
 
@@ -556,7 +576,7 @@ def defence_candidates(
         raise CalasolveError("dividete: the defenders' draw (takes) is needed")
     batch = enumerate_candidates(defender_layouts(hands, monte, soloist, takes_list), soloist)
     order = order_candidates(batch, False, first)
-    return np.ascontiguousarray(batch.hands[order]), np.ascontiguousarray(batch.bonus[order])
+    return np.take(batch.hands, order, axis=0), np.take(batch.bonus, order)
 
 
 # -- what a climb may change (a search against the clock) --------------------------------

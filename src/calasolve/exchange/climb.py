@@ -65,8 +65,8 @@ class Moves:
 
     def part(self, rows: np.ndarray) -> Moves:
         """The same for the candidates ``rows`` of the list, in that order."""
-        return Moves(np.ascontiguousarray(self.discards[rows]),
-                     None if self.layout_of is None else np.ascontiguousarray(self.layout_of[rows]), self.table)
+        return Moves(np.take(self.discards, rows, axis=0),
+                     None if self.layout_of is None else np.take(self.layout_of, rows), self.table)
 
 
 @dataclass(frozen=True)

@@ -165,7 +165,8 @@ class ForkedLists:
 def _gather(hands: np.ndarray, bonus: np.ndarray, can: Moves | None, part: np.ndarray,
             climbs: bool) -> tuple[np.ndarray, np.ndarray, Moves | None]:
     """The hands, bonus and (``climbs``: else None) moves of a list's candidates ``part``, as a job searches them."""
-    return (np.ascontiguousarray(hands[part]), np.ascontiguousarray(bonus[part]),
+    # np.take: the rows of a 2-d array much faster than fancy indexing gathers them
+    return (np.take(hands, part, axis=0), np.take(bonus, part),
             can.part(part) if climbs and can is not None else None)
 
 
