@@ -28,6 +28,16 @@ def test_a_task_waits_for_those_it_needs() -> None:
     assert list_schedule([(1.0, ()), *[(2.0, (0,))] * 4, (3.0, (1, 2, 3, 4))], 2) == 1 + 4 + 3
 
 
+def test_priorities() -> None:
+    # the lowest key first among the tasks ready, ties in the order given
+    assert list_schedule([(1.0, ()), (1.0, ()), (4.0, ())], 2, [1, 1, 0]) == 4.0
+    assert list_schedule([(1.0, ()), (1.0, ()), (4.0, ())], 2, [0, 0, 0]) == 5.0
+    # a task not ready waits whatever its priority
+    assert list_schedule([(1.0, ()), (1.0, ()), (4.0, (0,))], 2, [1, 1, 0]) == 5.0
+    with pytest.raises(CalasolveError, match="2 priorities for 3 tasks"):
+        list_schedule([(1.0, ()), (1.0, ()), (4.0, ())], 2, [0, 0])
+
+
 def test_stages() -> None:
     assert staged([0, 0, 1, 2]) == [[], [], [0, 1], [2]]
     assert staged([0, 1, 0, 1]) == [[], [0, 2], [], [0, 2]]

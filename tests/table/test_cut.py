@@ -79,7 +79,9 @@ class OneAtATime:
         self.waiting: list[tuple[Any, Any, Future[Any]]] = []
         self.events: list[tuple[str, str]] = []
 
-    def submit(self, fn: Any, item: Any) -> Future[Any]:
+    capacity = None
+
+    def submit(self, fn: Any, item: Any, priority: int = 0) -> Future[Any]:
         future: Future[Any] = Future()
         self.waiting.append((fn, item, future))
         self.events.append(("submit", fn.__name__))
@@ -101,6 +103,58 @@ def test_tasks_done_in_any_order_give_the_same_tables(whole: list[Any]) -> None:
     assert ("submit", "goal_job") in events[:last_head]  # a search at its game points before every first pass ended
     for table in tables:
         assert all(a < task.task for task in table.tasks for a in task.after)
+
+
+class Room:
+    """A submitter with room for ``capacity`` tasks at once, each run when flushed, in the order submitted; it
+    records each task's function and priority, and the most ever submitted and not yet done."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.waiting: list[tuple[Any, Any, Future[Any]]] = []
+        self.submitted: list[tuple[str, int]] = []
+        self.most = 0
+
+    def submit(self, fn: Any, item: Any, priority: int = 0) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.waiting.append((fn, item, future))
+        self.submitted.append((fn.__name__, priority))
+        self.most = max(self.most, len(self.waiting))
+        return future
+
+    def flush(self) -> None:
+        fn, item, future = self.waiting.pop(0)
+        future.set_result(fn(item))
+
+
+def test_the_searches_take_turns_within_the_room_the_submitter_has(whole: list[Any]) -> None:
+    """Every search's k-th task before any search's (k + 1)-th: with room for one task, every first pass runs
+    before any search's next task, and a search's later tasks go with the lower turns of others."""
+    run = Room(1)
+    tables = list(cut.cut_tables(records(), run, None))
+    assert [effortless(t) for t in tables] == whole
+    assert run.most == 1
+    heads = sum(len(table_units(r)) for r in records())
+    assert [name for name, _ in run.submitted[:heads]] == ["first_job"] * heads
+    assert all(priority == 0 for _, priority in run.submitted[:heads])
+    assert all(priority < 0 for _, priority in run.submitted[heads:])
+    run = Room(3)
+    assert [effortless(t) for t in cut.cut_tables(records(), run, None)] == whole
+    assert run.most == 3
+
+
+def test_the_simulated_wall_hands_out_the_tasks_by_turn() -> None:
+    """Search 0's head and four chunks of 2 s, search 1's head and one chunk of 4 s, on two workers: in the
+    order made, search 1's chunk would wait behind search 0's (9 s); by turn it starts with the first (7 s)."""
+
+    def task(i: int, kind: str, seat: int, cpu: float, after: tuple[int, ...] = ()) -> TableTask:
+        return TableTask(i, kind, seat, "chiamo", None, after, cpu, (0.0, cpu), 2000)  # type: ignore[arg-type]
+
+    log = [task(0, "head", 0, 1.0), task(1, "head", 1, 1.0), *(task(i, "chunk", 0, 2.0, (0,)) for i in range(2, 6)),
+           task(6, "chunk", 1, 4.0, (1,))]
+    assert cut.task_turns(log) == [0, 0, 1, 2, 3, 4, 1]
+    assert simulated_wall(log, 2) == 7.0
+    assert simulated_wall(log, 1) == 14.0  # one worker: the CPU added up
 
 
 def test_the_best_of_a_search_is_the_best_value_first_in_order() -> None:

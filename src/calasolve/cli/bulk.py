@@ -146,7 +146,7 @@ def open_map(jobs: int | None, scheduler: str | None, timeout: float) -> Iterato
         yield Waves(map)
         return
     with worker_pool(jobs) as pool:
-        yield PoolMap(pool)
+        yield PoolMap(pool, jobs)
 
 
 @contextmanager

@@ -114,14 +114,17 @@ class DaskTasks:
     :class:`DaskMap`, which callers that look for ``submit`` (the advisor's work ahead) take as a
     map only."""
 
+    #: every task goes to the scheduler at once: it orders those waiting by their priority
+    capacity: int | None = None
+
     def __init__(self, dmap: DaskMap) -> None:
         self.dmap = dmap
 
     def __call__(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         return self.dmap.map(fn, items)
 
-    def submit(self, fn: Callable[[Any], Any], item: Any) -> DaskTask:
-        return DaskTask(self.dmap.client.submit(run_chunk, fn, [item], pure=False))
+    def submit(self, fn: Callable[[Any], Any], item: Any, priority: int = 0) -> DaskTask:
+        return DaskTask(self.dmap.client.submit(run_chunk, fn, [item], pure=False, priority=priority))
 
     def flush(self) -> None:
         """Nothing waits: every task went to the scheduler as it was submitted."""

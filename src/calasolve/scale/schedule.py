@@ -2,7 +2,8 @@
 
 :func:`list_schedule` is the schedule a cluster's scheduler makes when it hands the
 tasks out in the order they were submitted: whenever a worker is free it takes the
-first task, in that order, whose tasks ``after`` are all done.  Each task takes its
+first task, in that order, whose tasks ``after`` are all done; or, given priorities,
+the ready task of the lowest priority (ties: the first submitted).  Each task takes its
 measured time (a task log's CPU seconds: what it costs on a worker of its own,
 whatever the load of the machine it was measured on); moving data and the
 scheduler's own work cost nothing here.
@@ -11,12 +12,14 @@ scheduler's own work cost nothing here.
 5.0
 >>> list_schedule([(1, ()), (5, ()), (2, (0,))], 2)          # the third waits for the first
 5.0
+>>> list_schedule([(1, ()), (1, ()), (4, ())], 2, priority=[1, 1, 0])   # 4 | 1+1
+4.0
 """
 
 from __future__ import annotations
 
 import heapq
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..game.errors import CalasolveError
 
@@ -26,21 +29,25 @@ __all__ = ["list_schedule", "staged"]
 Task = tuple[float, Sequence[int]]
 
 
-def list_schedule(tasks: Sequence[Task], workers: int) -> float:
-    """The wall time (makespan) of ``tasks`` on ``workers`` workers, list-scheduled in their order.
+def list_schedule(tasks: Sequence[Task], workers: int, priority: Sequence[Any] | None = None) -> float:
+    """The wall time (makespan) of ``tasks`` on ``workers`` workers, list-scheduled in their order, or by
+    ``priority`` (one sort key per task: the lowest first among the tasks ready, ties in their order).
 
     A task's ``after`` holds indices into ``tasks`` (of earlier or later tasks); an index out of
-    range, negative seconds or dependencies in a circle are an error."""
+    range, negative seconds, dependencies in a circle or a priority short of a task are an error."""
     if workers < 1:
         raise CalasolveError(f"workers {workers}: must be at least 1")
+    if priority is not None and len(priority) != len(tasks):
+        raise CalasolveError(f"{len(priority)} priorities for {len(tasks)} tasks")
     waiting, needed_by = _dependencies(tasks)
-    ready = [i for i, n in enumerate(waiting) if n == 0]
+    keys = [0] * len(tasks) if priority is None else priority
+    ready = [(keys[i], i) for i, n in enumerate(waiting) if n == 0]
     heapq.heapify(ready)
     running: list[tuple[float, int]] = []
     now, done = 0.0, 0
     while done < len(tasks):
         while ready and len(running) < workers:
-            i = heapq.heappop(ready)
+            _, i = heapq.heappop(ready)
             heapq.heappush(running, (now + float(tasks[i][0]), i))
         if not running:
             raise CalasolveError("the tasks' dependencies go in a circle")
@@ -53,7 +60,7 @@ def list_schedule(tasks: Sequence[Task], workers: int) -> float:
             for j in needed_by[i]:
                 waiting[j] -= 1
                 if waiting[j] == 0:
-                    heapq.heappush(ready, j)
+                    heapq.heappush(ready, (keys[j], j))
     return now
 
 

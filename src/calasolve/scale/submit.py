@@ -6,6 +6,9 @@ a process pool is one through :class:`PoolMap` (its own futures), a Dask cluster
 :class:`calasolve.scale.cluster.DaskTasks`, and any plain ``map`` is
 one through :class:`Waves`, which holds what is submitted until :meth:`~Waves.flush`
 maps it all at once (work in stages then runs stage by stage, as the map alone can).
+A caller that orders its tasks itself keeps them until the submitter has room
+(``capacity``: a pool's workers and one more), or hands each over with its
+``priority`` where the submitter orders what waits (a Dask cluster).
 
 >>> run = Waves(map)
 >>> got = []
@@ -21,7 +24,7 @@ from __future__ import annotations
 import builtins
 from concurrent.futures import Executor, Future
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, cast
 
 from ..game.errors import CalasolveError
 
@@ -41,24 +44,32 @@ class Handle(Protocol):
 
 
 class Submitter(Protocol):
-    """Runs tasks one at a time as they are submitted; :meth:`flush` starts what waits for it."""
+    """Runs tasks one at a time as they are submitted; :meth:`flush` starts what waits for it.
 
-    def submit(self, fn: Callable[[Any], Any], item: Any) -> Handle: ...
+    ``capacity``: how many tasks to keep submitted at once so that every worker stays busy (None: any number),
+    for a caller that picks the next task itself; ``priority``: where the submitter orders the tasks waiting
+    (a Dask cluster's scheduler), the higher first."""
+
+    capacity: int | None
+
+    def submit(self, fn: Callable[[Any], Any], item: Any, priority: int = 0) -> Handle: ...
 
     def flush(self) -> None: ...
 
 
 class PoolMap:
-    """An executor as a ``map`` (one item per task, results in order) and a submitter (each task to the pool at
-    once)."""
+    """An executor of ``workers`` workers as a ``map`` (one item per task, results in order) and a submitter (each
+    task to the pool at once, which runs them in the order submitted: its ``capacity`` is its workers and one)."""
 
-    def __init__(self, executor: Executor) -> None:
+    def __init__(self, executor: Executor, workers: int | None = None) -> None:
         self.executor = executor
+        workers = workers if workers is not None else getattr(executor, "_max_workers", None)
+        self.capacity = None if workers is None else int(workers) + 1
 
     def __call__(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         return iter(self.executor.map(fn, items, chunksize=1))
 
-    def submit(self, fn: Callable[[Any], Any], item: Any) -> Handle:
+    def submit(self, fn: Callable[[Any], Any], item: Any, priority: int = 0) -> Handle:
         return self.executor.submit(fn, item)
 
     def flush(self) -> None:
@@ -69,6 +80,8 @@ class Waves:
     """A plain ``map`` as a submitter: the tasks submitted wait for :meth:`flush`, which maps them all, one
     ``map`` call per function, in the order submitted."""
 
+    capacity: int | None = None
+
     def __init__(self, map: Mapper = builtins.map) -> None:
         self.map = map
         self.waiting: list[tuple[Callable[[Any], Any], Any, Future[Any]]] = []
@@ -76,7 +89,7 @@ class Waves:
     def __call__(self, fn: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[Any]:
         return iter(self.map(fn, items))
 
-    def submit(self, fn: Callable[[Any], Any], item: Any) -> Handle:
+    def submit(self, fn: Callable[[Any], Any], item: Any, priority: int = 0) -> Handle:
         future: Future[Any] = Future()
         self.waiting.append((fn, item, future))
         return future
@@ -96,7 +109,7 @@ class Waves:
 def submitter_of(map: Mapper | Submitter) -> Submitter:
     """A submitter for ``map``: itself if it is one, the pool of an executor's bound ``map``, else :class:`Waves`."""
     if hasattr(map, "submit") and hasattr(map, "flush"):
-        return map
+        return cast(Submitter, map)
     owner = getattr(map, "__self__", None)
     if isinstance(owner, Executor):
         return PoolMap(owner)

@@ -7,7 +7,10 @@ brings a table below that.  Here each of the 30 searches is cut into tasks of
 a few seconds, in stages; a search's next stage starts as soon as its own tasks
 of the one before are done, whatever the other searches' (given a submitter of
 single tasks, :mod:`calasolve.scale.submit`; a plain ``map`` runs the stages one
-after another, every search's ready tasks in one call):
+after another, every search's ready tasks in one call).  The searches take turns
+(:func:`task_turns`): of the tasks ready, a search's k-th goes before any search's
+(k + 1)-th, so that the chunks of a search whose stage came late do not wait behind
+all of another's.
 
 1. *The first pass* (``head``), one task per search: the candidates enumerated
    and put in the search's order (:func:`~calasolve.exchange.candidates.grouped_candidates`,
@@ -48,6 +51,7 @@ the log into the wall time of N workers, each task started once those it needs a
 
 from __future__ import annotations
 
+import heapq
 import queue
 import time
 from dataclasses import dataclass, field
@@ -70,7 +74,8 @@ from ..types.record import Record
 from ..types.table import DDTable, TableEntry, TableTask, TaskKind
 from .ddtable import assemble, deal_record, named_error, outcome_of, points_play_thirds, table_tasks
 
-__all__ = ["CHUNK", "GOAL_CARDS", "HEAD", "WINDOW", "cut_tables", "goal_leaves", "goal_reached", "simulated_wall"]
+__all__ = ["CHUNK", "GOAL_CARDS", "HEAD", "WINDOW", "cut_tables", "goal_leaves", "goal_reached", "simulated_wall",
+           "task_turns"]
 
 #: The candidates of a search's first pass: the most promising, whose best is the floor of its chunks.
 HEAD = _core.BEST_OF_PREFIX
@@ -364,6 +369,20 @@ class _Log:
                 for i, (kind, u, after, candidates) in enumerate(self.rows)]
 
 
+@dataclass(frozen=True, eq=False)
+class _Launch:
+    """A task launched, waiting for room in the submitter: its search, its number in the log, and what it runs."""
+
+    search: _Search
+    task: int
+    fn: Callable[[Any], Any]
+    item: Any
+
+    def reported_to(self, done: queue.SimpleQueue[tuple[Handle, _Search, int]]) -> Callable[[Handle], None]:
+        """The callback that puts the task's handle, once done, on ``done`` (from any thread)."""
+        return lambda handle: done.put((handle, self.search, self.task))
+
+
 @dataclass(eq=False)
 class _Search:
     """One unit's search as it runs through the stages (of record ``of`` in the window)."""
@@ -375,6 +394,8 @@ class _Search:
     #: the stage its tasks under way belong to (:data:`_STAGES`), and how many are under way
     stage: str = "head"
     waiting: int = 0
+    #: its tasks launched so far: the next one's turn (:class:`_Pipeline`)
+    turns: int = 0
     #: the tasks of its chunks, and what each found
     chunks: list[int] = field(default_factory=list)
     found: list[Found] = field(default_factory=list)
@@ -425,27 +446,44 @@ def _cut_window(records: Sequence[Record], run: Submitter, tt_mb: int | None) ->
 
 class _Pipeline:
     """The tasks of a window's searches under way: each result taken in as it comes (in this thread), and a
-    search moved on to its next stage once none of its tasks is under way."""
+    search moved on to its next stage once none of its tasks is under way.  The searches take turns: a search's
+    k-th task goes before any search's (k + 1)-th (:func:`task_turns`), kept here until the submitter has room
+    for it, or handed over with its priority where the submitter orders what waits (a Dask cluster)."""
 
     def __init__(self, run: Submitter, logs: list[_Log], tt_mb: int | None) -> None:
         self.run, self.logs, self.tt_mb = run, logs, tt_mb
         self.done: queue.SimpleQueue[tuple[Handle, _Search, int]] = queue.SimpleQueue()
         self.pending = 0
+        self.running = 0
+        self.ready: list[tuple[int, int, _Launch]] = []  # heap: the search's turn, then the order launched
+        self.launched = 0
 
     def launch(self, s: _Search, task: int, fn: Callable[[Any], Any], item: Any) -> None:
-        handle = self.run.submit(fn, item)
+        heapq.heappush(self.ready, (s.turns, self.launched, _Launch(s, task, fn, item)))
+        self.launched += 1
+        s.turns += 1
         self.pending += 1
         s.waiting += 1
-        handle.add_done_callback(lambda h: self.done.put((h, s, task)))
+
+    def _submit(self) -> None:
+        """The ready tasks, best turn first, while the submitter has room."""
+        capacity = getattr(self.run, "capacity", None)
+        while self.ready and (capacity is None or self.running < capacity):
+            turn, _, go = heapq.heappop(self.ready)
+            handle = self.run.submit(go.fn, go.item, -turn)
+            self.running += 1
+            handle.add_done_callback(go.reported_to(self.done))
 
     def drain(self) -> None:
         while self.pending:
+            self._submit()
             try:
                 handle, s, task = self.done.get_nowait()
             except queue.Empty:
                 self.run.flush()
                 handle, s, task = self.done.get()
             self.pending -= 1
+            self.running -= 1
             s.waiting -= 1
             self._took(s, task, handle.result())
             while not s.waiting and s.stage != "done":
@@ -532,15 +570,34 @@ def _entry(s: _Search) -> TableEntry:
 
 def simulated_wall(tasks: Sequence[TableTask], workers: int, *, stages: bool = False) -> float:
     """The wall time of a table's tasks on ``workers`` workers (:func:`~calasolve.scale.schedule.list_schedule`
-    of their CPU seconds, in the order submitted): each after the tasks it needs (how :func:`cut_tables` runs
-    them through a submitter), or with ``stages`` each stage after the whole of the one before (through a plain
-    ``map``)."""
+    of their CPU seconds, the searches taking turns as :func:`cut_tables` hands them out: :func:`task_turns`):
+    each after the tasks it needs (how :func:`cut_tables` runs them through a submitter), or with ``stages`` each
+    stage after the whole of the one before (through a plain ``map``)."""
     index = {t.task: i for i, t in enumerate(tasks)}
     if stages:
         after: list[Sequence[int]] = list(staged([_stage(t) for t in tasks]))
     else:
         after = [[index[a] for a in t.after] for t in tasks]
-    return list_schedule([(t.cpu, a) for t, a in zip(tasks, after)], workers)
+    return list_schedule([(t.cpu, a) for t, a in zip(tasks, after)], workers, task_turns(tasks))
+
+
+def task_turns(tasks: Sequence[TableTask]) -> list[int]:
+    """Each task's turn in a table's log (in the order submitted): how many tasks of its search (its soloist,
+    contract and draw) came before it.  Among the tasks ready, :func:`cut_tables` hands out the lowest turn first,
+    so that a search whose stage came late does not wait behind every task of one that came sooner.
+
+    >>> from calasolve.types.table import TableTask
+    >>> log = [TableTask(i, "chunk", seat, "chiamo", None, (), 1.0, (0.0, 1.0), 2000) for i, seat in enumerate([0, 0, 0, 1])]
+    >>> task_turns(log)
+    [0, 1, 2, 0]
+    """
+    seen: dict[tuple[int, str, int | None], int] = {}
+    turns = []
+    for t in tasks:
+        search = (t.soloist, t.contract, t.draw)
+        turns.append(seen.get(search, 0))
+        seen[search] = turns[-1] + 1
+    return turns
 
 
 def _stage(task: TableTask) -> int:

@@ -234,7 +234,7 @@ class TableTask:
     """One task of a table's run as a worker ran it: the task log a schedule is simulated from
     (:func:`calasolve.scale.schedule.list_schedule`)."""
 
-    #: its number in the table's run, in the order submitted
+    #: its number in the table's run, in the order its search made it (handed out by turn: table.cut.task_turns)
     task: int
     kind: TaskKind
     soloist: int
