@@ -143,6 +143,23 @@ def test_the_searches_take_turns_within_the_room_the_submitter_has(whole: list[A
     assert run.most == 3
 
 
+def test_a_chunk_goes_out_against_the_best_found_before_it() -> None:
+    """Only values found at places before the chunk's first candidate raise its floor: a candidate of the chunk as
+    good comes later in the order, so the tie goes to the one found; a value found after it must not."""
+    unit = table_units(records()[0])[0]
+    empty = np.zeros((0, 3), dtype=np.uint64)
+    chunk = cut.Chunk(unit, 5000, empty, np.zeros(0, np.int64), 20, True, None)
+
+    def f(value: int | None, position: int | None) -> Found:
+        return Found(value, position, NO_EFFORT)
+
+    assert chunk.against([]) is chunk
+    assert chunk.against([f(None, None), f(19, 10), f(25, 6000)]) is chunk  # lower, or after it
+    assert chunk.against([f(22, 4999), f(23, 100), f(21, 300)]).floor == 23
+    defenders = cut.Chunk(unit, 5000, empty, np.zeros(0, np.int64), 10, False, None)
+    assert defenders.against([f(8, 4000), f(7, 5000), f(12, 10)]).floor == 8  # the defenders: the least
+
+
 def test_the_simulated_wall_hands_out_the_tasks_by_turn() -> None:
     """Search 0's head and four chunks of 2 s, search 1's head and one chunk of 4 s, on two workers: in the
     order made, search 1's chunk would wait behind search 0's (9 s); by turn it starts with the first (7 s)."""

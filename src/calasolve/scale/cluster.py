@@ -114,11 +114,10 @@ class DaskTasks:
     :class:`DaskMap`, which callers that look for ``submit`` (the advisor's work ahead) take as a
     map only."""
 
-    #: every task goes to the scheduler at once: it orders those waiting by their priority
-    capacity: int | None = None
-
     def __init__(self, dmap: DaskMap) -> None:
         self.dmap = dmap
+        #: the tasks a caller that picks the next one itself keeps with the cluster at once, as :meth:`DaskMap.map`
+        self.capacity: int | None = max(1, dmap.workers) * IN_FLIGHT
 
     def __call__(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         return self.dmap.map(fn, items)

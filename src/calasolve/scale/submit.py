@@ -7,8 +7,8 @@ a process pool is one through :class:`PoolMap` (its own futures), a Dask cluster
 one through :class:`Waves`, which holds what is submitted until :meth:`~Waves.flush`
 maps it all at once (work in stages then runs stage by stage, as the map alone can).
 A caller that orders its tasks itself keeps them until the submitter has room
-(``capacity``: a pool's workers and one more), or hands each over with its
-``priority`` where the submitter orders what waits (a Dask cluster).
+(``capacity``: a pool's workers and one more, a cluster's four a worker), and
+hands each over with its ``priority`` (a Dask scheduler orders what waits by it).
 
 >>> run = Waves(map)
 >>> got = []

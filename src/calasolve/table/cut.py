@@ -21,7 +21,8 @@ all of another's.
    :data:`CHUNK` candidates, each searched by the core's list search with the floor
    (``best_of_limited``): it keeps its best candidate only if strictly better than
    the floor.  A chunk that keeps nothing has proven every candidate of its slice
-   no better than the floor.
+   no better than the floor.  A chunk handed out after others of its search found
+   better goes out against the best of those before it in the order.
 3. *The game points* (``payoff``) of each search's best exchange, where its thirds
    do not settle them alone: each payoff level left open is a goal search
    (:func:`~calasolve.search.payoff.payoff_reaches`), cut by the lines of its first
@@ -54,7 +55,7 @@ from __future__ import annotations
 import heapq
 import queue
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -173,6 +174,17 @@ class Chunk:
     floor: int
     maximise: bool
     tt_mb: int | None
+
+    def against(self, found: Iterable[Found]) -> Chunk:
+        """The chunk against the best value ``found`` (its search's chunks done) holds before its first candidate,
+        where better than its floor: a candidate of the chunk only as good comes later in the search's order, so
+        the tie is the one found's."""
+        floor = self.floor
+        for f in found:
+            if f.value is not None and f.position is not None and f.position < self.offset and (
+                    f.value > floor if self.maximise else f.value < floor):
+                floor = f.value
+        return self if floor == self.floor else replace(self, floor=floor)
 
 
 @dataclass(frozen=True)
@@ -448,7 +460,8 @@ class _Pipeline:
     """The tasks of a window's searches under way: each result taken in as it comes (in this thread), and a
     search moved on to its next stage once none of its tasks is under way.  The searches take turns: a search's
     k-th task goes before any search's (k + 1)-th (:func:`task_turns`), kept here until the submitter has room
-    for it, or handed over with its priority where the submitter orders what waits (a Dask cluster)."""
+    for it (its ``capacity``), and handed over with its priority.  A chunk goes out against the best its search
+    has found before it by then (:meth:`Chunk.against`)."""
 
     def __init__(self, run: Submitter, logs: list[_Log], tt_mb: int | None) -> None:
         self.run, self.logs, self.tt_mb = run, logs, tt_mb
@@ -470,7 +483,9 @@ class _Pipeline:
         capacity = getattr(self.run, "capacity", None)
         while self.ready and (capacity is None or self.running < capacity):
             turn, _, go = heapq.heappop(self.ready)
-            handle = self.run.submit(go.fn, go.item, -turn)
+            # a chunk goes out against the best its search has found so far before it
+            item = go.item.against(go.search.found) if isinstance(go.item, Chunk) else go.item
+            handle = self.run.submit(go.fn, item, -turn)
             self.running += 1
             handle.add_done_callback(go.reported_to(self.done))
 
