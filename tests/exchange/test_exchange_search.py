@@ -614,7 +614,8 @@ def test_a_time_limit_gives_a_legal_exchange_within_its_proven_bound(
         _same_search(exact, full, solver, leader)
 
 
-@pytest.mark.parametrize("key", ["random solo 0", "strong scegliete 0", "random scegliete 2", "strong dividete 3"])
+@pytest.mark.parametrize("key", ["random solo 0", "strong scegliete 0", "random scegliete 2", "strong dividete 3",
+                                 "random dividete 81"])
 def test_the_benchmarks_known_exact_values_are_the_searchs(key: str, solver: CoreSolver) -> None:
     # benchmarks/report_early.py measures early answers against these: they must be what the exact search says
     known = json.loads((Path(__file__).parents[2] / "benchmarks" / "data" / "early_exact.json").read_text())
