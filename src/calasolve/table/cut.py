@@ -466,8 +466,7 @@ class _Pipeline:
     def __init__(self, run: Submitter, logs: list[_Log], tt_mb: int | None) -> None:
         self.run, self.logs, self.tt_mb = run, logs, tt_mb
         self.done: queue.SimpleQueue[tuple[Handle, _Search, int]] = queue.SimpleQueue()
-        self.pending = 0
-        self.running = 0
+        self.running = 0  # submitted and not yet taken in
         self.ready: list[tuple[int, int, _Launch]] = []  # heap: the search's turn, then the order launched
         self.launched = 0
 
@@ -475,7 +474,6 @@ class _Pipeline:
         heapq.heappush(self.ready, (s.turns, self.launched, _Launch(s, task, fn, item)))
         self.launched += 1
         s.turns += 1
-        self.pending += 1
         s.waiting += 1
 
     def _submit(self) -> None:
@@ -490,14 +488,13 @@ class _Pipeline:
             handle.add_done_callback(go.reported_to(self.done))
 
     def drain(self) -> None:
-        while self.pending:
+        while self.running or self.ready:
             self._submit()
             try:
                 handle, s, task = self.done.get_nowait()
             except queue.Empty:
                 self.run.flush()
                 handle, s, task = self.done.get()
-            self.pending -= 1
             self.running -= 1
             s.waiting -= 1
             self._took(s, task, handle.result())
