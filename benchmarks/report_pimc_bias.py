@@ -25,7 +25,7 @@ from collections import defaultdict
 from typing import Any
 
 from calasolve.advice.playadvice import advise_play
-from calasolve.advice.realplay import PlayedSample
+from calasolve.types.playout import PlayedSample
 from calasolve.advice.stats import Z95, mean_se, wilson
 from calasolve.game.state import CONTRACTS
 from calasolve.search.suites import ADVISE_HANDS

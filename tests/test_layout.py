@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import calasolve
 
@@ -42,3 +43,27 @@ def test_the_types_layer_holds_data_only() -> None:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.level:
                 assert node.level == 1 or (node.module or "").startswith("game"), (path.name, node.module)
+
+
+def import_cycles(package: str = "calasolve") -> list[tuple[str, str]]:
+    """Every import ``a -> b`` of the package's modules that ``b`` leads back from, function-level
+    imports counted (grimp, as import-linter builds its graph)."""
+    import grimp
+
+    graph = grimp.build_graph(package)
+    return sorted((a, b) for a in graph.modules for b in graph.find_modules_directly_imported_by(a)
+                  if graph.chain_exists(importer=b, imported=a))
+
+
+def test_no_import_cycle_even_through_a_local_import() -> None:
+    assert import_cycles() == []
+
+
+def test_the_cycle_check_sees_a_local_import(tmp_path: Path, monkeypatch: Any) -> None:
+    pkg = tmp_path / "circle"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from . import b\n")
+    (pkg / "b.py").write_text("def f():\n    from . import a  # dodges the cycle at import time\n    return a\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert import_cycles("circle") == [("circle.a", "circle.b"), ("circle.b", "circle.a")]

@@ -28,14 +28,16 @@ from calasolve.exchange.solve import solve
 from calasolve.game.auction import AuctionResult
 from calasolve.game.cards import cards_of
 from calasolve.game.exchange import Exchange
-from calasolve.game.state import DealResult
+from calasolve.game.match import DealRecord, Match
+from calasolve.game.rules import Rules
+from calasolve.game.state import DEFENDER_EXCHANGE, DealResult
 from calasolve.types.record import Record
 from calasolve.records.dealfile import read_deal_file
 from calasolve.types.jsonout import dumps
-from calasolve.types.exchange import ExchangeResult
+from calasolve.types.exchange import BestKnown, ExchangeResult
 from calasolve.types.solution import SolveResult
 from calasolve.search.engines import make_solver
-from calasolve.types.table import TableOutcome, TableEntry
+from calasolve.types.table import DDTable, TableOutcome, TableEntry
 from calasolve.table.ddtable import dd_table
 from calasolve.types.table import Par
 
@@ -113,6 +115,27 @@ def test_deal_results() -> None:
         assert_round_trip(result, DealResult.from_dict)
 
 
+def test_rules() -> None:
+    for rules in (Rules(), Rules.parse(["auction=open", "void_redeal=same_dealer", "aggravations=bids", "first_lead=eldest",
+                                        "stramazzo=off", "payment=plus", "match=target21"])):
+        assert_round_trip(rules, Rules.from_dict)
+
+
+def test_matches_and_their_deals() -> None:
+    """A ledger read back is another ledger in the same state (a :class:`Match` compares by identity): the
+    same fields and JSON, and it goes on as the first does."""
+    results = [r.state().result(r.contract, r.rules) for r in read_deal_file(str(EXAMPLES / "played.deal"))[:2]]
+    match = Match(players=4, rules=Rules(void_redeal="same_dealer"), dealer=3)
+    for result in (results[0], None, results[1]):
+        assert_round_trip(match.record(result), DealRecord.from_dict)  # a void deal's too
+    back = Match.from_dict(wire(match))
+    assert dumps(back.to_dict()) == dumps(wire(match)) and vars(back) == vars(match)
+    while not match.is_over:  # to the session's end: the ledger read back goes on alike
+        assert back.record(results[0]) == match.record(results[0])
+    back = Match.from_dict(wire(match))
+    assert vars(back) == vars(match) and back.winners == match.winners != ()
+
+
 # -- the searches' -----------------------------------------------------------------------
 
 def test_exchange_results(solver: Any) -> None:
@@ -127,6 +150,19 @@ def test_exchange_results(solver: Any) -> None:
     texts = [back.text(ex) for ex, _ in back.alternatives]
     assert texts == [found.text(ex) for ex, _ in found.alternatives]
     assert [t.split(" from ")[1] for t in texts] == ["seat 0", "seat 1", "the monte"]
+
+
+def test_best_known(solver: Any) -> None:
+    """What a search proved of the best value; the JSON does not say who chooses (the caller gives it)."""
+    for record in read_deal_file(str(EXCHANGES)):
+        found = best_exchange(record, solver=solver)
+        chooses = found.contract not in DEFENDER_EXCHANGE
+        assert_round_trip(found.known, lambda d: BestKnown.from_dict(d, chooses))
+        for draw in found.draws:
+            assert_round_trip(draw.known, lambda d: BestKnown.from_dict(d, False))
+    # an early answer's bounds, each side's words
+    for known in (BestKnown(15, 35, True), BestKnown(20, 35, True), BestKnown(14, 20, False), BestKnown(12, 16, False)):
+        assert_round_trip(known, lambda d: BestKnown.from_dict(d, known.soloist_chooses))
 
 
 def test_solve_results(solver: Any) -> None:
@@ -159,8 +195,17 @@ def test_analyses(solver: Any) -> None:
     assert back.continuation is not None and back.continuation.line == review.continuation.line
 
 
-def test_table_entries_and_par(solver: Any) -> None:
-    table = dd_table(read_deal_file(str(EXAMPLES / "table.deal"))[0], solver=solver)
+@pytest.fixture(scope="module")
+def table(solver: Any) -> Any:
+    return dd_table(read_deal_file(str(EXAMPLES / "table.deal"))[0], solver=solver)
+
+
+def test_tables(table: Any) -> None:
+    # cpu rounded (the table's and its entries'); the entries' spans and the task log not in the JSON
+    assert_round_trip(table, DDTable.from_dict, skip=("cpu", "span", "tasks"))
+
+
+def test_table_entries_and_par(table: Any) -> None:
     assert {len(e.outcomes) for e in table.entries} == {1, 6}  # dividete's six draws
     for entry in table.entries:
         assert_round_trip(entry, TableEntry.from_dict, skip=("cpu", "span"))  # cpu rounded; span not in the JSON
@@ -213,6 +258,26 @@ def test_advice() -> None:
     assert back.estimates == tuple(sorted(back.estimates, key=lambda e: ("solo", "solissimo").index(e.contract)))
     for estimate in advice.estimates:
         assert_round_trip(estimate, ContractEstimate.from_dict)
+
+
+def test_play_advice() -> None:
+    from calasolve.advice.playadvice import advise_play
+    from calasolve.game.cards import parse_hand
+    from calasolve.game.rules import Rules
+    from calasolve.types.playout import Gap, PlayAdvice, PlayEstimate, SideEstimate
+
+    # every setting the JSON carries away from its default; the deals themselves stay out of the JSON
+    play = advise_play("32AR.32A.3A.2A5", seat=2, seed=3, jobs=1, contracts=["solo", "chiamo"], play_samples=2,
+                       pimc_samples=1, dd=True, players="contract", policy="dd", defender_policy="heuristic",
+                       known={1: parse_hand("-.-.-.3")}, rules=Rules(stramazzo="off"), candidates=3, redeals=2)
+    back = assert_round_trip(play, PlayAdvice.from_dict, skip=("samples",))
+    assert [e.contract for e in back.estimates] == ["chiamo", "solo"]
+    for estimate in play.estimates:
+        assert_round_trip(estimate, PlayEstimate.from_dict, skip=("samples",))
+        assert estimate.dd is not None and estimate.gap is not None
+        assert_round_trip(estimate.pimc, SideEstimate.from_dict)
+        assert_round_trip(estimate.dd, SideEstimate.from_dict)
+        assert_round_trip(estimate.gap, Gap.from_dict)
 
 
 def test_arena_results() -> None:

@@ -134,7 +134,7 @@ def test_the_discards_that_beat_the_contract_more_often_are_chosen(solver, monke
     bad, good = parse_cards_or_hand("-.-.-.3A"), parse_cards_or_hand("54.-.-.-")
     for order in ([bad, good], [good, bad]):
         monkeypatch.setattr(defence, "defender_discard_choices", lambda *a, order=order: list(order))
-        got = sampled_defender_discards(mine, 2, 1, 0, 0, 2, 0, solver, rng_for(0), redeals=16)
+        got = sampled_defender_discards(mine, 2, 1, 0, 0, solver, rng_for(0), partner=(0, 2), redeals=16)
         assert got == good
 
 

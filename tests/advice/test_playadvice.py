@@ -8,9 +8,10 @@ import pytest
 from steady import steady
 
 from calasolve.advice.advisor import advise
-from calasolve.advice.playadvice import PlayEstimate, SideEstimate, _best, advise_play
+from calasolve.advice.playadvice import _best, advise_play, side_estimate
 from calasolve.advice.policies import random_draw
-from calasolve.advice.realplay import PlayedSample, played_exchange
+from calasolve.advice.realplay import played_exchange
+from calasolve.types.playout import PlayEstimate, PlayedSample
 from calasolve.advice.samples import deal_sample, sample_rng
 from calasolve.advice.settings import AdviceSettings
 from calasolve.game.errors import ParameterError
@@ -74,7 +75,7 @@ def test_neither_side_bounds_the_other() -> None:
 def test_best_and_toss_up_pair_the_deals() -> None:
     def estimate(contract: str, points: list[int]) -> PlayEstimate:
         samples = tuple(PlayedSample(i, contract, 20, p > 0, p) for i, p in enumerate(points))  # type: ignore[arg-type]
-        side = SideEstimate.of([s.makes for s in samples], points, [20] * len(points))
+        side = side_estimate([s.makes for s in samples], points, [20] * len(points))
         return PlayEstimate(contract, "none", side, None, None, 0.0, samples)  # type: ignore[arg-type]
 
     # solo beats solissimo by exactly 2 on every deal: separated, though both spread widely

@@ -12,7 +12,8 @@ from calasolve.advice.outcome import SampleOutcome
 from calasolve.advice.played import PART_ALPHA, Z_DIRECT, Z_DISCORDANT, gap_difference, paired_estimate, play_chunks
 from calasolve.advice.playadvice import advise_play
 from calasolve.advice.race import Track
-from calasolve.advice.realplay import PlayedSample, played_exchange
+from calasolve.advice.realplay import played_exchange
+from calasolve.types.playout import PlayedSample
 from calasolve.advice.samples import deal_sample
 from calasolve.advice.settings import AdviceSettings
 from calasolve.advice.stats import wilson

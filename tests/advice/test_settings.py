@@ -12,6 +12,7 @@ from steady import steady
 
 from calasolve.advice.advisor import advise, run_advice
 from calasolve.advice.checks import contract_choice, known_items, parse_advice_hand
+from calasolve.advice.playadvice import advise_play
 from calasolve.advice.samples import Chunk, Task
 from calasolve.advice.settings import AdviceSettings
 from calasolve.game.errors import ParameterError
@@ -66,3 +67,40 @@ def test_the_settings_give_the_keywords_answer() -> None:
                               pimc_samples=2)
     assert settings.play == "played" and settings.players == "contract"
     assert steady(run_advice(settings).to_dict()) == steady(played.to_dict())
+
+
+def test_the_fronts_take_settings_and_keywords_folded_in_one_place() -> None:
+    base = AdviceSettings(hand=HAND, samples=16, seed=4, jobs=1, contracts=("solissimo",), tt_mb=8, play="dd")
+    by_settings = advise(settings=base.replace(seed=5))
+    by_both = advise(settings=base, seed=5)
+    assert steady(by_both.to_dict()) == steady(by_settings.to_dict())
+    # a hand given beside the settings replaces theirs
+    assert advise("32AR.32A.3A.2AC", settings=base).hand == parse_advice_hand("32AR.32A.3A.2AC")
+
+
+def test_a_changed_mode_derives_its_defaults_again() -> None:
+    played = AdviceSettings(hand=HAND)
+    assert (played.samples, played.players, played.play_samples) == (64, "contract", 8)
+    dd = played.replace(play="dd")
+    assert (dd.samples, dd.players, dd.thirds_samples) == (400, "pimc", 24)
+    # what was given stays given
+    assert played.replace(samples=9, players="pimc").replace(play="dd").samples == 9
+    assert dd == AdviceSettings(hand=HAND, play="dd")
+
+
+@pytest.mark.parametrize("front, keyword", [
+    (advise, "sed"), (advise, "dd"), (advise, "horizon"), (advise_play, "samples"), (advise_play, "play"),
+    (advise_play, "precision"),
+])
+def test_a_keyword_a_front_does_not_take_is_a_type_error(front: Any, keyword: str) -> None:
+    with pytest.raises(TypeError, match=f"unexpected keyword argument '{keyword}'"):
+        front(HAND, **{keyword: 1})
+
+
+def test_a_front_needs_a_hand_and_real_settings() -> None:
+    with pytest.raises(TypeError, match="needs a hand"):
+        advise(seed=1)
+    with pytest.raises(ParameterError, match="settings"):
+        advise(settings={"hand": HAND})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="no option 'bogus'"):
+        AdviceSettings(hand=HAND).replace(bogus=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -394,6 +395,27 @@ def test_an_advice_run_nobody_polls_is_stopped(monkeypatch: pytest.MonkeyPatch) 
         assert board.advice.state == "cancelled" and not board.advice._process.is_alive()
 
 
+def test_an_advice_error_arrives_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child hands back its error whole (its class and fields), as it hands back the advice."""
+    import queue
+
+    from calasolve.advice import advisor
+    from calasolve.advice.settings import AdviceSettings
+    from calasolve.board import advice
+    from calasolve.game.cards import parse_hand
+    from calasolve.game.errors import ParameterError
+
+    def refuse(settings: AdviceSettings, **_: Any) -> Any:
+        raise ParameterError("samples", settings.samples, "refused for the test")
+
+    monkeypatch.setattr(advisor, "run_advice", refuse)
+    out: queue.Queue[tuple[str, Any]] = queue.Queue()
+    advice._run(AdviceSettings(hand=parse_hand("32AR.32A.3A.2A5"), samples=3), out)
+    kind, error = out.get_nowait()
+    assert kind == "error" and type(error) is ParameterError and error.parameter == "samples"
+    assert str(error) == "samples 3: refused for the test"
+
+
 def test_advice_status_with_numbers_that_do_not_exist_is_standard_json() -> None:
     """A result with NaN (no thirds samples) made the status endpoint a 500 (not JSON)."""
     from strict_json import strict_loads
@@ -403,7 +425,9 @@ def test_advice_status_with_numbers_that_do_not_exist_is_standard_json() -> None
                                            "contracts": ["solissimo"]}).status_code == 202
         run = c.app.state.board.advice
         wait_advice(c)
-        run.result["contracts"][0]["mean_thirds"] = float("nan")  # as the result of a contract never sampled for thirds
+        # as the result of a contract never sampled for thirds
+        nan_thirds = dataclasses.replace(run.result.estimates[0], mean_thirds=float("nan"))
+        run.result = dataclasses.replace(run.result, estimates=(nan_thirds,))
         answer = c.get("/api/advise")
         assert answer.status_code == 200
         assert strict_loads(answer.text)["result"]["contracts"][0]["mean_thirds"] is None

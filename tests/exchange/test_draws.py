@@ -14,7 +14,7 @@ import pytest
 from calasolve.exchange.candidates import (defender_layouts, dividete_draws, early_candidates, enumerate_candidates,
                                            order_candidates)
 from calasolve.exchange.draws import search_lists
-from calasolve.exchange.parallel import list_search
+from calasolve.exchange.parallel import ListsQuery, list_search
 from calasolve.search.engines import CoreSolver
 from calasolve.types.exchange import SearchStats
 
@@ -39,8 +39,7 @@ def _value(solver: CoreSolver, batch: Any, i: int, leader: int, soloist: int) ->
 
 
 def _exact(solver: CoreSolver, lists: list[tuple[Any, ...]], leader: int, soloist: int) -> list[int]:
-    found = list_search(solver, lists, leader, soloist, maximise=False, top=1, jobs=1, deadline=None,
-                        totals=SearchStats())
+    found = list_search(solver, ListsQuery(lists, leader, soloist, False, 1, 1, None), SearchStats())
     return [r.kept[0][0] for r in found]
 
 
@@ -49,8 +48,7 @@ def test_every_list_is_answered_with_an_exact_value_however_short_the_time(jobs:
     for seed in range(3):
         batches, lists, soloist, leader = _draws(seed)
         best = _exact(solver, lists, leader, soloist)
-        found = search_lists(solver, lists, leader, soloist, maximise=False, jobs=jobs, deadline=time.monotonic(),
-                             totals=SearchStats())
+        found = search_lists(solver, ListsQuery(lists, leader, soloist, False, 1, jobs, time.monotonic()), SearchStats())
         for b, r, order, v in zip(batches, found, (x[2] for x in lists), best):
             [(value, i)] = r.kept
             assert i == order[0]  # the time is out: the first candidate, valued
@@ -63,8 +61,8 @@ def test_with_the_time_every_list_gets_the_list_searchs_best(jobs: int, solver: 
     for seed in range(3):
         batches, lists, soloist, leader = _draws(seed)
         best = _exact(solver, lists, leader, soloist)
-        found = search_lists(solver, lists, leader, soloist, maximise=False, jobs=jobs,
-                             deadline=time.monotonic() + 3600, totals=SearchStats())
+        found = search_lists(solver, ListsQuery(lists, leader, soloist, False, 1, jobs, time.monotonic() + 3600),
+                             SearchStats())
         assert [r.kept[0][0] for r in found] == best
         assert all(r.complete and r.bound == v for r, v in zip(found, best))
         for b, r in zip(batches, found):
@@ -76,11 +74,10 @@ def test_a_floor_keeps_only_candidates_strictly_better(jobs: int, solver: CoreSo
     _, lists, soloist, leader = _draws(5)
     best = _exact(solver, lists, leader, soloist)
     far = time.monotonic() + 3600
-    at = list_search(solver, lists, leader, soloist, maximise=False, top=1, jobs=jobs, deadline=far,
-                     totals=SearchStats(), floors=best)
+    at = list_search(solver, ListsQuery(lists, leader, soloist, False, 1, jobs, far, floors=best), SearchStats())
     assert all(not r.kept and r.complete for r in at)  # nothing below the best
-    above = list_search(solver, lists, leader, soloist, maximise=False, top=1, jobs=jobs, deadline=far,
-                        totals=SearchStats(), floors=[v + 1 for v in best])
+    above = list_search(solver, ListsQuery(lists, leader, soloist, False, 1, jobs, far, floors=[v + 1 for v in best]),
+                        SearchStats())
     assert [r.kept[0][0] for r in above] == best
 
 
@@ -88,8 +85,7 @@ def test_a_list_of_part_of_the_candidates_reports_their_indices(solver: CoreSolv
     # the rest of a list (its order without the first) keeps the batch's indices
     batches, lists, soloist, leader = _draws(1)
     rests = [(h, b, order[1:], None) for h, b, order, _ in lists]
-    found = list_search(solver, rests, leader, soloist, maximise=False, top=1, jobs=1, deadline=None,
-                        totals=SearchStats())
+    found = list_search(solver, ListsQuery(rests, leader, soloist, False, 1, 1, None), SearchStats())
     for b, r, (_, _, order, _) in zip(batches, found, rests):
         value, i = r.kept[0]
         assert i in set(np.asarray(order).tolist())
@@ -113,8 +109,7 @@ def test_the_workers_find_the_same_whether_they_inherit_the_lists_or_are_sent_co
     found = {}
     for forks in (True, False):
         monkeypatch.setattr(parallel, "forks_workers", lambda: forks)
-        found[forks] = list_search(solver, lists, leader, soloist, maximise=False, top=1, jobs=2, deadline=deadline,
-                                   totals=SearchStats())
+        found[forks] = list_search(solver, ListsQuery(lists, leader, soloist, False, 1, 2, deadline), SearchStats())
         assert len(parallel.FORKED) == 0  # the lists are let go with the search
     for forks, results in found.items():
         assert [r.kept[0][0] for r in results] == best, forks

@@ -13,7 +13,8 @@ from calasolve.types.record import Record
 from calasolve.records.dealfile import read_deal_file
 from calasolve.game.state import PlayState, defender_seats
 from calasolve.play.knowledge import MONTE, deal_layout, layout_count, shown_voids, view_of
-from calasolve.play.players import make_player, play_out
+from calasolve.play.factory import make_player
+from calasolve.play.players import play_out
 from calasolve.game.sampling import rng_for
 
 ROOT = Path(__file__).resolve().parents[2]

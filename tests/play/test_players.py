@@ -13,7 +13,8 @@ from calasolve.game.state import PlayState
 from calasolve.types.record import Record
 from calasolve.records.dealfile import parse_deal_text, read_deal_file
 from calasolve.play.knowledge import layout_count, view_of
-from calasolve.play.players import PimcPlayer, make_player, pick, play_out
+from calasolve.play.factory import make_player
+from calasolve.play.players import PimcPlayer, pick, play_out
 from calasolve.search.solving import default_solver, final_card_values
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,8 @@ from calasolve.game.cards import MAKE_THIRDS, card_name, cards_of, parse_card
 from calasolve.game.rules import Rules
 from calasolve.game.state import PlayState, core_position
 from calasolve.play.knowledge import layout_count, view_of
-from calasolve.play.players import PimcPlayer, make_player, play_out
+from calasolve.play.factory import make_player
+from calasolve.play.players import PimcPlayer, play_out
 from calasolve.play.target import RESTS, ContractPimcPlayer, Goal, card_threshold, multiplier_goals, representatives
 from calasolve.records.dealfile import read_deal_file
 from calasolve.types.record import Record

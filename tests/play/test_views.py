@@ -28,7 +28,8 @@ from calasolve.game.exchange import Exchange
 from calasolve.game.sampling import rng_for
 from calasolve.game.state import PlayState, defender_seats
 from calasolve.play.knowledge import MONTE, deal_layout, layout_count, view_of
-from calasolve.play.players import make_player, play_out
+from calasolve.play.factory import make_player
+from calasolve.play.players import play_out
 from calasolve.types.record import Record
 from calasolve.records.dealfile import parse_deal_text
 

@@ -12,11 +12,13 @@ from calasolve import solve
 from calasolve.deals.analysis import analyse
 from calasolve.game.cards import MAKE_THIRDS, cards_of, mask_of
 from calasolve.records.dealfile import parse_deal_text
-from calasolve.game.errors import CalasolveError, IllegalPlayError
+from calasolve.game.errors import CalasolveError, IllegalPlayError, ParameterError
 from calasolve.game.state import PlayState
 from calasolve.search.position import Position, solve_position
-from calasolve.search.reference import ReferenceSolver
-from calasolve.search.engines import CoreSolver, make_solver
+from calasolve.search.batch import ListAnswer, ListQuery
+from calasolve.search.reference import ReferenceSolver, best_of_limited as reference_best_of_limited
+from calasolve.search.engines import CoreSolver, GoalSearcher, best_within, make_goal_search, make_solver
+from calasolve.search.solving import check_solver
 
 
 def random_state(rng: random.Random, tricks_left: int, mid_trick: int) -> PlayState:
@@ -118,14 +120,10 @@ def test_a_record_and_its_position_solve_alike(solver: CoreSolver) -> None:
 
 def test_the_reference_twin_keeps_the_whole_solver_contract(solver: CoreSolver) -> None:
     """Every method of the contract, the same argument types (numpy batches too), the same answers."""
-
-    from calasolve.search.solving import SOLVER_METHODS
-
     reference = ReferenceSolver()
     rng = random.Random(11)
     states = [random_state(rng, tricks_left=3, mid_trick=0) for _ in range(12)]
-    for method in SOLVER_METHODS:
-        assert callable(getattr(reference, method)) and callable(getattr(solver, method))
+    assert isinstance(reference, CoreSolver) and isinstance(solver, CoreSolver)
     st = states[0]
     args = (st.hands, (), st.leader, st.soloist, st.last_bonus)
     assert reference.analyse(*args)[:2] == solver.analyse(*args)[:2]
@@ -142,11 +140,30 @@ def test_the_reference_twin_keeps_the_whole_solver_contract(solver: CoreSolver) 
             ref = reference.best_of_limited(arrays, bonuses, leader, soloist, maximise, 3, floor)
             core = solver.best_of_limited(arrays, bonuses, leader, soloist, maximise, 3, floor)
             assert (ref[0], ref[1], ref[3], ref[4]) == (core[0], core[1], core[3], core[4])
+            # the typed front asks the same of either
+            query = ListQuery(arrays, bonuses, leader, soloist, maximise, 3, floor)
+            assert best_within(solver, query) == ListAnswer(*core)
+            assert best_within(reference, query) == ListAnswer(*ref) == reference_best_of_limited(reference, query)
     for target in (4, 9, 15):
         assert reference.reaches_batch(batch, bonus, leader, soloist, target)[0] == \
             solver.reaches_batch(arrays, bonuses, leader, soloist, target)[0]
         assert reference.reaches_batch(arrays, bonuses, leader, soloist, target, 1)[0] == \
             solver.reaches_batch(batch, bonus, leader, soloist, target, 1)[0]
+
+
+def test_both_solvers_keep_the_contract_and_anything_else_is_refused() -> None:
+    """The C ``Solver`` and the reference twin are :class:`CoreSolver` instances, the C ``GoalSearch`` a
+    :class:`GoalSearcher`; an object keeping neither contract is an argument error, naming the parameter."""
+    core, reference = make_solver(1), ReferenceSolver()
+    assert isinstance(core, CoreSolver) and isinstance(reference, CoreSolver)
+    assert isinstance(make_goal_search(1), GoalSearcher)
+    assert not isinstance(make_goal_search(1), CoreSolver)  # (a runtime check sees names: a Solver has a goal search's)
+    assert check_solver("solver", core) is core and check_solver("solver", None) is None
+    assert check_solver("solver", reference) is reference
+    for bad in (object(), "solver", make_goal_search(1)):
+        with pytest.raises(ParameterError, match="^solver .*: must be a Solver \\(or None for the default one\\)$") as info:
+            check_solver("solver", bad)
+        assert info.value.parameter == "solver"
 
 
 def test_a_list_search_stopped_midway_proves_nothing_false(solver: CoreSolver) -> None:

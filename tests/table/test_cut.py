@@ -54,7 +54,7 @@ def test_a_weak_floor_leaves_the_best_to_the_chunks(whole: list[Any], monkeypatc
     """A first pass of one candidate: its floor is beaten in the chunks, which find the same best."""
     found: list[Found] = []
 
-    def counted(chunk: cut.Chunk) -> Found:
+    def counted(chunk: cut.CandidateChunk) -> Found:
         found.append(real(chunk))
         return found[-1]
 
@@ -148,7 +148,7 @@ def test_a_chunk_goes_out_against_the_best_found_before_it() -> None:
     good comes later in the order, so the tie goes to the one found; a value found after it must not."""
     unit = table_units(records()[0])[0]
     empty = np.zeros((0, 3), dtype=np.uint64)
-    chunk = cut.Chunk(unit, 5000, empty, np.zeros(0, np.int64), 20, True, None)
+    chunk = cut.CandidateChunk(unit, 5000, empty, np.zeros(0, np.int64), 20, True, None)
 
     def f(value: int | None, position: int | None) -> Found:
         return Found(value, position, NO_EFFORT)
@@ -156,7 +156,7 @@ def test_a_chunk_goes_out_against_the_best_found_before_it() -> None:
     assert chunk.against([]) is chunk
     assert chunk.against([f(None, None), f(19, 10), f(25, 6000)]) is chunk  # lower, or after it
     assert chunk.against([f(22, 4999), f(23, 100), f(21, 300)]).floor == 23
-    defenders = cut.Chunk(unit, 5000, empty, np.zeros(0, np.int64), 10, False, None)
+    defenders = cut.CandidateChunk(unit, 5000, empty, np.zeros(0, np.int64), 10, False, None)
     assert defenders.against([f(8, 4000), f(7, 5000), f(12, 10)]).floor == 8  # the defenders: the least
 
 

@@ -58,31 +58,28 @@ from __future__ import annotations
 import os
 import time
 from contextlib import nullcontext
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 from ..game.cards import (
     Mask,
     hand_name,
 )
-from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB, DEFAULT_PRECISION
 from ..game.errors import InternalError, ParameterError
 from ..game.limits import check_callable
 from ..game.state import CONTRACTS, Contract
 from .outcome import SampleOutcome
 from ..search.payoff import multiplier_of, payoff_levels
-from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 from .race import CAP, Race, Track
-from ..game.rules import STANDARD, Rules
 from .stats import mean_se
 from ..scale.workers import worker_pool
-from .checks import contract_choice, hand_mask, known_items
+from .checks import fold_options
 from .prose import reason
 from ..types.advice import Advice, ContractEstimate
 from .played import play_chunks, played_advice
 from .realplay import play_all
 from .runner import Runner
 from .samples import Task, is_dd_defence
-from .settings import DEFAULT_DEFENDER_POLICY, AdviceSettings
+from .settings import AdviceSettings
 from .race import INTERVAL_METHOD
 from .prose import PAYOFF_METHOD, POLICY_NOTES
 
@@ -90,35 +87,20 @@ __all__ = ["advise", "run_advice"]
 
 
 def advise(
-    hand: Mask | str,
+    hand: Mask | str | None = None,
     *,
-    seat: int = 0,
-    samples: int | None = None,
-    seed: int = 0,
-    jobs: int | None = None,
-    policy: str = "sampled",
-    defender_policy: str = DEFAULT_DEFENDER_POLICY,
-    contracts: Iterable[str] = CONTRACTS,
-    known: Mapping[object, Mask] | None = None,
-    rules: Rules = STANDARD,
-    candidates: int = DEFAULT_CANDIDATES,
-    redeals: int = DEFAULT_REDEALS,
-    precision: float = DEFAULT_PRECISION,
-    fixed: bool = False,
-    thirds_samples: int | None = None,
-    tt_mb: int = DEFAULT_TT_MB,
-    goal_mb: int = DEFAULT_GOAL_MB,
-    play: str = "played",
-    players: str | None = None,
-    play_samples: int | None = None,
-    pimc_samples: int | None = None,
+    settings: AdviceSettings | None = None,
     progress: Callable[[int], None] | None = None,
     on_round: Callable[[Race], None] | None = None,
     executor: Any = None,
+    **options: Any,
 ) -> Advice:
-    """Estimate every contract's chances for ``hand`` held by ``seat`` (see the module doc).
+    """Estimate every contract's chances for ``hand`` (see the module doc).
 
-    ``samples`` is the cap per contract (with ``fixed``, every contract gets
+    The options are :class:`~calasolve.advice.settings.AdviceSettings`' fields, given as ``settings``,
+    as keywords (``seat``, ``seed``, ``samples``, ``jobs``, ``policy``, ``defender_policy``,
+    ``contracts``, ``known``, ``rules``, ...), or both (the keywords override the settings; ``hand``
+    too).  ``samples`` is the cap per contract (with ``fixed``, every contract gets
     exactly that many; None: 64 with ``play="played"``, 400 with ``dd``); ``precision``
     the 95% half-width wanted on the recommended contract's P(make);
     ``thirds_samples`` how many samples of each contract also get their exact
@@ -135,15 +117,9 @@ def advise(
     the samples instead of worker processes: an object with ``map(fn, items)``
     (results in order) and ``workers`` (a Dask cluster's, :mod:`calasolve.scale.cluster`).
     """
-    settings = AdviceSettings(
-        hand=hand_mask(hand), seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
-        defender_policy=defender_policy, contracts=contract_choice(contracts), known=known_items(known), rules=rules,
-        candidates=candidates, redeals=redeals, precision=precision, fixed=fixed, thirds_samples=thirds_samples,
-        tt_mb=tt_mb, goal_mb=goal_mb, play=play, players=players, play_samples=play_samples,
-        pimc_samples=pimc_samples,
-    )
+    settings = fold_options("advise", hand, settings, options, refused=("dd", "horizon"))
     if settings.play not in ("played", "dd"):
-        raise ParameterError("play", play, "advise plays 'played' or 'dd' (advise_play: 'pimc' or 'both')")
+        raise ParameterError("play", settings.play, "advise plays 'played' or 'dd' (advise_play: 'pimc' or 'both')")
     check_callable("progress", progress)
     check_callable("on_round", on_round)
     return run_advice(settings, progress=progress, on_round=on_round, executor=executor)

@@ -181,33 +181,34 @@ def _position(hands: list[Mask], discards: Mask) -> Position:
 
 
 def sampled_defender_discards(
-    mine: Mask, n: int, seat: int, soloist: int, partner_known: Mask, partner_takes: int, leader: int, solver: Any,
-    rng: np.random.Generator, *, candidates: int = DEFAULT_CANDIDATES, redeals: int = DEFAULT_REDEALS,
+    mine: Mask, n: int, seat: int, soloist: int, leader: int, solver: Any, rng: np.random.Generator, *,
+    partner: tuple[Mask, int], candidates: int = DEFAULT_CANDIDATES, redeals: int = DEFAULT_REDEALS,
 ) -> Mask:
     """The ``n`` discards of the defender at ``seat`` holding ``mine`` (its hand and its takes), by
     the fewest soloist makes over ``redeals`` re-deals of the cards it cannot see.
 
-    ``partner_known`` are the partner's takes when the defender saw them (scegliete), else 0;
-    ``partner_takes`` how many cards the partner took (and so discards).  In each re-deal the
-    partner holds 12 + ``partner_takes`` cards (the known ones among them) and discards by the
+    ``partner`` is what the defender knows of its partner's takes: the cards when it saw them
+    (scegliete), else 0, and how many it took (and so discards).  In each re-deal the
+    partner holds 12 cards and its takes (the known ones among them) and discards by the
     static estimate (:func:`static_discards`); the soloist holds the other 12.
     """
     if n == 0:
         return 0
+    partner_known, partner_takes = partner
     choices = defender_discard_choices(mine, partner_known, n, candidates)
     if len(choices) == 1:
         return choices[0]
-    partner = 3 - seat - soloist
+    other = 3 - seat - soloist
     unknown = FULL_DECK & ~mine & ~partner_known
-    worlds = _worlds(unknown, soloist, partner, partner_known, 12 + partner_takes - popcount(partner_known), redeals, rng)
-    theirs = [static_discards(w[partner], partner_takes) for w in worlds]
+    worlds = _worlds(unknown, soloist, other, partner_known, 12 + partner_takes - popcount(partner_known), redeals, rng)
+    theirs = [static_discards(w[other], partner_takes) for w in worlds]
     table = []
     for discards in choices:
         row = []
         for w, pd in zip(worlds, theirs):
             h = list(w)
             h[seat] = mine & ~discards
-            h[partner] &= ~pd
+            h[other] &= ~pd
             row.append(_position(h, discards | pd))
         table.append(row)
     return choices[fewest_makes(table, leader, soloist, solver)[0]]
@@ -296,7 +297,7 @@ def sampled_defender_exchange(
         partner = second if seat == first else first
         seen = takes[partner] if contract == "scegliete" else 0
         discards[seat] = sampled_defender_discards(
-            hands[seat] | takes[seat], popcount(takes[seat]), seat, soloist, seen, popcount(takes[partner]), leader,
-            solver, streams[i], **kw,
+            hands[seat] | takes[seat], popcount(takes[seat]), seat, soloist, leader, solver, streams[i],
+            partner=(seen, popcount(takes[partner])), **kw,
         )
     return Exchange(takes=takes, discards=(discards[0], discards[1], discards[2]))

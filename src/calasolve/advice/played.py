@@ -39,7 +39,8 @@ from ..game.state import CONTRACT_VALUE, CONTRACTS, Contract
 from ..search.payoff import multiplier_of
 from ..types.advice import PlayedAdvice, PlayedEstimate
 from .race import Race, Track, difference_interval
-from .realplay import PlayChunk, PlayedSample, PlayTask
+from ..types.playout import PlayedSample
+from .realplay import PlayChunk, PlayTask
 from .settings import AdviceSettings
 from .stats import mean_se, wilson
 

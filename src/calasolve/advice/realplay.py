@@ -25,7 +25,7 @@ end above or below double dummy.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ..exchange.search import SearchLimits, search_exchange
@@ -35,13 +35,14 @@ from ..game.sampling import rng_for
 from ..game.state import CONTRACTS, Contract, first_leader
 from ..play.players import PimcPlayer, Player, play_out
 from ..play.target import ContractPimcPlayer
+from ..types.playout import PlayedSample
 from ..types.record import Record
 from ..search import engines
 from .policies import random_draw
 from .samples import Task, deal_sample, evaluate, is_dd_defence, policy_exchange, sample_rng
 from .settings import AdviceSettings
 
-__all__ = ["PlayChunk", "PlayTask", "PlayedSample", "play_all", "play_sample", "play_work", "played_exchange"]
+__all__ = ["PlayChunk", "PlayTask", "play_all", "play_sample", "play_work", "played_exchange"]
 
 
 @dataclass(frozen=True)
@@ -63,33 +64,6 @@ class PlayChunk:
     #: also judge the deals double dummy under these settings (their exchange policies; None: only
     #: when ``settings.dd``, under ``settings``)
     judge: AdviceSettings | None = None
-
-
-@dataclass(frozen=True)
-class PlayedSample:
-    """One deal played out by PIMC players, and (when asked) the same deal double dummy."""
-
-    index: int
-    contract: Contract
-    #: the soloist's final thirds, whether the contract was made and the soloist's game points
-    thirds: int
-    makes: bool
-    points: int
-    #: the same deal double dummy (None when not asked): thirds after the exchange played,
-    #: made, and the game points' interval as the default advice first judges it
-    dd_thirds: int | None = None
-    dd_makes: bool | None = None
-    dd_points_low: int | None = None
-    dd_points_high: int | None = None
-    #: CPU seconds of this process for the sample (not compared: it varies from run to run)
-    seconds: float = field(default=0.0, compare=False)
-
-    @property
-    def dd_points(self) -> float:
-        """The double-dummy game points, an open interval counting at its midpoint (as in the advice's mean)."""
-        if self.dd_points_low is None or self.dd_points_high is None:
-            return float("nan")
-        return (self.dd_points_low + self.dd_points_high) / 2
 
 
 def pimc_seed(settings: AdviceSettings, index: int, contract: Contract) -> int:

@@ -3,7 +3,8 @@ with the command line's limits; it is what the advisor, the play-outs and their 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from ..game.cards import Mask, hand_name, popcount
 from ..game.defaults import (
@@ -39,6 +40,10 @@ DEFAULT_DEFENDER_POLICY = "dd"
 PLAY_MODES = ("played", "dd", "pimc", "both")
 #: who plays the deals out: the contract-minded PIMC player, or the thirds-minded one
 PLAYERS = ("contract", "pimc")
+
+
+#: the fields whose None means "the mode's default"
+DERIVED = ("samples", "horizon", "players", "play_samples", "pimc_samples", "thirds_samples")
 
 
 def race_cap(play: str, samples: int | None) -> tuple[int, int]:
@@ -105,8 +110,11 @@ class AdviceSettings:
     play_samples: int | None = None
     pimc_samples: int | None = None
     dd: bool = False
+    #: the fields left None and so derived from the mode (:meth:`replace` derives them again)
+    derived: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "derived", frozenset(name for name in DERIVED if getattr(self, name) is None))
         # the play-outs' own options first, then the order advise has always checked in
         check_choice("play", self.play, PLAY_MODES)
         played = self.play == "played"
@@ -160,6 +168,20 @@ class AdviceSettings:
         # a mask given as another integer type (numpy's) is kept as an int, as the workers deal with ints
         object.__setattr__(self, "hand", mask)
         object.__setattr__(self, "known", tuple(pinned.items()))
+
+    def replace(self, **changes: Any) -> AdviceSettings:
+        """These settings with ``changes``, as if they had been given in the first place: a field the mode
+        derived (left None) is derived again from the new mode.
+
+        >>> s = AdviceSettings(hand=0xFFF)
+        >>> s.samples, s.replace(play="dd").samples, s.replace(samples=9).replace(play="dd").samples
+        (64, 400, 9)
+        """
+        unknown = set(changes) - {f.name for f in fields(self) if f.init}
+        if unknown:
+            raise TypeError(f"AdviceSettings has no option {sorted(unknown)[0]!r}")
+        again: dict[str, Any] = {name: None for name in self.derived if name not in changes}
+        return replace(self, **again, **changes)
 
     @property
     def cap(self) -> int:

@@ -1,7 +1,10 @@
-"""The board's advice run: :func:`calasolve.advise` in a child process, one at a time.
+"""The board's advice run: :func:`~calasolve.advice.advisor.run_advice` in a child process, one at a time.
 
 A child process rather than a thread, so that cancelling stops the sampling
 at once (the process is terminated) instead of after the chunk under way.
+The child is given the :class:`~calasolve.advice.settings.AdviceSettings` and
+hands back the :class:`~calasolve.types.advice.Advice`, or its error whole
+(pickled, as the worker pools' are); the server writes their JSON.
 """
 
 from __future__ import annotations
@@ -9,10 +12,13 @@ from __future__ import annotations
 import multiprocessing
 import queue as queue_module
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..game.defaults import DEFAULT_PLAYED_DEALS
 from ..game.errors import CalasolveError
+
+if TYPE_CHECKING:
+    from ..advice.settings import AdviceSettings
+    from ..types.advice import Advice
 
 #: The most samples per contract the board runs (the CLI's own limit is far higher).
 MAX_SAMPLES = 5000
@@ -23,41 +29,37 @@ ADVICE_PLAYS = ("played", "dd")
 ABANDONED_AFTER = 150.0
 
 
-def _run(params: dict[str, Any], out: Any) -> None:
-    """The child: advise, report progress and the result (or the one-line error) on ``out``."""
-    from ..advice.advisor import advise
+def _run(settings: AdviceSettings, out: Any) -> None:
+    """The child: advise, report progress and the result (or the error, whole) on ``out``."""
+    from ..advice.advisor import run_advice
 
     try:
-        result = advise(
-            params["hand"], seat=params["seat"], samples=params["samples"], seed=params["seed"], jobs=1,
-            contracts=params["contracts"], play=params.get("play", "played"),
-            progress=lambda n: out.put(("progress", n)),
-        )
-        out.put(("done", result.to_dict()))
+        result = run_advice(settings, progress=lambda n: out.put(("progress", n)))
+        out.put(("done", result))
     except CalasolveError as err:
-        out.put(("error", str(err)))
+        out.put(("error", err))
 
 
 class AdviceRun:
     """One advice run: its progress, then its result, its error or its cancellation."""
 
-    def __init__(self, params: dict[str, Any], run: int = 1) -> None:
+    def __init__(self, settings: AdviceSettings, run: int = 1) -> None:
         ctx = multiprocessing.get_context("spawn")  # the server has threads: no fork
-        self.params = params
+        self.settings = settings
         #: the run's number: the page keeps only the answers of the run it asked for
         self.run = run
         self.polled = time.monotonic()
         # the double-dummy samples (their cap: sequential sampling may stop sooner), then the
         # deals played out, one progress count each
-        self.total = params["samples"] * len(params["contracts"])
-        if params.get("play", "played") == "played":
-            self.total += DEFAULT_PLAYED_DEALS * len(params["contracts"])
+        self.total = settings.cap * len(settings.contracts)
+        if settings.play == "played":
+            self.total += settings.deals * len(settings.contracts)
         self.done = 0
         self.state = "running"
-        self.result: dict[str, Any] | None = None
-        self.error: str | None = None
+        self.result: Advice | None = None
+        self.error: CalasolveError | None = None
         self._queue = ctx.Queue()
-        self._process = ctx.Process(target=_run, args=(params, self._queue), daemon=True, name="calasolve-advice")
+        self._process = ctx.Process(target=_run, args=(settings, self._queue), daemon=True, name="calasolve-advice")
         self._process.start()
 
     def poll(self) -> None:
@@ -67,7 +69,8 @@ class AdviceRun:
                 kind, value = self._queue.get_nowait()
             except queue_module.Empty:
                 if not self._process.is_alive() and self._queue.empty():
-                    self.state, self.error = "error", f"the advice process stopped (exit code {self._process.exitcode})"
+                    self.state = "error"
+                    self.error = CalasolveError(f"the advice process stopped (exit code {self._process.exitcode})")
                 return
             if kind == "progress":
                 self.done += value
@@ -90,18 +93,8 @@ class AdviceRun:
         """Still running, but nobody has asked for its status for :data:`ABANDONED_AFTER` seconds."""
         return self.state == "running" and (now or time.monotonic()) - self.polled > ABANDONED_AFTER
 
-    def status(self) -> dict[str, Any]:
-        """The JSON the page polls: ``state`` is running, done, error or cancelled."""
+    def asked(self) -> AdviceRun:
+        """A page asked for the run's status: it is polled now, and what the child reported is taken in."""
         self.polled = time.monotonic()
         self.poll()
-        return {
-            "run": self.run,
-            "state": self.state,
-            "done": self.done,
-            "total": self.total,
-            "hand": self.params["hand_text"],
-            "seat": self.params["seat"],
-            "play": self.params.get("play", "played"),
-            "result": self.result,
-            "error": self.error,
-        }
+        return self

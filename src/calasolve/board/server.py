@@ -2,7 +2,7 @@
 
 Every handler checks its request with :mod:`calasolve.board.views` and then
 calls the Python API the command line uses (``Position``, ``analyse``,
-``best_exchange``, ``advise``); it computes on the result objects and writes
+``best_exchange``, ``run_advice``); it computes on the result objects and writes
 their JSON (``to_dict``) only in its answer.  Solving runs on one worker thread per
 solver, so that the server keeps answering and each solver's table stays
 warm from one click to the next.
@@ -32,7 +32,6 @@ from starlette.staticfiles import StaticFiles
 
 from ..types.record import Record
 from ..records.dealfile import parse_deal_text
-from ..game.cards import hand_name
 from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import Abandoned, BadRequest, CalasolveError
 from ..game.limits import MAX_SEED
@@ -42,7 +41,7 @@ from ..search.position import Position
 from ..search.engines import make_solver
 from .advice import ADVICE_PLAYS, MAX_SAMPLES, AdviceRun
 from .jobs import SlowPool, SlowWorker
-from .views import PASTED, deal_record, graph_of, position_view, record_summary, table_entries, want, want_int
+from .views import PASTED, advice_view, deal_record, graph_of, position_view, record_summary, table_entries, want, want_int
 
 T = TypeVar("T")
 
@@ -235,6 +234,7 @@ class Board:
 
     async def advise(self, request: Request) -> Response:
         from ..advice.checks import parse_advice_hand
+        from ..advice.settings import AdviceSettings
 
         body = await read_json(request)
         hand = want(body, "hand", str)
@@ -255,16 +255,16 @@ class Board:
             raise BadRequest(f"play: {play!r} is not a choice (use {', '.join(ADVICE_PLAYS)})")
         if self.advice is not None:
             self.advice.cancel()  # a new question replaces the old: runs never pile up
-        params = {"hand": mask, "hand_text": hand_name(mask), "seat": seat, "samples": samples, "seed": seed,
-                  "contracts": list(dict.fromkeys(contracts)), "play": play}
+        settings = AdviceSettings(hand=mask, seat=seat, samples=samples, seed=seed, jobs=1,
+                                  contracts=tuple(dict.fromkeys(contracts)), play=play)
         self.advice_runs += 1
-        self.advice = AdviceRun(params, self.advice_runs)
-        return JSONResponse(self.advice.status(), status_code=202)
+        self.advice = AdviceRun(settings, self.advice_runs)
+        return JSONResponse(advice_view(self.advice.asked()), status_code=202)
 
     async def advice_status(self, request: Request) -> Response:
         if self.advice is None:
             return JSONResponse({"state": "idle"})
-        return JSONResponse(self.advice.status())
+        return JSONResponse(advice_view(self.advice.asked()))
 
     async def advice_cancel(self, request: Request) -> Response:
         """Cancel the run under way; with ``?run=N`` only if it is run N (a page that
@@ -274,7 +274,7 @@ class Board:
         run = request.query_params.get("run")
         if run is None or run == str(self.advice.run):
             self.advice.cancel()
-        return JSONResponse(self.advice.status())
+        return JSONResponse(advice_view(self.advice.asked()))
 
     def stop_searches(self) -> None:
         """End the searches under way (the server is stopping): their requests answer at once."""

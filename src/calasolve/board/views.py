@@ -50,8 +50,9 @@ from ..search.position import Position
 if TYPE_CHECKING:
     from ..types.analysis import Analysis
     from ..types.table import TableEntry
+    from .advice import AdviceRun
 
-__all__ = ["deal_record", "position_view", "record_summary", "parse_played", "graph_of", "table_entries"]
+__all__ = ["deal_record", "position_view", "record_summary", "parse_played", "graph_of", "table_entries", "advice_view"]
 
 #: The name a pasted record goes by in its errors, as ``<stdin>`` for the CLI.
 PASTED = "<pasted>"
@@ -280,6 +281,23 @@ def graph_of(analysis: Analysis) -> dict[str, Any]:
             for c in cards if c["cost"]
         ],
         "make": MAKE_THIRDS,
+    }
+
+
+def advice_view(run: AdviceRun) -> dict[str, Any]:
+    """The JSON the page polls of an advice run: ``state`` is running, done, error or cancelled; the
+    result's JSON once done, the error's one line if it failed."""
+    settings = run.settings
+    return {
+        "run": run.run,
+        "state": run.state,
+        "done": run.done,
+        "total": run.total,
+        "hand": hand_name(settings.hand),
+        "seat": settings.seat,
+        "play": settings.play,
+        "result": None if run.result is None else run.result.to_dict(),
+        "error": None if run.error is None else str(run.error),
     }
 
 

@@ -84,70 +84,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     which would turn a closed pipe (``calasolve solve ... | head``) into a
     silent exit status 1 before this function could see it."""
     args = list(argv) if argv is not None else sys.argv[1:]
-    code = 0
     fit_streams()
     saved = set_signals({signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)})
     if saved:
         exit_on_sigterm()
-    group: Any = None
+    invoked: list[click.Context] = []
     real_stdout = sys.stdout
     try:
-        if real_stdout is None:  # `calasolve ... >&-`
-            raise OutputError("cannot write the output: standard output is closed")
-        sys.stdout = CheckedOutput(real_stdout)
-        try:
-            with cli.make_context("calasolve", args) as ctx:
-                group = ctx
-                cli.invoke(ctx)
-        except click.exceptions.Exit as exc:  # --help, --version
-            code = exc.exit_code
-        sys.stdout.flush()  # a closed pipe shows here at the latest
-    except click.exceptions.NoArgsIsHelpError as exc:
-        say(exc.ctx.get_help() if exc.ctx else str(exc))
-        code = 2
-    except click.UsageError as exc:
-        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-        say(f"calasolve: error: {one_line(exc.format_message())}{hint}")
-        code = 2
-    except click.ClickException as exc:
-        say(f"calasolve: error: {one_line(exc.format_message())}")
-        code = 2
-    except OutputError as exc:
-        drop_unwritten_output(real_stdout)
-        say(f"calasolve: error: {one_line(str(exc))}")
-        code = 2
-    except ParameterError as exc:
-        command = cli.commands.get(group.invoked_subcommand or "") if group is not None else None
-        say(f"calasolve: error: {one_line(option_message(exc, command))}")
-        code = 2
-    except CalasolveError as exc:
-        say(f"calasolve: error: {one_line(str(exc))}")
-        code = 2
-    except MemoryError as exc:
-        say(f"calasolve: error: out of memory{f' ({one_line(str(exc))})' if str(exc) else ''}")
-        code = 2
-    except ImportError as exc:  # a module that cannot load (a memory limit): no traceback
-        say(f"calasolve: error: cannot load {exc.name or 'a module'}: {one_line(str(exc).strip()) or 'import failed'}")
-        code = 2
-    except BrokenProcessPool:
-        say("calasolve: error: a worker process died (killed, or out of memory)")
-        code = 2
-    except click.exceptions.Abort:
-        say("calasolve: aborted")
-        code = 130
-    except KeyboardInterrupt:
-        say("calasolve: interrupted")
-        code = 130
-    except Terminated:
-        say("calasolve: terminated")
-        code = SIGTERM_STATUS
-    except BrokenPipeError:
-        # `calasolve solve ... | head`: the reader went away; not an error of ours
-        stop_all()
-        os._exit(0)
-    except Exception as exc:  # InternalError, or any other bug: one line, never a traceback
-        say(internal_error_line(exc))
-        code = INTERNAL_STATUS
+        code = _invoke(args, real_stdout, invoked)
+    except (Exception, KeyboardInterrupt, Terminated) as exc:
+        code = _failure_status(exc, invoked[0] if invoked else None, real_stdout)
     finally:
         # a second Ctrl-C or SIGTERM must not interrupt the workers' shutdown
         set_signals({signal.SIGINT: signal.SIG_IGN, signal.SIGTERM: signal.SIG_IGN})
@@ -157,3 +103,70 @@ def main(argv: Sequence[str] | None = None) -> None:
             sys.stdout = real_stdout
             set_signals(saved)
     sys.exit(code)
+
+
+def _invoke(args: list[str], real_stdout: Any, invoked: list[click.Context]) -> int:
+    """Run the command of ``args`` with its output checked as written; its exit status (0, or that of
+    ``--help`` and ``--version``).  The group's context goes into ``invoked``, for an error's wording."""
+    if real_stdout is None:  # `calasolve ... >&-`
+        raise OutputError("cannot write the output: standard output is closed")
+    sys.stdout = CheckedOutput(real_stdout)
+    code = 0
+    try:
+        with cli.make_context("calasolve", args) as ctx:
+            invoked.append(ctx)
+            cli.invoke(ctx)
+    except click.exceptions.Exit as exc:  # --help, --version
+        code = exc.exit_code
+    sys.stdout.flush()  # a closed pipe shows here at the latest
+    return code
+
+
+def _failure_status(exc: BaseException, group: click.Context | None, real_stdout: Any) -> int:
+    """Say on one line what stopped the command, and return its exit status (a closed pipe: exit 0 now)."""
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        say(exc.ctx.get_help() if exc.ctx else str(exc))
+        return 2
+    if isinstance(exc, click.UsageError):
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        say(f"calasolve: error: {one_line(exc.format_message())}{hint}")
+        return 2
+    if isinstance(exc, click.ClickException):
+        say(f"calasolve: error: {one_line(exc.format_message())}")
+        return 2
+    if isinstance(exc, OutputError):
+        drop_unwritten_output(real_stdout)
+        say(f"calasolve: error: {one_line(str(exc))}")
+        return 2
+    if isinstance(exc, ParameterError):
+        command = cli.commands.get(group.invoked_subcommand or "") if group is not None else None
+        say(f"calasolve: error: {one_line(option_message(exc, command))}")
+        return 2
+    if isinstance(exc, CalasolveError):
+        say(f"calasolve: error: {one_line(str(exc))}")
+        return 2
+    if isinstance(exc, MemoryError):
+        say(f"calasolve: error: out of memory{f' ({one_line(str(exc))})' if str(exc) else ''}")
+        return 2
+    if isinstance(exc, ImportError):  # a module that cannot load (a memory limit): no traceback
+        say(f"calasolve: error: cannot load {exc.name or 'a module'}: {one_line(str(exc).strip()) or 'import failed'}")
+        return 2
+    if isinstance(exc, BrokenProcessPool):
+        say("calasolve: error: a worker process died (killed, or out of memory)")
+        return 2
+    if isinstance(exc, click.exceptions.Abort):
+        say("calasolve: aborted")
+        return 130
+    if isinstance(exc, KeyboardInterrupt):
+        say("calasolve: interrupted")
+        return 130
+    if isinstance(exc, Terminated):
+        say("calasolve: terminated")
+        return SIGTERM_STATUS
+    if isinstance(exc, BrokenPipeError):
+        # `calasolve solve ... | head`: the reader went away; not an error of ours
+        stop_all()
+        os._exit(0)
+    # InternalError, or any other bug: one line, never a traceback
+    say(internal_error_line(exc))
+    return INTERNAL_STATUS

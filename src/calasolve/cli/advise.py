@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import nullcontext
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 import click
 
@@ -17,50 +17,66 @@ from ..game.rules import Rules
 from ..game.sampling import parse_known
 from ..game.state import CONTRACTS
 from ..play.players import MAX_PIMC_SAMPLES
-from ..advice.settings import PLAY_MODES, PLAYERS
+from ..advice.checks import contract_choice, known_items, parse_advice_hand
+from ..advice.settings import PLAY_MODES, PLAYERS, AdviceSettings
+from ..types.advice import Advice
+from ..types.playout import PlayAdvice
 from ..game.notation import notation
 from .bulk import NoBar, check_scheduler, emit_json
-from .options import jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
+from .options import F, jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
 from .text import advice_bar_label, format_advice, format_play_advice
+
+
+#: the advisor's own options, in the order --help shows them
+ADVICE_OPTIONS = (
+    click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="The hand's seat (who leads depends on it)."),
+    click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
+                 help=f"The cap on deals sampled per contract (with --fixed: exactly this many) [default: "
+                      f"{DEFAULT_PLAYED_RACE_SAMPLES} with --play played, {DEFAULT_SAMPLES} otherwise]."),
+    click.option("--precision", type=click.FloatRange(0, 100, min_open=True), default=DEFAULT_PRECISION * 100, show_default=True,
+                 help="The 95% half-width wanted on the recommended contract's P(make), in percentage points."),
+    click.option("--fixed", is_flag=True, help="No sequential stopping: sample every contract --samples times (slow: minutes)."),
+    click.option("--thirds-samples", type=click.IntRange(0, MAX_SAMPLES), default=None,
+                 help=f"Samples per contract that also get their exact final thirds (the mean thirds) [default: the "
+                      f"deals played out ({DEFAULT_PLAYED_DEALS}) with --play played, {DEFAULT_THIRDS_SAMPLES} otherwise]."),
+    click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same answer."),
+    click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate."),
+    click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable)."),
+    click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True,
+                 help="The soloist's exchange policy (solo, chiamo): sampled, or dd (sees every card; "
+                      "an exact exchange search per sample, minutes)."),
+    click.option("--defender-policy", type=click.Choice(["dd", "heuristic", "sampled"]), default="dd", show_default=True,
+                 help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best "
+                      "(conservative for the soloist), heuristic, cheaper but kinder to the soloist, or sampled, "
+                      "each defender choosing with what it sees (as a real defender would)."),
+    click.option("--play", "play_mode", type=click.Choice(list(PLAY_MODES)), default="played", show_default=True,
+                 help="How the sampled deals are played: played (double dummy, and the played odds from the first "
+                      "--play-samples deals of each contract played out by PIMC players who see one hand, paired "
+                      "with double dummy; the recommendation on the played odds), dd (double dummy alone), pimc "
+                      "(a plain estimate: the first --play-samples deals played out), or both (pimc, and double "
+                      "dummy with the gap on the same deals)."),
+    click.option("--players", type=click.Choice(list(PLAYERS)), default=None,
+                 help="Who plays the deals out: contract (PIMC playing for the contract; the default of --play "
+                      "played) or pimc (PIMC playing for thirds; the default of --play pimc and both)."),
+    click.option("--play-samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
+                 help=f"Deals played out per contract [default: {DEFAULT_PLAYED_DEALS} with --play played, "
+                      f"{DEFAULT_PLAY_SAMPLES} with pimc or both]."),
+    click.option("--pimc-samples", type=click.IntRange(1, MAX_PIMC_SAMPLES), default=None,
+                 help=f"Layouts of the unseen cards per PIMC decision [default: {DEFAULT_PLAYED_LAYOUTS} with --play "
+                      f"played, {DEFAULT_PLAY_PIMC_SAMPLES} with pimc or both]."),
+)
+
+
+def advice_options(f: F) -> F:
+    """The advisor's own options on a command (shared decorators, as the other options are)."""
+    for option in reversed(ADVICE_OPTIONS):
+        f = option(f)
+    return f
 
 
 @click.command("advise")
 @click.argument("hand", nargs=-1, required=True)
-@click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="The hand's seat (who leads depends on it).")
-@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
-              help=f"The cap on deals sampled per contract (with --fixed: exactly this many) [default: "
-                   f"{DEFAULT_PLAYED_RACE_SAMPLES} with --play played, {DEFAULT_SAMPLES} otherwise].")
-@click.option("--precision", type=click.FloatRange(0, 100, min_open=True), default=DEFAULT_PRECISION * 100, show_default=True,
-              help="The 95% half-width wanted on the recommended contract's P(make), in percentage points.")
-@click.option("--fixed", is_flag=True, help="No sequential stopping: sample every contract --samples times (slow: minutes).")
-@click.option("--thirds-samples", type=click.IntRange(0, MAX_SAMPLES), default=None,
-              help=f"Samples per contract that also get their exact final thirds (the mean thirds) [default: the "
-                   f"deals played out ({DEFAULT_PLAYED_DEALS}) with --play played, {DEFAULT_THIRDS_SAMPLES} otherwise].")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same answer.")
-@click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate.")
-@click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable).")
-@click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True,
-              help="The soloist's exchange policy (solo, chiamo): sampled, or dd (sees every card; "
-                   "an exact exchange search per sample, minutes).")
-@click.option("--defender-policy", type=click.Choice(["dd", "heuristic", "sampled"]), default="dd", show_default=True,
-              help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best "
-                   "(conservative for the soloist), heuristic, cheaper but kinder to the soloist, or sampled, "
-                   "each defender choosing with what it sees (as a real defender would).")
-@click.option("--play", "play_mode", type=click.Choice(list(PLAY_MODES)), default="played", show_default=True,
-              help="How the sampled deals are played: played (double dummy, and the played odds from the first "
-                   "--play-samples deals of each contract played out by PIMC players who see one hand, paired "
-                   "with double dummy; the recommendation on the played odds), dd (double dummy alone), pimc "
-                   "(a plain estimate: the first --play-samples deals played out), or both (pimc, and double "
-                   "dummy with the gap on the same deals).")
-@click.option("--players", type=click.Choice(list(PLAYERS)), default=None,
-              help="Who plays the deals out: contract (PIMC playing for the contract; the default of --play "
-                   "played) or pimc (PIMC playing for thirds; the default of --play pimc and both).")
-@click.option("--play-samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
-              help=f"Deals played out per contract [default: {DEFAULT_PLAYED_DEALS} with --play played, "
-                   f"{DEFAULT_PLAY_SAMPLES} with pimc or both].")
-@click.option("--pimc-samples", type=click.IntRange(1, MAX_PIMC_SAMPLES), default=None,
-              help=f"Layouts of the unseen cards per PIMC decision [default: {DEFAULT_PLAYED_LAYOUTS} with --play "
-                   f"played, {DEFAULT_PLAY_PIMC_SAMPLES} with pimc or both].")
+@advice_options
 @json_option("One JSON object: every contract's estimate and the recommendation.")
 @symbols_option
 @rule_option
@@ -70,29 +86,8 @@ from .text import advice_bar_label, format_advice, format_play_advice
               help="The payoff goal search's memo per worker, in MiB (one the machine cannot allocate is an error).")
 @scheduler_options
 def advise_cmd(
-    hand: Sequence[str],
-    seat: int,
-    samples: int | None,
-    precision: float,
-    fixed: bool,
-    thirds_samples: int | None,
-    seed: int,
-    contracts: str,
-    known: Sequence[str],
-    policy: str,
-    defender_policy: str,
-    play_mode: str,
-    players: str | None,
-    play_samples: int | None,
-    pimc_samples: int | None,
-    as_json: bool,
-    symbols: bool | None,
-    rule_items: Sequence[str],
-    jobs: int | None,
-    tt_mb: int,
-    goal_mb: int,
-    scheduler: str | None,
-    scheduler_timeout: float,
+    hand: Sequence[str], as_json: bool, symbols: bool | None, scheduler: str | None, scheduler_timeout: float,
+    **options: Any,
 ) -> None:
     """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo.
 
@@ -120,58 +115,73 @@ def advise_cmd(
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
       calasolve advise --play both --play-samples 8 --contracts solo 32AR.32A.3A.2A5
     """
-    from ..advice.advisor import run_advice
-    from ..advice.checks import contract_choice, known_items, parse_advice_hand
-    from ..advice.settings import AdviceSettings
-    from ..types.advice import Advice
-    from ..advice.playadvice import PlayAdvice, run_play_advice
-    from ..advice.race import Race
-
-    rules_ = Rules.parse(rule_items)
-    mask = parse_advice_hand(" ".join(hand))
-    chosen = [c.strip().lower() for c in contracts.split(",") if c.strip()]
-    show = sys.stderr.isatty() and not as_json
-    check_scheduler(scheduler, jobs)
+    with known_errors():
+        settings = _settings(hand, options)
+    check_scheduler(scheduler, settings.jobs)
     from ..scale.cluster import dask_map
 
-    result: Advice | None = None
-    played: PlayAdvice | None = None
     with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor:
-        settings = AdviceSettings(
-            hand=mask, seat=seat, samples=samples, seed=seed, jobs=jobs, policy=policy,
-            defender_policy=defender_policy, contracts=contract_choice(chosen), known=known_items(parse_known(list(known))),
-            rules=rules_, precision=precision / 100, fixed=fixed, thirds_samples=thirds_samples, tt_mb=tt_mb,
-            goal_mb=goal_mb, play=play_mode, players=players,
-            play_samples=play_samples, pimc_samples=pimc_samples, dd=play_mode == "both",
-        )
-        # the play-outs of --play played come after the race, on the same bar
-        extra = settings.deals * len(chosen) if play_mode == "played" else 0
-        if play_mode != "pimc":
-            with click.progressbar(length=settings.cap * len(chosen) + extra,
-                                   label=advice_bar_label(None, fixed=fixed, policy=policy),
-                                   file=sys.stderr) if show else NoBar() as bar:
-
-                def on_round(race: Race) -> None:
-                    # a contract that stops early gives back its share of the bar
-                    bar.length = sum(t.n if not t.active else settings.cap for t in race.tracks) + extra if show else 0
-                    bar.label = advice_bar_label(race, fixed=fixed, policy=policy)
-
-                result = run_advice(settings, progress=bar.update, on_round=on_round, executor=executor)
-        if play_mode in ("pimc", "both"):
-            with click.progressbar(length=settings.deals * len(chosen), label="playing out (PIMC)",
-                                   file=sys.stderr) if show else NoBar() as bar:
-                played = run_play_advice(settings, progress=bar.update, executor=executor)
-    n = notation(symbols)
+        result, played = _run(settings, sys.stderr.isatty() and not as_json, executor)
     if as_json:
-        if played is None:
-            assert result is not None
-            emit_json(result.to_dict())
-        elif result is None:
-            emit_json({"play": play_mode, **played.to_dict()})
-        else:
-            emit_json({**result.to_dict(), "play": play_mode, "pimc": played.to_dict()})
+        _emit_json(result, played, settings.play)
         return
+    n = notation(symbols)
     lines = format_advice(result, n) if result is not None else []
     if played is not None:
         lines += format_play_advice(played, n, header=result is None)
     click.echo("\n".join(lines))
+
+
+def _settings(hand: Sequence[str], options: Mapping[str, Any]) -> AdviceSettings:
+    """The command's options as the advisor's settings, built once."""
+    chosen = [c.strip().lower() for c in options["contracts"].split(",") if c.strip()]
+    play_mode = options["play_mode"]
+    return AdviceSettings(
+        hand=parse_advice_hand(" ".join(hand)), seat=options["seat"], samples=options["samples"], seed=options["seed"],
+        jobs=options["jobs"], policy=options["policy"], defender_policy=options["defender_policy"],
+        contracts=contract_choice(chosen), known=known_items(parse_known(list(options["known"]))),
+        rules=Rules.parse(options["rule_items"]), precision=options["precision"] / 100, fixed=options["fixed"],
+        thirds_samples=options["thirds_samples"], tt_mb=options["tt_mb"], goal_mb=options["goal_mb"], play=play_mode,
+        players=options["players"], play_samples=options["play_samples"], pimc_samples=options["pimc_samples"],
+        dd=play_mode == "both",
+    )
+
+
+def _run(settings: AdviceSettings, show: bool, executor: Any) -> tuple[Advice | None, PlayAdvice | None]:
+    """The double-dummy advice (unless --play pimc) and the deals played out (--play pimc or both),
+    each with its progress bar when ``show``."""
+    from ..advice.advisor import run_advice
+    from ..advice.playadvice import run_play_advice
+    from ..advice.race import Race
+
+    result: Advice | None = None
+    played: PlayAdvice | None = None
+    chosen, fixed, policy = len(settings.contracts), settings.fixed, settings.policy
+    # the play-outs of --play played come after the race, on the same bar
+    extra = settings.deals * chosen if settings.play == "played" else 0
+    if settings.play != "pimc":
+        with click.progressbar(length=settings.cap * chosen + extra,
+                               label=advice_bar_label(None, fixed=fixed, policy=policy),
+                               file=sys.stderr) if show else NoBar() as bar:
+
+            def on_round(race: Race) -> None:
+                # a contract that stops early gives back its share of the bar
+                bar.length = sum(t.n if not t.active else settings.cap for t in race.tracks) + extra if show else 0
+                bar.label = advice_bar_label(race, fixed=fixed, policy=policy)
+
+            result = run_advice(settings, progress=bar.update, on_round=on_round, executor=executor)
+    if settings.play in ("pimc", "both"):
+        with click.progressbar(length=settings.deals * chosen, label="playing out (PIMC)",
+                               file=sys.stderr) if show else NoBar() as bar:
+            played = run_play_advice(settings, progress=bar.update, executor=executor)
+    return result, played
+
+
+def _emit_json(result: Advice | None, played: PlayAdvice | None, play_mode: str) -> None:
+    if played is None:
+        assert result is not None
+        emit_json(result.to_dict())
+    elif result is None:
+        emit_json({"play": play_mode, **played.to_dict()})
+    else:
+        emit_json({**result.to_dict(), "play": play_mode, "pimc": played.to_dict()})

@@ -14,7 +14,8 @@ from ..game.exchange import Exchange
 from ..game.errors import CalasolveError
 from ..game.limits import MAX_SEED
 from ..game.sampling import rng_for
-from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, PLAYERS, make_player, play_out
+from ..play.factory import PLAYERS, make_player
+from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, play_out
 from ..types.play import PlayedDeal
 from ..game.notation import notation
 from ..scale.workers import worker_pool

@@ -10,6 +10,7 @@ from ..game.cards import MAKE_THIRDS, Card, parse_hand, mask_thirds
 from ..game.exchange import Exchange
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState
 from ..types.arena import ArenaResult
+from ..types.playout import PlayAdvice
 from ..types.exchange import ExchangeResult
 from ..types.table import SEATS, DDTable, TableEntry
 from ..types.table import fraction_text, signed
@@ -456,12 +457,10 @@ def _played_lines(advice: Any) -> list[str]:
     return lines
 
 
-def format_play_advice(play: Any, symbols: Notation | bool = False, *, header: bool = True) -> list[str]:
+def format_play_advice(play: PlayAdvice, symbols: Notation | bool = False, *, header: bool = True) -> list[str]:
     """The readable report of ``advise --play pimc|both``: each contract's deals played out by PIMC
     players, and with ``both`` double dummy on the same deals and the gap (after the double-dummy
     advice, which already shows the hand: ``header`` False)."""
-    from ..advice.playadvice import INTERVAL_NOTE
-
     n = as_notation(symbols)
     lines: list[str] = []
     if header:
@@ -502,7 +501,7 @@ def format_play_advice(play: Any, symbols: Notation | bool = False, *, header: b
         lines.append(row)
     ties = f"; not separated from {', '.join(play.toss_up)}" if play.toss_up else ""
     lines += ["", f"best under PIMC play: {play.best}{ties} (mean game points, pass = 0)",
-              "intervals: " + INTERVAL_NOTE + ("; gap = PIMC - double dummy, deal by deal" if dd else "")]
+              "intervals: " + play.interval_method + ("; gap = PIMC - double dummy, deal by deal" if dd else "")]
     return lines
 
 

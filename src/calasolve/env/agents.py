@@ -42,7 +42,8 @@ from ..game.limits import check_int
 from ..game.rules import Rules
 from ..game.sampling import rng_for
 from ..game.state import CONTRACTS, Contract, defender_seats, first_leader
-from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, DoubleDummyPlayer, HeuristicPlayer, Objective, make_player
+from ..play.factory import make_player
+from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, DoubleDummyPlayer, HeuristicPlayer, Objective
 from ..search.engines import CoreSolver
 from ..search.solving import default_solver
 from .actions import PASS, SPLIT_BASE, bid_action
@@ -304,8 +305,8 @@ class PimcAgent(_Planner):
         mine = _pool_before_discards(state, seat)
         seen = state.takes[partner] if contract == "scegliete" else 0
         return sampled_defender_discards(
-            mine, popcount(state.takes[seat]), seat, soloist, seen, popcount(state.takes[partner]),
-            first_leader(contract, soloist, state.rules), self._solver(), self._rng(state, seat),
+            mine, popcount(state.takes[seat]), seat, soloist, first_leader(contract, soloist, state.rules),
+            self._solver(), self._rng(state, seat), partner=(seen, popcount(state.takes[partner])),
             candidates=self.candidates, redeals=self.redeals,
         )
 

@@ -26,7 +26,7 @@ equivalent positions, with the cheap estimate that orders them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any, Callable, Iterator, Sequence
 
@@ -189,58 +189,15 @@ def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     of rows, and all blocks are expanded and deduplicated at once with numpy
     (the products are too many to loop over in Python).
     """
-    sig_ids: dict[tuple[int, ...], int] = {}
-    where_of: dict[tuple[Any, ...], int] = {}  # a suit's holding and counts: its number among `wheres`
-    wheres: list[dict[tuple[int, ...], tuple[int, int]]] = []  # per number: count vector -> first row, rows
-    flat: list[list[_Options]] = [[], [], [], []]
-    filled = [0, 0, 0, 0]
-    spreads: dict[tuple[Any, ...], int] = {}  # the spreads of a layout's count vectors: their number in `splits`
-    splits: list[np.ndarray] = []  # per number: (k, 4) each spread's count vector per suit, as its place in `wheres`
-    per_layout: list[tuple[int, ...]] = []  # per layout: its spreads' number, then its 4 suits' in `wheres`
-    for layout in layouts:
-        where = []
-        for u in range(4):
-            key = (u, *((h >> (10 * u)) & 0x3FF for h in layout.hands), layout.counts)
-            if key not in where_of:
-                at = {}
-                for ks, opts in _suit_options(layout, u, soloist, sig_ids).items():
-                    at[ks] = (filled[u], len(opts[0]))
-                    flat[u].append(opts)
-                    filled[u] += len(opts[0])
-                where_of[key] = len(wheres)
-                wheres.append(at)
-            where.append(where_of[key])
-        need = tuple(c for c in layout.counts if c)
-        spreads_key = (need, *(tuple(wheres[w]) for w in where))
-        if spreads_key not in spreads:
-            places = [{ks: k for k, ks in enumerate(wheres[w])} for w in where]
-            found = [[places[u][ks] for u, ks in enumerate(split)]
-                     for split in _count_splits(need, [list(wheres[w]) for w in where])]
-            spreads[spreads_key] = len(splits)
-            splits.append(np.array(found, dtype=np.int64).reshape(-1, 4))
-        per_layout.append((spreads[spreads_key], *where))
-    # the blocks (one per layout and spread: its layout, then each suit's first row and rows), layout by layout
-    widest = max((len(w) for w in wheres), default=0)
-    firsts = np.zeros((len(wheres), widest), dtype=np.int64)
-    sizes = np.zeros((len(wheres), widest), dtype=np.int64)
-    for w, at in enumerate(wheres):
-        firsts[w, : len(at)] = [f for f, _ in at.values()]
-        sizes[w, : len(at)] = [z for _, z in at.values()]
-    taken = [splits[p[0]] for p in per_layout]
-    count = np.array([len(t) for t in taken], dtype=np.int64)
-    layout_ids = np.repeat(np.arange(len(layouts), dtype=np.int64), count)
-    at_suit = np.concatenate(taken) if taken else np.zeros((0, 4), dtype=np.int64)
-    suit_where = np.repeat(np.array(per_layout, dtype=np.int64).reshape(-1, 5)[:, 1:], count, axis=0)
-    blk = np.column_stack([layout_ids]
-                          + [firsts[suit_where[:, u], at_suit[:, u]] for u in range(4)]
-                          + [sizes[suit_where[:, u], at_suit[:, u]] for u in range(4)])
+    tables = _suit_tables(layouts, soloist)
+    blk = _blocks(tables, len(layouts))
     size = blk[:, 5] * blk[:, 6] * blk[:, 7] * blk[:, 8]
     n = int(size.sum())
     if n == 0:
         empty = np.zeros((0, 3), dtype=np.uint64)
         nothing = np.zeros(0, np.int64)
         return Batch(layouts, empty, nothing, np.zeros(0), nothing, empty, np.zeros(0), nothing)
-    ids, thirds, est, disc, early = ([np.concatenate([o[k] for o in flat[u]]) for u in range(4)] for k in range(5))
+    ids, thirds, est, disc, early = ([np.concatenate([o[k] for o in tables.flat[u]]) for u in range(4)] for k in range(5))
     which = np.repeat(np.arange(len(blk)), size)
     r = np.arange(n) - np.repeat(np.cumsum(size) - size, size)  # the index within the block
     rows = [np.empty(0, np.int64)] * 4
@@ -253,7 +210,7 @@ def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     base_bonus = np.array([last_trick_bonus(lay.out) for lay in layouts], dtype=np.int64)
     gone = thirds[0][rows[0]] + thirds[1][rows[1]] + thirds[2][rows[2]] + thirds[3][rows[3]]
     bonus = base_bonus[lay] + gone
-    keep = _first_of_classes([ids[u][rows[u]] for u in range(4)], bonus, len(sig_ids))
+    keep = _first_of_classes([ids[u][rows[u]] for u in range(4)], bonus, len(tables.sig_ids))
     rows = [x[keep] for x in rows]
     lay, gone, bonus = lay[keep], gone[keep], bonus[keep]
     discards = np.zeros((len(keep), 3), dtype=np.uint64)
@@ -269,6 +226,74 @@ def enumerate_candidates(layouts: Sequence[Layout], soloist: int) -> Batch:
     early_estimate = early_of_terms(terms, not layouts[0].counts[soloist])
     hands = np.take(np.array([lay.hands for lay in layouts], dtype=np.uint64), lay, axis=0) & ~discards
     return Batch(layouts, hands, bonus, estimate, lay, discards, early_estimate, which[keep])  # a block: one spread
+
+
+@dataclass
+class _SuitTables:
+    """The suits' outcomes of a list of layouts (:func:`enumerate_candidates`), each worked out once per distinct
+    holding, and each layout's spreads of its discards over the suits."""
+
+    #: every suit signature met: its id
+    sig_ids: dict[tuple[int, ...], int] = field(default_factory=dict)
+    #: per distinct suit holding and counts: count vector -> its first row and rows in the suit's flat arrays
+    wheres: list[dict[tuple[int, ...], tuple[int, int]]] = field(default_factory=list)
+    #: per suit: the outcomes, one entry per holding and count vector, in row order
+    flat: list[list[_Options]] = field(default_factory=lambda: [[], [], [], []])
+    #: per number: (k, 4) each spread's count vector per suit, as its place in `wheres`
+    splits: list[np.ndarray] = field(default_factory=list)
+    #: per layout: its spreads' number, then its 4 suits' in `wheres`
+    per_layout: list[tuple[int, ...]] = field(default_factory=list)
+
+
+def _suit_tables(layouts: Sequence[Layout], soloist: int) -> _SuitTables:
+    """The suits' outcomes and spreads of ``layouts``, layout by layout."""
+    tables = _SuitTables()
+    where_of: dict[tuple[Any, ...], int] = {}  # a suit's holding and counts: its number among `wheres`
+    filled = [0, 0, 0, 0]
+    spreads: dict[tuple[Any, ...], int] = {}  # the spreads of a layout's count vectors: their number in `splits`
+    wheres = tables.wheres
+    for layout in layouts:
+        where = []
+        for u in range(4):
+            key = (u, *((h >> (10 * u)) & 0x3FF for h in layout.hands), layout.counts)
+            if key not in where_of:
+                at = {}
+                for ks, opts in _suit_options(layout, u, soloist, tables.sig_ids).items():
+                    at[ks] = (filled[u], len(opts[0]))
+                    tables.flat[u].append(opts)
+                    filled[u] += len(opts[0])
+                where_of[key] = len(wheres)
+                wheres.append(at)
+            where.append(where_of[key])
+        need = tuple(c for c in layout.counts if c)
+        spreads_key = (need, *(tuple(wheres[w]) for w in where))
+        if spreads_key not in spreads:
+            places = [{ks: k for k, ks in enumerate(wheres[w])} for w in where]
+            found = [[places[u][ks] for u, ks in enumerate(split)]
+                     for split in _count_splits(need, [list(wheres[w]) for w in where])]
+            spreads[spreads_key] = len(tables.splits)
+            tables.splits.append(np.array(found, dtype=np.int64).reshape(-1, 4))
+        tables.per_layout.append((spreads[spreads_key], *where))
+    return tables
+
+
+def _blocks(tables: _SuitTables, count_layouts: int) -> np.ndarray:
+    """The blocks (one per layout and spread: its layout, then each suit's first row and rows), layout by layout."""
+    wheres, per_layout = tables.wheres, tables.per_layout
+    widest = max((len(w) for w in wheres), default=0)
+    firsts = np.zeros((len(wheres), widest), dtype=np.int64)
+    sizes = np.zeros((len(wheres), widest), dtype=np.int64)
+    for w, at in enumerate(wheres):
+        firsts[w, : len(at)] = [f for f, _ in at.values()]
+        sizes[w, : len(at)] = [z for _, z in at.values()]
+    taken = [tables.splits[p[0]] for p in per_layout]
+    count = np.array([len(t) for t in taken], dtype=np.int64)
+    layout_ids = np.repeat(np.arange(count_layouts, dtype=np.int64), count)
+    at_suit = np.concatenate(taken) if taken else np.zeros((0, 4), dtype=np.int64)
+    suit_where = np.repeat(np.array(per_layout, dtype=np.int64).reshape(-1, 5)[:, 1:], count, axis=0)
+    return np.column_stack([layout_ids]
+                           + [firsts[suit_where[:, u], at_suit[:, u]] for u in range(4)]
+                           + [sizes[suit_where[:, u], at_suit[:, u]] for u in range(4)])
 
 
 def _first_of_classes(ids: list[np.ndarray], bonus: np.ndarray, distinct: int) -> np.ndarray:

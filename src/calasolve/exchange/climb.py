@@ -30,7 +30,8 @@ from typing import Sequence
 import numpy as np
 
 from ..game.cards import RANK_THIRDS, cards_of, mask_thirds
-from ..search.engines import CoreSolver
+from ..search.batch import ListQuery
+from ..search.engines import CoreSolver, best_within
 from .estimate import position_estimate
 
 __all__ = ["Climbed", "Layouts", "Moves", "climb", "moves", "swaps"]
@@ -204,19 +205,19 @@ def climb(
             k = -1
             for a in range(0, len(nb), STEP):
                 z = slice(a, a + STEP)
-                kept, values, tests, complete, _ = solver.best_of_limited(nh[z], nb[z], leader, soloist, maximise, 1,
-                                                                          value, deadline, None, stop)
-                searches += tests
-                if complete:  # every one of them tested: none better than the best kept
-                    dead.update((x.tobytes(), values[0] if kept else value) for x in nh[z])
-                if kept:
-                    k = a + kept[0]
+                query = ListQuery(nh[z], nb[z], leader, soloist, maximise, 1, value, deadline, stop=stop)
+                answer = best_within(solver, query)
+                searches += answer.searches
+                if answer.complete:  # every one of them tested: none better than the best kept
+                    dead.update((x.tobytes(), answer.values[0] if answer.kept else value) for x in nh[z])
+                if answer.kept:
+                    k = a + answer.kept[0]
                     break
             if k < 0:
                 break
             if nh[k].tobytes() in seen:  # reached from a better start already
                 break
-            value, h, b, d, lay = values[0], nh[k], int(nb[k]), nd[k], int(nl[k])
+            value, h, b, d, lay = answer.values[0], nh[k], int(nb[k]), nd[k], int(nl[k])
             found.append((value, Climbed(h.copy(), b, d.copy(), base, lay)))
         if time.monotonic() >= deadline:
             break

@@ -12,40 +12,31 @@ from __future__ import annotations
 
 import contextlib
 from concurrent.futures import Executor
-from typing import Sequence
+from dataclasses import replace
 
 from ..scale.workers import worker_pool
 from ..search.engines import CoreSolver
 from ..types.exchange import SearchStats
-from .parallel import List, ListResult, list_search
+from .parallel import ListResult, ListsQuery, list_search
 
 __all__ = ["search_lists"]
 
 
-def search_lists(
-    solver: CoreSolver,
-    lists: Sequence[List],
-    leader: int,
-    soloist: int,
-    *,
-    maximise: bool,
-    jobs: int,
-    deadline: float,
-    totals: SearchStats,
-) -> list[ListResult]:
-    """The best of each list ``(hands, bonus, order, moves)`` for the side choosing within ``deadline`` (as
+def search_lists(solver: CoreSolver, query: ListsQuery, totals: SearchStats) -> list[ListResult]:
+    """The best of each list of ``query`` for the side choosing within its deadline (as
     :func:`~calasolve.exchange.parallel.list_search` with ``top`` 1): every list's first candidate valued, then the
     rest of each searched for a better one (see the module doc)."""
+    lists, jobs, maximise = query.lists, query.jobs, query.maximise
     workers: contextlib.AbstractContextManager[Executor | None] = (
         worker_pool(jobs - 1) if jobs > 1 else contextlib.nullcontext(None))
     with workers as pool:
         # a list's first candidate is valued whatever the deadline; against it, the lists go where their rests will
-        firsts = list_search(solver, [(h, b, order[:1], None) for h, b, order, _ in lists], leader, soloist,
-                             maximise=maximise, top=1, jobs=jobs, deadline=deadline, totals=totals, pool=pool)
+        firsts_of = [(h, b, order[:1], None) for h, b, order, _ in lists]
+        firsts = list_search(solver, replace(query, lists=firsts_of, top=1, floors=None), totals, pool)
         going = [li for li, (_, _, order, _) in enumerate(lists) if len(order) > 1]
-        rests = list_search(solver, [(h, b, order[1:], can) for h, b, order, can in (lists[li] for li in going)],
-                            leader, soloist, maximise=maximise, top=1, jobs=jobs, deadline=deadline, totals=totals,
-                            floors=[firsts[li].kept[0][0] for li in going], pool=pool) if going else []
+        rests_of = [(h, b, order[1:], can) for h, b, order, can in (lists[li] for li in going)]
+        floors = [firsts[li].kept[0][0] for li in going]
+        rests = list_search(solver, replace(query, lists=rests_of, top=1, floors=floors), totals, pool) if going else []
     out = list(firsts)
     for li, rest in zip(going, rests):
         value = firsts[li].kept[0][0]

@@ -49,7 +49,7 @@ import itertools
 import math
 import mmap
 import time
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -58,11 +58,12 @@ import numpy as np
 from ..types.exchange import SearchStats
 from ..scale.workers import forks_workers, worker_pool
 from ..search import _core, engines
-from ..search.engines import CoreSolver
+from ..search.batch import ListAnswer, ListQuery
+from ..search.engines import CoreSolver, best_within
 from .climb import Climbed, Moves, climb
 
-__all__ = ["ChunkJob", "ChunkResult", "FORKED", "ForkedLists", "List", "ListResult", "SHARED", "SharedCounts",
-           "list_search"]
+__all__ = ["ChunkJob", "ChunkResult", "FORKED", "ForkedLists", "List", "ListResult", "ListsQuery", "SHARED",
+           "SharedCounts", "list_search"]
 
 #: Lists shorter than this are searched in one piece: the pool would cost more than it saves.
 PARALLEL_MIN = 2_000
@@ -216,15 +217,20 @@ class ChunkJob:
 class ChunkResult:
     """A chunk's candidates strictly better than its floor, and what searching them cost."""
 
-    kept: list[int]
-    values: list[int]
-    searches: int
-    complete: bool
-    bound: int
+    answer: ListAnswer
     nodes: int
     #: CPU seconds, for a chunk a worker searched (None: searched here)
     cpu: float | None = None
     #: the better exchanges a climb reached, as ``(value, exchange)`` (``base``: an index in the chunk)
+    climbed: tuple[tuple[int, Climbed], ...] = ()
+
+
+@dataclass(frozen=True)
+class _Searched:
+    """A list search in this process: the core's answer, and the better exchanges a climb from its best reached, as
+    ``(value, exchange)`` (``base``: an index in the candidates searched)."""
+
+    answer: ListAnswer
     climbed: tuple[tuple[int, Climbed], ...] = ()
 
 
@@ -246,41 +252,43 @@ def _run_chunk(solver: CoreSolver, job: ChunkJob) -> ChunkResult:
         # too late for any test (the list has an answer from its prefix): a floor nothing
         # beats leaves only the cheap bounds, for the bound
         floor, shared = (_core.MAX_VALUE + 1, None) if job.maximise else (-1, None)
-    kept, values, searches, complete, bound, climbed = _limited(
-        solver, hands, bonus, moves, job.leader, job.soloist, job.maximise, job.top, floor, deadline, shared,
-        job.deadline)
-    return ChunkResult(kept, values, searches, complete, bound, solver.total_nodes - before, None, tuple(climbed))
+    query = ListQuery(hands, bonus, job.leader, job.soloist, job.maximise, job.top, floor, deadline, shared, job.deadline)
+    found = _limited(solver, query, moves)
+    return ChunkResult(found.answer, solver.total_nodes - before, None, found.climbed)
 
 
-def _limited(
-    solver: CoreSolver,
-    hands: np.ndarray,
-    bonus: np.ndarray,
-    can: Moves | None,
-    leader: int,
-    soloist: int,
-    maximise: bool,
-    top: int,
-    floor: int | None,
-    deadline: float | None,
-    shared: memoryview | None,
-    stop: float | None,
-) -> tuple[list[int], list[int], int, bool, int, list[tuple[int, Climbed]]]:
-    """The core's list search within ``deadline``; given what a climb ``can`` change, with :data:`CLIMB_AFTER`
-    of the time, and the rest to climb from what it kept if it did not finish; a test still running at ``stop``
-    (the whole search's end) gives up: ``(kept, values, searches, complete, bound, climbed)``."""
+def _limited(solver: CoreSolver, query: ListQuery, can: Moves | None) -> _Searched:
+    """The core's list search of ``query`` within its deadline; given what a climb ``can`` change, with
+    :data:`CLIMB_AFTER` of the time, and the rest to climb from what it kept if it did not finish (a test still
+    running at the query's ``stop``, the whole search's end, gives up)."""
+    deadline = query.deadline
     mine = deadline
     if can is not None and deadline is not None:
         mine = time.monotonic() + CLIMB_AFTER * max(0.0, deadline - time.monotonic())
-    kept, values, searches, complete, bound = solver.best_of_limited(
-        hands, bonus, leader, soloist, maximise, top, floor, mine, shared, stop
-    )
-    climbed: list[tuple[int, Climbed]] = []
-    if can is not None and deadline is not None and not complete and kept:
-        climbed, more = climb(solver, list(zip(values, kept)), hands, bonus, can, leader, soloist, maximise, deadline,
-                              stop)
-        searches += more
-    return kept, values, searches, complete, bound, climbed
+    answer = best_within(solver, dataclasses.replace(query, deadline=mine))
+    if can is None or deadline is None or answer.complete or not answer.kept:
+        return _Searched(answer)
+    assert isinstance(query.hands, np.ndarray) and isinstance(query.last_bonus, np.ndarray)  # a list's arrays
+    climbed, more = climb(solver, list(zip(answer.values, answer.kept)), query.hands, query.last_bonus, can,
+                          query.leader, query.soloist, query.maximise, deadline, query.stop)
+    return _Searched(dataclasses.replace(answer, searches=answer.searches + more), tuple(climbed))
+
+
+def _search(solver: CoreSolver, query: ListQuery, can: Moves | None, totals: SearchStats) -> _Searched:
+    """One list search of ``query`` by ``solver`` here, counted in ``totals``: without a deadline the exact one
+    (``best_of``), else :func:`_limited`."""
+    before = solver.total_nodes
+    cpu = time.process_time()
+    q = query
+    if q.deadline is None:
+        kept, values, searches = solver.best_of(q.hands, q.last_bonus, q.leader, q.soloist, q.maximise, q.top)
+        found = _Searched(ListAnswer(kept, values, searches, True, values[0] if values else 0))
+    else:
+        found = _limited(solver, q, can)
+    totals.searches += found.answer.searches
+    totals.nodes += solver.total_nodes - before
+    totals.cpu_here += time.process_time() - cpu
+    return found
 
 
 def _better_key(maximise: bool) -> Any:
@@ -292,145 +300,200 @@ def _chunks(size: int, parts: int) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
 
-def list_search(
-    solver: CoreSolver,
-    lists: Sequence[List],
-    leader: int,
-    soloist: int,
-    *,
-    maximise: bool,
-    top: int,
-    jobs: int,
-    deadline: float | None,
-    totals: SearchStats,
-    floors: Sequence[int] | None = None,
-    pool: Executor | None = None,
-) -> list[ListResult]:
-    """The ``top`` best of each list ``(hands, bonus, order, moves)`` (the candidates' arrays and
-    the order to try them in: the prefix, then the rest grouped by layout, as
-    :func:`calasolve.exchange.candidates.grouped_candidates` gives it), with the prefix searched
-    by ``solver`` here and the rest by ``jobs`` worker processes (``jobs`` 1, or a
-    short list: all by ``solver``, as one list search each).  Against the clock, a list given its
-    ``moves`` (None: none) is climbed from its best (:mod:`.climb`).  Given ``floors`` (a value per
-    list that already has an answer; against the clock only), only candidates strictly better are
-    kept.  ``pool``: the ``jobs - 1`` workers to use (None: a pool for this search)."""
-    assert floors is None or deadline is not None, "a floor is for a search against the clock"
+@dataclass(frozen=True)
+class ListsQuery:
+    """What :func:`list_search` is asked: the ``top`` best of each of ``lists`` (``(hands, bonus, order, moves)``)
+    for the side choosing (the soloist if ``maximise``; first led by ``leader``), by ``jobs`` processes, no test
+    after ``deadline`` (a :func:`time.monotonic` time; None: exact).  Given ``floors`` (a value per list that
+    already has an answer; against the clock only), only candidates strictly better are kept."""
+
+    lists: Sequence[List]
+    leader: int
+    soloist: int
+    maximise: bool
+    top: int
+    jobs: int
+    deadline: float | None
+    floors: Sequence[int] | None = None
+
+    @property
+    def nothing(self) -> int:
+        """A value worse than any for the side choosing: no floor."""
+        return -1 if self.maximise else _core.MAX_VALUE + 1
+
+    @property
+    def whole(self) -> bool:
+        """Several lists on several processes: each one whole in one process, side by side (no prefix here)."""
+        return self.jobs > 1 and len(self.lists) > 1 and WHOLE_LISTS
+
+
+@dataclass
+class _Progress:
+    """One list of a :func:`list_search` as it goes: the ``(value, index)`` found, whether every test ran, the
+    bound proven, the rest of its order left to the chunks and their floor, whether that rest is dealt to every
+    process at once, and the exchanges its climbs reached (their indices from the list's length on)."""
+
+    rows: list[tuple[int, int]]
+    complete: bool
+    bound: int
+    rest: np.ndarray
+    start: int
+    dealt: bool = False
+    climbed: list[Climbed] = dataclasses.field(default_factory=list)
+
+
+#: A chunk as :func:`list_search` hands it out: its list, its candidates (indices in the list), its job, and the
+#: worker's future (None: this process searches it).
+_Part = tuple[int, np.ndarray, ChunkJob, Future[ChunkResult] | None]
+
+
+def list_search(solver: CoreSolver, query: ListsQuery, totals: SearchStats, pool: Executor | None = None) -> list[ListResult]:
+    """The ``top`` best of each list of ``query`` (the candidates' arrays and the order to try them in: the prefix,
+    then the rest grouped by layout, as :func:`calasolve.exchange.candidates.grouped_candidates` gives it), with the
+    prefix searched by ``solver`` here and the rest by ``jobs`` worker processes (``jobs`` 1, or a short list: all by
+    ``solver``, as one list search each).  Against the clock, a list given its ``moves`` (None: none) is climbed from
+    its best (:mod:`.climb`).  ``pool``: the ``jobs - 1`` workers to use (None: a pool for this search)."""
+    assert query.floors is None or query.deadline is not None, "a floor is for a search against the clock"
     config = solver.config
-    heads: list[tuple[list[tuple[int, int]], bool, int]] = []
-    rests: list[np.ndarray] = []
-    starts: list[int] = []  # each list's floor for its chunks
-    dealt: set[int] = set()  # the lists dealt to every process at once
-    nothing = -1 if maximise else _core.MAX_VALUE + 1
-    whole = jobs > 1 and len(lists) > 1 and WHOLE_LISTS
+    lists = [_head(solver, query, li, totals) for li in range(len(query.lists))]
+    totals.cpu_prefix = totals.cpu_here
+    if any(len(p.rest) for p in lists):
+        _search_rests(solver, config, query, lists, totals, pool)
+    return [_result(query, li, p) for li, p in enumerate(lists)]
+
+
+def _head(solver: CoreSolver, query: ListsQuery, li: int, totals: SearchStats) -> _Progress:
+    """List ``li``'s prefix searched here (none for a whole list, or one dealt to every process), and the floor of
+    its rest."""
+    hands, bonus, order, can = query.lists[li]
+    n, nothing, deadline = len(order), query.nothing, query.deadline
+    start = nothing if query.floors is None else query.floors[li]
+    if query.whole:  # each list whole in one process: no prefix here
+        return _Progress([], True, nothing, order, start)
+    if query.jobs > 1 and deadline is not None and n >= EARLY_PARALLEL_MIN:
+        # against the clock every process starts at once, each on every jobs-th candidate:
+        # the prefix alone would take the time, with the other cores idle
+        return _Progress([], True, nothing, order, start, dealt=True)
+    cut = max(_core.BEST_OF_PREFIX, n // HEAD_DIVISOR) if query.jobs > 1 and n >= PARALLEL_MIN else n
+    head = order[:cut]
+    mine = deadline
+    if deadline is not None and len(query.lists) > 1:  # the lists here one after another: what is left, shared
+        mine = min(deadline, time.monotonic() + (deadline - time.monotonic()) / (len(query.lists) - li))
+    floor = None if query.floors is None else start
+    prefix = ListQuery(hands[head], bonus[head], query.leader, query.soloist, query.maximise, query.top, floor, mine,
+                       None, deadline)
+    found = _search(solver, prefix, None if can is None else can.part(head), totals)
+    answer = found.answer
+    progress = _Progress([], answer.complete, answer.bound, order[cut:], nothing)
+    progress.rows = ([(v, int(head[k])) for k, v in zip(answer.kept, answer.values)]
+                     + [(v, len(hands) + _climbed(progress.climbed, c, head)) for v, c in found.climbed])
+    known = answer.values + ([] if query.floors is None else [start])
+    if len(known) >= query.top:
+        progress.start = sorted(known, reverse=query.maximise)[query.top - 1]
+    return progress
+
+
+def _search_rests(solver: CoreSolver, config: Mapping[str, int | bool], query: ListsQuery, lists: list[_Progress],
+                  totals: SearchStats, pool: Executor | None) -> None:
+    """The rests of the lists, in chunks: the workers' and this process's, merged into ``lists``."""
+    counted = [[v for v, _ in p.rows] for p in lists]
+    if query.floors is not None:  # a list's floor is the value of its answer so far
+        counted = [values + [f] for values, f in zip(counted, query.floors)]
+    search_id = SHARED.start(counted)
+    # this process is one of the `jobs`: it takes chunks from the back of the queue (its table is
+    # warm from the prefix), the workers from the front; against the clock it searches its own share
+    with contextlib.ExitStack() as stack:
+        # a pool forked here inherits the lists: its jobs name their rows rather than carry copies
+        forked = pool is None and forks_workers()
+        if forked:
+            stack.enter_context(FORKED.holding(search_id, [(h, b, p.rest, can)
+                                                           for (h, b, _, can), p in zip(query.lists, lists)]))
+        workers = pool if pool is not None else stack.enter_context(worker_pool(query.jobs - 1))
+        parts = _submit(config, query, lists, search_id, forked, workers)
+        here = _run_here(solver, parts, query.deadline, totals)
+        _merge(query, lists, parts, here, totals)
+
+
+def _submit(config: Mapping[str, int | bool], query: ListsQuery, lists: list[_Progress], search_id: int, forked: bool,
+            workers: Executor) -> list[_Part]:
+    """Every list's rest cut into chunks: submitted to ``workers``, but for this process's share against the clock."""
+    jobs, deadline, whole = query.jobs, query.deadline, query.whole
     # with a deadline, each of several lists gets a fair share of the time (dividete's draws: else the last
     # draws searched get their first candidate only); one list, or no deadline: as before
-    shared_time = deadline is not None and len(lists) >= 2
-    pooled = len(lists) - len(lists) // jobs  # of several whole lists against the clock, the first go to the pool
-    climbed: list[list[Climbed]] = [[] for _ in lists]
-    for li, (hands, bonus, order, can) in enumerate(lists):
-        n = len(order)
-        start = nothing if floors is None else floors[li]
+    shared_time = deadline is not None and len(query.lists) >= 2
+    pooled = len(query.lists) - len(query.lists) // jobs  # of several whole lists against the clock, the first go to the pool
+    parts: list[_Part] = []
+    for li, ((hands, bonus, _, can), p) in enumerate(zip(query.lists, lists)):
         if whole:
-            heads.append(([], True, nothing))
-            rests.append(order)
-            starts.append(start)
-            continue
-        if jobs > 1 and deadline is not None and n >= EARLY_PARALLEL_MIN:
-            # against the clock every process starts at once, each on every jobs-th candidate:
-            # the prefix alone would take the time, with the other cores idle
-            dealt.add(li)
-            heads.append(([], True, nothing))
-            rests.append(order)
-            starts.append(start)
-            continue
-        cut = max(_core.BEST_OF_PREFIX, n // HEAD_DIVISOR) if jobs > 1 and n >= PARALLEL_MIN else n
-        head = order[:cut]
-        mine = deadline
-        if deadline is not None and len(lists) > 1:  # the lists here one after another: what is left, shared
-            mine = min(deadline, time.monotonic() + (deadline - time.monotonic()) / (len(lists) - li))
-        kept, values, complete, bound, reached = _search(
-            solver, hands[head], bonus[head], None if can is None else can.part(head), leader, soloist,
-            maximise, top, mine, deadline, totals, None if floors is None else start)
-        heads.append(([(v, int(head[k])) for k, v in zip(kept, values)]
-                      + [(v, len(hands) + _climbed(climbed[li], c, head)) for v, c in reached], complete, bound))
-        rests.append(order[cut:])
-        known = values + ([] if floors is None else [start])
-        starts.append(sorted(known, reverse=maximise)[top - 1] if len(known) >= top else nothing)
-    totals.cpu_prefix = totals.cpu_here
-    merged = [list(h[0]) for h in heads]
-    complete_all = [h[1] for h in heads]
-    bounds = [h[2] for h in heads]
-    if any(len(rest) for rest in rests):
-        counted = [[v for v, _ in rows] for rows in merged]
-        if floors is not None:  # a list's floor is the value of its answer so far
-            counted = [values + [f] for values, f in zip(counted, floors)]
-        search_id = SHARED.start(counted)
-        # this process is one of the `jobs`: it takes chunks from the back of the queue (its table is
-        # warm from the prefix), the workers from the front; against the clock it searches its own share
-        with contextlib.ExitStack() as stack:
-            # a pool forked here inherits the lists: its jobs name their rows rather than carry copies
-            forked = pool is None and forks_workers()
+            cuts = [slice(None)]
+        elif p.dealt:  # dealt round, each part in the early order
+            cuts = [slice(j, None, jobs) for j in range(jobs)]
+        else:
+            cuts = [slice(a, b) for a, b in _chunks(len(p.rest), CHUNKS_PER_JOB * jobs)]
+        for j, where in enumerate(cuts):
+            part = p.rest[where]
+            # against the clock this process's share is set aside, not submitted: the pool queues a
+            # job ahead of its workers, so a job submitted for this process to take back may not cancel
+            mine = (p.dealt and j == len(cuts) - 1) or (whole and shared_time and li >= pooled)
+            left = None
+            if whole and shared_time:  # this process takes its lists from the back, the workers in order
+                left = li - pooled + 1 if mine else math.ceil((pooled - li) / (jobs - 1))
+            limits = (query.leader, query.soloist, query.maximise, query.top, p.start, deadline, config, search_id, li,
+                      query.floors is not None or (not whole and not p.dealt), left)
             if forked:
-                stack.enter_context(FORKED.holding(search_id, [(h, b, rest, can)
-                                                               for (h, b, _, can), rest in zip(lists, rests)]))
-            workers = pool if pool is not None else stack.enter_context(worker_pool(jobs - 1))
-            futures = []
-            for li, ((hands, bonus, _, can), rest) in enumerate(zip(lists, rests)):
-                if whole:
-                    parts = [slice(None)]
-                elif li in dealt:  # dealt round, each part in the early order
-                    parts = [slice(j, None, jobs) for j in range(jobs)]
-                else:
-                    parts = [slice(a, b) for a, b in _chunks(len(rest), CHUNKS_PER_JOB * jobs)]
-                for j, where in enumerate(parts):
-                    part = rest[where]
-                    # against the clock this process's share is set aside, not submitted: the pool queues a
-                    # job ahead of its workers, so a job submitted for this process to take back may not cancel
-                    mine = (li in dealt and j == len(parts) - 1) or (whole and shared_time and li >= pooled)
-                    left = None
-                    if whole and shared_time:  # this process takes its lists from the back, the workers in order
-                        left = li - pooled + 1 if mine else math.ceil((pooled - li) / (jobs - 1))
-                    limits = (leader, soloist, maximise, top, starts[li], deadline, config, search_id, li,
-                              floors is not None or (not whole and li not in dealt), left)
-                    if forked:
-                        job = ChunkJob(None, None, *limits, rows=where)
-                    else:
-                        h, b, moves = _gather(hands, bonus, can, part, deadline is not None)
-                        job = ChunkJob(h, b, *limits, moves)
-                    futures.append((li, part, job, None if mine else workers.submit(_chunk_job, job)))
-            results: list[ChunkResult | None] = [None] * len(futures)
-            for k in range(len(futures) - 1, -1, -1):
-                fut = futures[k][3]
-                # without a deadline this process then takes chunks from the back while they last
-                if fut is not None and (deadline is not None or not fut.cancel()):
-                    break
-                cpu = time.process_time()
-                results[k] = _run_chunk(solver, futures[k][2])
-                totals.cpu_here += time.process_time() - cpu
-            for k, (li, part, _, fut) in enumerate(futures):
-                found = results[k]
-                if found is None:
-                    assert fut is not None  # only this process's parts have no future, and they ran here
-                    found = fut.result()
-                if found.cpu is not None:
-                    totals.cpu_chunks.append(found.cpu)
-                totals.searches += found.searches
-                totals.nodes += found.nodes
-                merged[li].extend((v, int(part[j])) for j, v in zip(found.kept, found.values))
-                size = len(lists[li][0])
-                merged[li].extend((v, size + _climbed(climbed[li], c, part)) for v, c in found.climbed)
-                complete_all[li] = complete_all[li] and found.complete
-                bounds[li] = max(bounds[li], found.bound) if maximise else min(bounds[li], found.bound)
-    out = []
-    key = _better_key(maximise)
-    for (hands, _, order, _), rows, complete, bound, extra in zip(lists, merged, complete_all, bounds, climbed):
-        pos = _inverse(order, len(hands))
-        # ties: the first in the order searched, then what the climbs reached
-        rows.sort(key=lambda vi: key((vi[0], int(pos[vi[1]]) if vi[1] < len(pos) else vi[1])))
-        if extra:  # a climb may reach a candidate another process kept, or another climb's exchange
-            rows = _distinct(rows, hands, extra)
-        out.append(ListResult(rows[:top], complete, bound, tuple(extra)))
-    return out
+                job = ChunkJob(None, None, *limits, rows=where)
+            else:
+                h, b, moves = _gather(hands, bonus, can, part, deadline is not None)
+                job = ChunkJob(h, b, *limits, moves)
+            parts.append((li, part, job, None if mine else workers.submit(_chunk_job, job)))
+    return parts
+
+
+def _run_here(solver: CoreSolver, parts: list[_Part], deadline: float | None,
+              totals: SearchStats) -> list[ChunkResult | None]:
+    """The chunks this process searches: its own share, then (without a deadline) those it takes from the back of
+    the queue while they last."""
+    results: list[ChunkResult | None] = [None] * len(parts)
+    for k in range(len(parts) - 1, -1, -1):
+        fut = parts[k][3]
+        if fut is not None and (deadline is not None or not fut.cancel()):
+            break
+        cpu = time.process_time()
+        results[k] = _run_chunk(solver, parts[k][2])
+        totals.cpu_here += time.process_time() - cpu
+    return results
+
+
+def _merge(query: ListsQuery, lists: list[_Progress], parts: list[_Part], here: list[ChunkResult | None],
+           totals: SearchStats) -> None:
+    """Every chunk's answer (searched here, or the worker's) into its list, and its cost into ``totals``."""
+    for k, (li, part, _, fut) in enumerate(parts):
+        found = here[k]
+        if found is None:
+            assert fut is not None  # only this process's parts have no future, and they ran here
+            found = fut.result()
+        if found.cpu is not None:
+            totals.cpu_chunks.append(found.cpu)
+        answer, p = found.answer, lists[li]
+        totals.searches += answer.searches
+        totals.nodes += found.nodes
+        p.rows.extend((v, int(part[j])) for j, v in zip(answer.kept, answer.values))
+        size = len(query.lists[li][0])
+        p.rows.extend((v, size + _climbed(p.climbed, c, part)) for v, c in found.climbed)
+        p.complete = p.complete and answer.complete
+        p.bound = max(p.bound, answer.bound) if query.maximise else min(p.bound, answer.bound)
+
+
+def _result(query: ListsQuery, li: int, p: _Progress) -> ListResult:
+    """List ``li``'s ``top`` best, ties to the first in the order searched, then what the climbs reached."""
+    hands, _, order, _ = query.lists[li]
+    key = _better_key(query.maximise)
+    pos = _inverse(order, len(hands))
+    rows = p.rows
+    rows.sort(key=lambda vi: key((vi[0], int(pos[vi[1]]) if vi[1] < len(pos) else vi[1])))
+    if p.climbed:  # a climb may reach a candidate another process kept, or another climb's exchange
+        rows = _distinct(rows, hands, p.climbed)
+    return ListResult(rows[:query.top], p.complete, p.bound, tuple(p.climbed))
 
 
 def _distinct(rows: list[tuple[int, int]], hands: np.ndarray, reached: list[Climbed]) -> list[tuple[int, int]]:
@@ -456,34 +519,3 @@ def _inverse(order: np.ndarray, size: int) -> np.ndarray:
     inv = np.full(size, len(order), dtype=np.int64)
     inv[order] = np.arange(len(order))
     return inv
-
-
-def _search(
-    solver: CoreSolver,
-    hands: np.ndarray,
-    bonus: np.ndarray,
-    can: Moves | None,
-    leader: int,
-    soloist: int,
-    maximise: bool,
-    top: int,
-    deadline: float | None,
-    stop: float | None,
-    totals: SearchStats,
-    floor: int | None = None,
-) -> tuple[list[int], list[int], bool, int, list[tuple[int, Climbed]]]:
-    """One list search by ``solver`` here, within ``deadline`` (a test still running at ``stop`` gives up), of the
-    candidates strictly better than ``floor`` (None: all): ``(kept, values, complete, bound, climbed)``."""
-    before = solver.total_nodes
-    cpu = time.process_time()
-    climbed: list[tuple[int, Climbed]] = []
-    if deadline is None:
-        kept, values, searches = solver.best_of(hands, bonus, leader, soloist, maximise, top)
-        complete, bound = True, values[0] if values else 0
-    else:
-        kept, values, searches, complete, bound, climbed = _limited(
-            solver, hands, bonus, can, leader, soloist, maximise, top, floor, deadline, None, stop)
-    totals.searches += searches
-    totals.nodes += solver.total_nodes - before
-    totals.cpu_here += time.process_time() - cpu
-    return kept, values, complete, bound, climbed

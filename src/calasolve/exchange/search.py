@@ -85,7 +85,7 @@ from ..search.position import Position, solve_position
 from ..types.solution import Objective, SolveResult
 from ..search.solving import check_solver, default_solver
 from .draws import search_lists
-from .parallel import List, ListResult, list_search
+from .parallel import List, ListResult, ListsQuery, list_search
 
 __all__ = ["SearchLimits", "best_exchange", "check_jobs_and_limit", "check_search_arguments", "search_exchange",
            "solve_with_exchange"]
@@ -174,11 +174,10 @@ def list_searches(
         for b in batches:
             can = climb_moves(b, soloist) if len(batches) == 1 else None
             lists.append((b.hands, b.bonus, early_order(b, soloist, maximise, limits.first, can), can))
-        if len(lists) > 1 and limits.top == 1:  # dividete's draws: every draw's first candidate valued first
-            return search_lists(solver, lists, leader, soloist, maximise=maximise, jobs=limits.jobs,
-                                deadline=deadline, totals=stats)
-    return list_search(solver, lists, leader, soloist, maximise=maximise, top=limits.top, jobs=limits.jobs,
-                       deadline=deadline, totals=stats)
+    query = ListsQuery(lists, leader, soloist, maximise, limits.top, limits.jobs, deadline)
+    if deadline is not None and len(lists) > 1 and limits.top == 1:  # dividete's draws: every draw's first valued first
+        return search_lists(solver, query, stats)
+    return list_search(solver, query, stats)
 
 
 def search_exchange(
@@ -205,66 +204,95 @@ def search_exchange(
     contract c": with ``top=1`` and ``jobs=1`` it uses this process's ``solver``
     only, so a caller needing many (a table of soloists x contracts) runs them
     side by side in its own worker processes."""
-    solver = solver or default_solver()
-    start = time.perf_counter()
-    deadline = None if limits.time_limit is None else time.monotonic() + limits.time_limit
-    h: Hands = (hands[0], hands[1], hands[2])
-    totals = SearchStats()
-    common: dict[str, Any] = {"contract": contract, "soloist": soloist, "given": given, "hands": h, "monte": monte}
-
-    def run(
-        layout_lists: Sequence[Sequence[Layout]], maximise: bool, n: int
-    ) -> list[tuple[list[tuple[int, Candidate]], int, ListResult]]:
-        """The ``n`` best ``(value, candidate)`` of each list of layouts, its size, its search."""
-        batches = [enumerate_candidates(layouts, soloist) for layouts in layout_lists]
-        found = list_searches(solver, batches, leader, soloist, maximise=maximise, stats=totals,
-                              limits=dataclasses.replace(limits, top=n), deadline=deadline)
-        return [([(v, candidate_of(b, r, i)) for v, i in r.kept], len(b), r) for b, r in zip(batches, found)]
-
+    run = _ExchangeRun(solver or default_solver(), (hands[0], hands[1], hands[2]), monte, contract, soloist, leader,
+                       given, limits)
     if contract in SOLOIST_EXCHANGE:
-        [(kept, count, found)] = run([soloist_layouts(h, monte, contract, soloist, given)], True, limits.top)
-        alternatives = tuple((c.exchange(), v) for v, c in kept)
-        best, value = alternatives[0]
-        return ExchangeResult(
-            exchange=best,
-            value=value,
-            alternatives=alternatives,
-            proven=found.complete,
-            bound=found.bound,
-            candidates=count,
-            searches=totals.searches,
-            nodes=totals.nodes,
-            seconds=time.perf_counter() - start,
-            stats=totals,
-            **common,
-        )
+        return run.soloist_exchange()
     if contract in DEFENDER_EXCHANGE:
         if given.takes is not None or contract == "scegliete":
-            splits = [given.takes] if given.takes is not None else scegliete_splits(monte, soloist)
-            [(kept, count, found)] = run([defender_layouts(h, monte, soloist, splits)], False, 1)
-            value, c = kept[0]
-            ex = c.exchange()
-            return ExchangeResult(
-                exchange=ex,
-                value=value,
-                alternatives=((ex, value),),
-                proven=found.complete,
-                bound=found.bound,
-                candidates=count,
-                searches=totals.searches,
-                nodes=totals.nodes,
-                seconds=time.perf_counter() - start,
-                stats=totals,
-                **common,
-            )
-        all_takes = dividete_draws(monte, soloist)
-        searched = run([defender_layouts(h, monte, soloist, [takes]) for takes in all_takes], False, 1)
+            return run.split_exchange()
+        return run.dividete()
+    return run.nothing_to_choose()
+
+
+#: A list of layouts searched: its ``n`` best ``(value, candidate)``, its size, its search.
+_Listed = tuple[list[tuple[int, Candidate]], int, ListResult]
+
+
+@dataclass
+class _ExchangeRun:
+    """One :func:`search_exchange`: the deal, the solver and the limits, when it started and what it has cost."""
+
+    solver: CoreSolver
+    hands: Hands
+    monte: Mask
+    contract: Contract
+    soloist: int
+    leader: int
+    given: Exchange
+    limits: SearchLimits
+    start: float = dataclasses.field(init=False)
+    deadline: float | None = dataclasses.field(init=False)
+    totals: SearchStats = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if self.limits.time_limit is None else time.monotonic() + self.limits.time_limit
+        self.totals = SearchStats()
+
+    def run(self, layout_lists: Sequence[Sequence[Layout]], maximise: bool, n: int) -> list[_Listed]:
+        """The ``n`` best ``(value, candidate)`` of each list of layouts, its size, its search."""
+        batches = [enumerate_candidates(layouts, self.soloist) for layouts in layout_lists]
+        found = list_searches(self.solver, batches, self.leader, self.soloist, maximise=maximise, stats=self.totals,
+                              limits=dataclasses.replace(self.limits, top=n), deadline=self.deadline)
+        return [([(v, candidate_of(b, r, i)) for v, i in r.kept], len(b), r) for b, r in zip(batches, found)]
+
+    def result(self, **fields: Any) -> ExchangeResult:
+        """The answer of a search: ``fields``, what it cost, and the deal."""
+        return ExchangeResult(
+            **fields,
+            searches=self.totals.searches,
+            nodes=self.totals.nodes,
+            seconds=time.perf_counter() - self.start,
+            stats=self.totals,
+            **self.common(),
+        )
+
+    def common(self) -> dict[str, Any]:
+        """The fields every answer has: the deal and the exchange given."""
+        return {"contract": self.contract, "soloist": self.soloist, "given": self.given, "hands": self.hands,
+                "monte": self.monte}
+
+    def soloist_exchange(self) -> ExchangeResult:
+        """The soloist's exchange: the ``top`` best."""
+        [(kept, count, found)] = self.run([soloist_layouts(self.hands, self.monte, self.contract, self.soloist,
+                                                           self.given)], True, self.limits.top)
+        alternatives = tuple((c.exchange(), v) for v, c in kept)
+        best, value = alternatives[0]
+        return self.result(exchange=best, value=value, alternatives=alternatives, proven=found.complete,
+                           bound=found.bound, candidates=count)
+
+    def split_exchange(self) -> ExchangeResult:
+        """The defenders' exchange of a split chosen (scegliete's) or given: their best."""
+        given, monte, soloist = self.given, self.monte, self.soloist
+        splits = [given.takes] if given.takes is not None else scegliete_splits(monte, soloist)
+        [(kept, count, found)] = self.run([defender_layouts(self.hands, monte, soloist, splits)], False, 1)
+        value, c = kept[0]
+        ex = c.exchange()
+        return self.result(exchange=ex, value=value, alternatives=((ex, value),), proven=found.complete,
+                           bound=found.bound, candidates=count)
+
+    def dividete(self) -> ExchangeResult:
+        """The defenders' best exchange of each of dividete's draws; the worst for the soloist is the answer."""
+        all_takes = dividete_draws(self.monte, self.soloist)
+        searched = self.run([defender_layouts(self.hands, self.monte, self.soloist, [takes]) for takes in all_takes],
+                            False, 1)
         draws = [
             Draw(takes, kept[0][1].exchange(), kept[0][0], found.complete, found.bound)
             for takes, (kept, _, found) in zip(all_takes, searched)
         ]
         worst = min(range(len(draws)), key=lambda i: (draws[i].value, i))
-        return ExchangeResult(
+        return self.result(
             exchange=draws[worst].exchange,
             value=draws[worst].value,
             alternatives=((draws[worst].exchange, draws[worst].value),),
@@ -273,26 +301,23 @@ def search_exchange(
             proven=all(d.proven for d in draws),
             bound=min(d.value if d.bound is None else d.bound for d in draws),
             candidates=sum(count for _, count, _ in searched),
-            searches=totals.searches,
-            nodes=totals.nodes,
-            seconds=time.perf_counter() - start,
-            stats=totals,
-            **common,
         )
-    # solissimo: nothing to choose
-    value = solver.value(h, (), leader, soloist, last_trick_bonus(monte))
-    return ExchangeResult(
-        exchange=Exchange(),
-        value=value,
-        alternatives=((Exchange(), value),),
-        bound=value,
-        searched=False,
-        candidates=1,
-        searches=1,
-        nodes=solver.nodes,
-        seconds=time.perf_counter() - start,
-        **common,
-    )
+
+    def nothing_to_choose(self) -> ExchangeResult:
+        """Solissimo: the deal's value as dealt."""
+        value = self.solver.value(self.hands, (), self.leader, self.soloist, last_trick_bonus(self.monte))
+        return ExchangeResult(
+            exchange=Exchange(),
+            value=value,
+            alternatives=((Exchange(), value),),
+            bound=value,
+            searched=False,
+            candidates=1,
+            searches=1,
+            nodes=self.solver.nodes,
+            seconds=time.perf_counter() - self.start,
+            **self.common(),
+        )
 
 
 def best_exchange(

@@ -39,7 +39,7 @@ Seating(dealer=0, players=(1, 2, 3), sits_out=0)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from .errors import MatchError
 from .state import DealResult
@@ -67,6 +67,13 @@ class DealRecord:
     seating: Seating
     result: DealResult | None
     payments: tuple[int, ...]
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "DealRecord":
+        """The deal of :meth:`to_dict`'s form: ``DealRecord.from_dict(r.to_dict()) == r``."""
+        a, b, c = d["seats"]
+        result = None if d["result"] is None else DealResult.from_dict(d["result"])
+        return cls(Seating(d["dealer"], (a, b, c), d["sits_out"]), result, tuple(d["payments"]))
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -146,6 +153,19 @@ class Match:
     @property
     def is_over(self) -> bool:
         return bool(self.winners)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Match":
+        """The ledger of :meth:`to_dict`'s form as it stood: its players, rules, next dealer, balances and
+        history as written (``deals_scored``, ``is_over`` and ``winners`` follow from them).  A ledger
+        compares by identity: the one read back is another with the same state and the same JSON."""
+        match = cls(d["players"], Rules.from_dict(d["rules"]), d["dealer"])
+        balances = list(d["balances"])
+        if len(balances) != match.players:
+            raise MatchError(f"{len(balances)} balances for {match.players} players")
+        match._balances = balances
+        match._history = [DealRecord.from_dict(rec) for rec in d["history"]]
+        return match
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -112,6 +112,12 @@ class Rules:
         changed = self.changes()
         return " ".join(f"{k}={v}" for k, v in changed.items()) or "standard"
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, str]) -> "Rules":
+        """The rules of :meth:`to_dict`'s form, names and values checked (a rule left out is the standard one):
+        ``Rules.from_dict(r.to_dict()) == r``."""
+        return cls().with_(d)
+
     def to_dict(self) -> dict[str, str]:
         """Every rule and its value."""
         return {f.name: getattr(self, f.name) for f in fields(self)}

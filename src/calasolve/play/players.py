@@ -43,7 +43,6 @@ from ..types.play import PlayedDeal
 Objective = Literal["thirds", "payoff"]
 #: A layout of the unseen cards: the three hands and the monte.
 Layout = tuple[tuple[Mask, Mask, Mask], Mask]
-PLAYERS = ("dd", "pimc", "heuristic", "contract")
 #: Layouts per PIMC decision when none is asked for.
 DEFAULT_PIMC_SAMPLES = 20
 MAX_PIMC_SAMPLES = 10_000
@@ -230,24 +229,6 @@ def _side(seat: int, soloist: int) -> int:
     return 0 if seat == soloist else 1
 
 
-def make_player(name: str, *, samples: int = DEFAULT_PIMC_SAMPLES, seed: int = 0, solver: CoreSolver | None = None,
-                objective: Objective = "thirds", pool: Executor | None = None, workers: int = 1,
-                tt_mb: int | None = None) -> Player:
-    """A player by name: ``dd``, ``pimc``, ``heuristic`` or ``contract`` (:mod:`calasolve.play.target`); a PIMC
-    player shares its layouts with ``pool``'s ``workers`` processes when given one."""
-    if name == "dd":
-        return DoubleDummyPlayer(solver, objective)
-    if name == "pimc":
-        return PimcPlayer(samples, seed, solver, objective, pool=pool, workers=workers, tt_mb=tt_mb)
-    if name == "heuristic":
-        return HeuristicPlayer()
-    if name == "contract":
-        from .target import ContractPimcPlayer  # it builds on this module
-
-        return ContractPimcPlayer(samples, seed, solver)
-    raise ParameterError("player", name, f"unknown player (use {', '.join(PLAYERS)})")
-
-
 def play_choice(state: PlayState, player: Player, card: Card) -> None:
     """Play ``player``'s choice for the seat to move: an illegal card is a bug of that player
     (an :class:`InternalError` naming it, the seat and the card), never a silent wrong play."""
@@ -283,6 +264,6 @@ def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
 
 
 __all__ = [
-    "DEFAULT_PIMC_SAMPLES", "DoubleDummyPlayer", "HeuristicPlayer", "PLAYERS", "PimcPlayer", "PimcStats",
-    "Player", "layout_values", "make_player", "pick", "play_choice", "play_on", "play_out",
+    "DEFAULT_PIMC_SAMPLES", "DoubleDummyPlayer", "HeuristicPlayer", "PimcPlayer", "PimcStats",
+    "Player", "layout_values", "pick", "play_choice", "play_on", "play_out",
 ]

@@ -96,19 +96,6 @@ def best_of(
     maximise: bool,
     top: int,
 ) -> tuple[list[int], list[int], int]: ...
-def best_of_limited(
-    solver: Solver,
-    hands: Batch,
-    last_bonus: Bonuses,
-    leader: int,
-    soloist: int,
-    maximise: bool,
-    top: int,
-    floor: int | None = None,
-    deadline: float | None = None,
-    shared: Any = None,
-    stop: float | None = None,
-) -> tuple[list[int], list[int], int, bool, int]: ...
 def reaches_batch(
     solver: Solver,
     hands: Batch,

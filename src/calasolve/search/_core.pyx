@@ -244,11 +244,82 @@ cdef class Solver:
         """:func:`best_of` with this solver: ``(kept, values, searches)``."""
         return best_of(self, hands, last_bonus, leader, soloist, maximise, top)
 
-    def best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor=None, deadline=None,
+    def best_of_limited(self, hands, last_bonus, leader, soloist, bint maximise, top, floor=None, deadline=None,
                         shared=None, stop=None):
-        """:func:`best_of_limited` with this solver: ``(kept, values, searches, complete, bound)``."""
-        return best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor, deadline, shared,
-                               stop)
+        """:func:`best_of` within limits (``cs_best_of_limited``): only candidates
+        strictly better than ``floor`` for the side choosing are kept (``None``:
+        all), and no candidate is tested after ``deadline`` (a
+        :func:`time.monotonic` time; ``None``: none; the first candidate is always
+        valued).  ``shared``: a writable buffer of ``MAX_VALUE + 1`` C ints shared
+        with the searches of other parts of the same list running meanwhile (in
+        processes that map the same memory): the count of candidates known per
+        value, to which each candidate entering the list adds itself, and from
+        which the floor is raised between candidates.  ``stop`` (a
+        :func:`time.monotonic` time; ``None``: none): a test still running then
+        gives up inside the search, once the first candidate is valued or the
+        floor is given (the end of the whole search, where ``deadline`` may be a
+        share of it); it proves and keeps nothing.
+
+        Returns ``(kept, values, searches, complete, bound)``: ``complete`` is
+        False when the deadline cut the search (the values kept are exact, but
+        better candidates may be missing); ``bound`` is proven of every
+        candidate: none is better than it for the side choosing (the best value
+        itself, or the floor, when complete).  Python callers ask it through
+        :func:`calasolve.search.engines.best_within` (a ``ListQuery``, a ``ListAnswer``).
+
+        >>> s = Solver(tt_mb=1)
+        >>> s.best_of_limited([(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2, floor=5)
+        ([0], [7], 1, True, 7)
+        """
+        cdef Py_ssize_t n = len(hands)
+        cdef cs_position *pos
+        cdef cs_best_of_limits lim
+        cdef int[::1] shared_view
+        leader, soloist = _seats(leader, soloist)
+        top = _int(top, "top")
+        if top < 1:
+            raise SolverArgumentError("top must be at least 1")
+        _set_limits(&lim, maximise, floor, deadline, stop)
+        if shared is not None:
+            shared_view = memoryview(shared).cast("B").cast("i")
+            if shared_view.shape[0] < CS_MAX_VALUE + 1:
+                raise SolverArgumentError(f"shared: room for {CS_MAX_VALUE + 1} ints needed")
+            lim.shared = &shared_view[0]
+        pos = _load_batch(hands, last_bonus, leader, soloist)
+        try:
+            if n == 0:
+                return [], [], 0, True, lim.floor
+            return self._best_of_limited(pos, n, maximise, top if top < n else n, &lim)
+        finally:
+            free(pos)
+
+    cdef tuple _best_of_limited(self, cs_position *pos, Py_ssize_t n, bint maximise, int ctop,
+                                cs_best_of_limits *lim):
+        """The C call of :meth:`best_of_limited` on ``n`` > 0 checked candidates, without the GIL."""
+        cdef int8_t *lo = <int8_t *>malloc(n)
+        cdef int8_t *hi = <int8_t *>malloc(n)
+        cdef int32_t *kept = <int32_t *>malloc(ctop * sizeof(int32_t))
+        cdef uint64_t searches = 0
+        cdef int r, complete = 1
+        cdef Py_ssize_t i
+        try:
+            if not lo or not hi or not kept:
+                raise MemoryError()
+            self._enter()
+            try:
+                with nogil:
+                    r = cs_best_of_limited(self._s, pos, <int>n, maximise, ctop, lim, lo, hi, kept, &searches,
+                                           &complete)
+            finally:
+                self._busy = False
+            if r < 0:
+                raise InternalError("invalid candidates: the C core refuses what the checks here passed")
+            return ([kept[i] for i in range(r)], [lo[kept[i]] for i in range(r)], searches, bool(complete),
+                    _proven_bound(lo, hi, n, maximise))
+        finally:
+            free(lo)
+            free(hi)
+            free(kept)
 
     def card_values(self, hands, trick, leader, soloist, last_bonus):
         """``{card: value}`` for every legal card of the player to move: the
@@ -505,7 +576,7 @@ cdef tuple _seats(object leader, object soloist):
 def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top):
     """The ``top`` best of a batch of trick-boundary positions for the side
     choosing (the soloist if ``maximise``, else the defenders), in one C call
-    (``cs_best_of``: :func:`best_of_limited` without limits): ``hands[i]`` the
+    (``cs_best_of``: :meth:`Solver.best_of_limited` without limits): ``hands[i]`` the
     3 hands of candidate ``i`` (equal sizes, first lead by ``leader``),
     ``last_bonus[i]`` its bonus.  The candidates are
     tried in the order given, the most promising first; ties keep the first.
@@ -517,49 +588,13 @@ def best_of(Solver solver not None, hands, last_bonus, leader, soloist, bint max
     >>> best_of(s, [(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2)[:2]
     ([0, 1], [7, 0])
     """
-    kept, values, searches, _, _ = best_of_limited(solver, hands, last_bonus, leader, soloist, maximise, top)
+    kept, values, searches, _, _ = solver.best_of_limited(hands, last_bonus, leader, soloist, maximise, top)
     return kept, values, searches
 
 
-def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, bint maximise, top, floor=None,
-                    deadline=None, shared=None, stop=None):
-    """:func:`best_of` within limits (``cs_best_of_limited``): only candidates
-    strictly better than ``floor`` for the side choosing are kept (``None``:
-    all), and no candidate is tested after ``deadline`` (a
-    :func:`time.monotonic` time; ``None``: none; the first candidate is always
-    valued).  ``shared``: a writable buffer of ``MAX_VALUE + 1`` C ints shared
-    with the searches of other parts of the same list running meanwhile (in
-    processes that map the same memory): the count of candidates known per
-    value, to which each candidate entering the list adds itself, and from
-    which the floor is raised between candidates.  ``stop`` (a
-    :func:`time.monotonic` time; ``None``: none): a test still running then
-    gives up inside the search, once the first candidate is valued or the
-    floor is given (the end of the whole search, where ``deadline`` may be a
-    share of it); it proves and keeps nothing.
-
-    Returns ``(kept, values, searches, complete, bound)``: ``complete`` is
-    False when the deadline cut the search (the values kept are exact, but
-    better candidates may be missing); ``bound`` is proven of every
-    candidate: none is better than it for the side choosing (the best value
-    itself, or the floor, when complete).
-
-    >>> s = Solver(tt_mb=1)
-    >>> best_of_limited(s, [(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2, floor=5)
-    ([0], [7], 1, True, 7)
-    """
-    cdef Py_ssize_t n = len(hands), i
-    cdef cs_position *pos
-    cdef int8_t *lo
-    cdef int8_t *hi
-    cdef int32_t *kept
-    cdef uint64_t searches = 0
-    cdef int r, ctop, complete = 1
-    cdef cs_best_of_limits lim
-    cdef int[::1] shared_view
-    leader, soloist = _seats(leader, soloist)
-    top = _int(top, "top")
-    if top < 1:
-        raise SolverArgumentError("top must be at least 1")
+cdef void _set_limits(cs_best_of_limits *lim, bint maximise, object floor, object deadline, object stop) except *:
+    """The floor (clamped: every floor outside -1..MAX_VALUE + 1 keeps the same candidates), the deadline and
+    the stop of a list search (0.0: none); no shared counts."""
     if floor is None:
         lim.floor = -1 if maximise else CS_MAX_VALUE + 1
     else:
@@ -568,43 +603,19 @@ def best_of_limited(Solver solver not None, hands, last_bonus, leader, soloist, 
     lim.deadline = 0.0 if deadline is None else max(float(deadline), 1e-9)
     lim.stop = 0.0 if stop is None else max(float(stop), 1e-9)
     lim.shared = NULL
-    if shared is not None:
-        shared_view = memoryview(shared).cast("B").cast("i")
-        if shared_view.shape[0] < CS_MAX_VALUE + 1:
-            raise SolverArgumentError(f"shared: room for {CS_MAX_VALUE + 1} ints needed")
-        lim.shared = &shared_view[0]
-    pos = _load_batch(hands, last_bonus, leader, soloist)
-    if n == 0:
-        free(pos)
-        return [], [], 0, True, lim.floor
-    ctop = top if top < n else n
-    lo = <int8_t *>malloc(n)
-    hi = <int8_t *>malloc(n)
-    kept = <int32_t *>malloc(ctop * sizeof(int32_t))
-    try:
-        if not lo or not hi or not kept:
-            raise MemoryError()
-        solver._enter()
-        try:
-            with nogil:
-                r = cs_best_of_limited(solver._s, pos, <int>n, maximise, ctop, &lim, lo, hi, kept, &searches,
-                                       &complete)
-        finally:
-            solver._busy = False
-        if r < 0:
-            raise InternalError("invalid candidates: the C core refuses what the checks here passed")
-        bound = hi[0] if maximise else lo[0]
-        for i in range(1, n):
-            if maximise and hi[i] > bound:
-                bound = hi[i]
-            elif not maximise and lo[i] < bound:
-                bound = lo[i]
-        return [kept[i] for i in range(r)], [lo[kept[i]] for i in range(r)], searches, bool(complete), bound
-    finally:
-        free(pos)
-        free(lo)
-        free(hi)
-        free(kept)
+
+
+cdef int _proven_bound(const int8_t *lo, const int8_t *hi, Py_ssize_t n, bint maximise) noexcept:
+    """What the searches proved of every one of ``n`` > 0 candidates: the best of their upper (``maximise``) or
+    lower bounds."""
+    cdef Py_ssize_t i
+    cdef int bound = hi[0] if maximise else lo[0]
+    for i in range(1, n):
+        if maximise and hi[i] > bound:
+            bound = hi[i]
+        elif not maximise and lo[i] < bound:
+            bound = lo[i]
+    return bound
 
 
 def reaches_batch(Solver solver not None, hands, last_bonus, leader, soloist, target, max_fails=0):

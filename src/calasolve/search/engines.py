@@ -1,5 +1,5 @@
-"""The solver contract (:class:`CoreSolver`) and the search engines a process keeps warm:
-one C solver and one C goal search.
+"""The solver contract (:class:`CoreSolver`), the goal search's (:class:`GoalSearcher`), and the
+search engines a process keeps warm: one C solver and one C goal search.
 
 A process that solves many records or samples in a row (a ``--jobs`` or Dask
 worker, the advisor's workers, a long-lived caller of the API) keeps one of
@@ -14,29 +14,25 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
-from numpy.typing import NDArray
-
+from .batch import Batch, Bonuses, ListAnswer, ListQuery
 from ..game.cards import Card, Mask
 from ..game.defaults import DEFAULT_GOAL_MB, DEFAULT_TT_MB
 from ..game.errors import ParameterError
 from ..game.limits import MAX_TABLE_MB, check_bool, check_int
 
 
-#: A batch of trick-boundary positions: one row of 3 hands per candidate (lists or a numpy array), and their bonuses.
-Batch = Sequence[Sequence[Mask]] | NDArray[Any]
-Bonuses = Sequence[int] | NDArray[Any]
-
-
+@runtime_checkable
 class CoreSolver(Protocol):
     """The solver contract: everything the searches above ask of a double-dummy solver.
 
     The C ``Solver`` (``_core.pyx``) and the reference twin
     (:class:`calasolve.search.reference.ReferenceSolver`) both implement all of it, with the
-    same argument types, so no caller asks which one it holds.  A position is ``hands``
-    (three masks), ``trick`` (0 to 2 cards), ``leader``, ``soloist`` and ``last_bonus``;
-    values are the soloist's thirds from here on.
+    same argument types, so no caller asks which one it holds; ``isinstance(x, CoreSolver)``
+    is how an argument is checked.  A position is ``hands`` (three masks), ``trick`` (0 to 2
+    cards), ``leader``, ``soloist`` and ``last_bonus``; values are the soloist's thirds from
+    here on.
     """
 
     @property
@@ -87,7 +83,7 @@ class CoreSolver(Protocol):
         stop: float | None = None,
     ) -> tuple[list[int], list[int], int, bool, int]:
         """:meth:`best_of` above a floor, within a deadline (a test still running at ``stop`` gives up):
-        ``(kept, values, searches, complete, bound)``."""
+        ``(kept, values, searches, complete, bound)``; callers ask it through :func:`best_within`."""
 
     def reaches_batch(
         self, hands: Batch, last_bonus: Bonuses, leader: int, soloist: int, target: int, max_fails: int = 0
@@ -96,6 +92,41 @@ class CoreSolver(Protocol):
 
     def clear(self) -> None:
         """Forget what the table holds."""
+
+
+@runtime_checkable
+class GoalSearcher(Protocol):
+    """The goal search's contract (the C ``GoalSearch``): can the soloist force an outcome whose flag in
+    ``goal`` (216 bytes, :func:`calasolve.search.payoff.goal_table`) is set, from a position and the
+    finished deal's facts so far (``captured``, and whether each side has won a trick)?"""
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by the last call."""
+
+    @property
+    def total_nodes(self) -> int:
+        """Nodes searched since it was made."""
+
+    def reaches(
+        self,
+        hands: Sequence[Mask],
+        trick: Sequence[Card],
+        leader: int,
+        soloist: int,
+        last_bonus: int,
+        captured: int,
+        soloist_has_trick: bool,
+        defence_has_trick: bool,
+        goal: bytes | bytearray,
+    ) -> bool: ...
+
+
+def best_within(solver: CoreSolver, query: ListQuery) -> ListAnswer:
+    """``solver``'s list search within the limits of ``query`` (:meth:`CoreSolver.best_of_limited`), typed."""
+    q = query
+    return ListAnswer(*solver.best_of_limited(q.hands, q.last_bonus, q.leader, q.soloist, q.maximise, q.top, q.floor,
+                                              q.deadline, q.shared, q.stop))
 
 
 class Engines:
@@ -141,7 +172,7 @@ def make_solver(tt_mb: int = DEFAULT_TT_MB, **switches: bool) -> CoreSolver:
         raise ParameterError("tt_mb", tt_mb, str(err) or f"cannot allocate a {tt_mb} MiB transposition table") from None
 
 
-def make_goal_search(goal_mb: int = DEFAULT_GOAL_MB) -> Any:
+def make_goal_search(goal_mb: int = DEFAULT_GOAL_MB) -> GoalSearcher:
     """A new C goal search with a memo of ``goal_mb`` MiB.  A memo the machine
     cannot allocate is a :class:`~calasolve.game.errors.ParameterError` naming
     ``goal_mb`` (a size asked for, like any bad input; in a worker process too)."""
@@ -160,18 +191,18 @@ def solver(tt_mb: int | None = None) -> CoreSolver:
     return KEPT.get("solver", "tt_mb", tt_mb, DEFAULT_TT_MB, make_solver)  # type: ignore[no-any-return]
 
 
-def goal_search(goal_mb: int | None = None) -> Any:
+def goal_search(goal_mb: int | None = None) -> GoalSearcher:
     """This process's goal search: the one kept, unless ``goal_mb`` asks for another
     size (made on first use, with :data:`DEFAULT_GOAL_MB` when no size is asked).
     Its memo is calloc'ed: free until a search at the extremes touches it."""
-    return KEPT.get("goals", "goal_mb", goal_mb, DEFAULT_GOAL_MB, make_goal_search)
+    return KEPT.get("goals", "goal_mb", goal_mb, DEFAULT_GOAL_MB, make_goal_search)  # type: ignore[no-any-return]
 
 
 def solver_like(config: Mapping[str, int | bool]) -> CoreSolver:
     """A solver made as ``config`` (a solver's :attr:`~CoreSolver.config`) says: this process's kept
     C solver when only the size is asked, a new one with switches off, or a reference twin."""
     if config.get("reference"):
-        from .reference import ReferenceSolver  # the twin loads only where it is asked for
+        from .reference import ReferenceSolver  # the twin imports the C extension: loaded on first use, as make_solver's
 
         return ReferenceSolver()
     size = int(config.get("tt_mb", DEFAULT_TT_MB))

@@ -35,11 +35,12 @@ the tests.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Sequence
 
 from ..game.cards import LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, Card, Mask, cards_of, mask_thirds
 from ..game.state import CONTRACT_VALUE, TRICKS, Contract, PlayState, core_position, legal_cards, multiplier, payments, trick_winner
 from . import engines
+from .engines import CoreSolver, GoalSearcher
 from ..game.defaults import DEFAULT_GOAL_MB
 from ..game.errors import InternalError
 from ..game.rules import STANDARD, Rules
@@ -172,7 +173,7 @@ def reference_payoff(
 GOAL_SEARCH_MB = DEFAULT_GOAL_MB
 
 
-def goal_search(goal_mb: int | None = None) -> Any:
+def goal_search(goal_mb: int | None = None) -> GoalSearcher:
     """The process-wide C goal searcher (:func:`calasolve.search.engines.goal_search`), made
     on first use with a memo of ``goal_mb`` MiB (default: the size last asked for,
     at first 8); asking for another size replaces it."""
@@ -192,7 +193,7 @@ def finished_payoff(state: PlayState, contract: Contract, rules: Rules = STANDAR
     return outcome_payoff(contract, captured, won_last, trick_class(sol_any, def_any), rules)
 
 
-def payoff_reaches(state: PlayState, contract: Contract, level: int, rules: Rules = STANDARD, goals: Any = None) -> bool:
+def payoff_reaches(state: PlayState, contract: Contract, level: int, rules: Rules = STANDARD, goals: GoalSearcher | None = None) -> bool:
     """Can the soloist force a payoff of at least ``level`` from ``state``?"""
     if state.is_over:
         return finished_payoff(state, contract, rules) >= level
@@ -202,7 +203,7 @@ def payoff_reaches(state: PlayState, contract: Contract, level: int, rules: Rule
 
 
 def payoff_value(
-    state: PlayState, contract: Contract, rules: Rules = STANDARD, goals: Any = None, *, thirds: int | None = None
+    state: PlayState, contract: Contract, rules: Rules = STANDARD, goals: GoalSearcher | None = None, *, thirds: int | None = None
 ) -> int:
     """The soloist's payoff under payoff-optimal play by both sides.
 
@@ -334,7 +335,7 @@ def deal_thirds(state: PlayState) -> int:
     return sum(state.captured) + mask_thirds(in_play) + state.last_bonus
 
 
-def _reaches(state: PlayState, contract: Contract, level: int, rules: Rules, goals: Any, thirds: int | None) -> bool:
+def _reaches(state: PlayState, contract: Contract, level: int, rules: Rules, goals: GoalSearcher | None, thirds: int | None) -> bool:
     if thirds is not None:
         known = _settled(contract, level, rules, thirds, deal_thirds(state))
         if known is not None:
@@ -365,7 +366,7 @@ def lexicographic_table(contract: Contract, level: int, thirds: int, rules: Rule
     )
 
 
-def payoff_thirds(state: PlayState, contract: Contract, payoff: int, rules: Rules = STANDARD, goals: Any = None) -> int:
+def payoff_thirds(state: PlayState, contract: Contract, payoff: int, rules: Rules = STANDARD, goals: GoalSearcher | None = None) -> int:
     """The soloist's final thirds when both sides play for game points first and thirds second, from
     ``state`` whose payoff-optimal value is ``payoff``: what the game-points play of a table cell ends with
     (its thirds can differ from the thirds-optimal play's, e.g. defenders sweeping for cappotto)."""
@@ -401,7 +402,7 @@ def payoff_card_values(
     state: PlayState,
     contract: Contract,
     rules: Rules = STANDARD,
-    goals: Any = None,
+    goals: GoalSearcher | None = None,
     thirds: dict[Card, int] | None = None,
 ) -> dict[Card, int]:
     """Each legal card's payoff (the soloist's game points under payoff-optimal play after it).
@@ -418,7 +419,8 @@ def payoff_card_values(
 
 
 def payoff_line(
-    state: PlayState, contract: Contract, value: int, rules: Rules = STANDARD, goals: Any = None, solver: Any = None
+    state: PlayState, contract: Contract, value: int, rules: Rules = STANDARD, goals: GoalSearcher | None = None,
+    solver: CoreSolver | None = None
 ) -> list[Card]:
     """One payoff-optimal line from ``state`` (whose payoff is ``value``) to the end.
 

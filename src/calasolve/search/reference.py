@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Protocol, Sequence
 
 from ._core import BEST_OF_DEPTHS, BEST_OF_PREFIX, MAX_VALUE
-from .engines import Batch, Bonuses
+from .batch import Batch, Bonuses, ListAnswer, ListQuery
 from ..game.cards import RANK_THIRDS, TOTAL_THIRDS, Card, Mask, cards_of
 from ..game.state import legal_cards, trick_winner
 
@@ -150,131 +150,134 @@ def best_of(
     cands = [((h[0], h[1], h[2]), b) for h, b in zip(hands, last_bonus)]
     if not cands:
         return [], [], 0
-    searches = 0
-    step = 1 if maximise else -1
+    search = _ListSearch(solver, cands, leader, soloist, maximise, top)
+    search.run()
+    return [i for _, i in search.kept], [v for v, _ in search.kept], search.searches
 
-    def better(a: int, b: int) -> bool:
-        return a > b if maximise else a < b
 
-    def beats(i: int, b: int) -> bool:
+class _ListSearch:
+    """One :func:`best_of`: the candidates, what is proven of each, the list kept so far and the searches made."""
+
+    def __init__(self, solver: _Searcher, cands: list[tuple[Hands, int]], leader: int, soloist: int, maximise: bool,
+                 top: int) -> None:
+        self.solver, self.cands, self.leader, self.soloist = solver, cands, leader, soloist
+        self.maximise, self.top = maximise, top
+        self.step = 1 if maximise else -1
+        self.searches = 0
+        self.best_v = self.exact(0)
+        self.known = {0: self.best_v}  # exact values
+        self.bound: dict[int, int] = {}  # proven: candidate i is no better than bound[i]
+        self.kept = [(self.best_v, 0)]
+        self.in_kept = {0}
+
+    def run(self) -> None:
+        """The prefix against the best, the passes ever deeper until ``top`` are kept, and the last sweep."""
+        n = len(self.cands)
+        for i in range(1, max(BEST_OF_PREFIX, n // BEST_OF_PREFIX)):
+            if i < n:
+                self.consider(i, self.best_v)
+        for depth in BEST_OF_DEPTHS:
+            for i in range(n):
+                if i not in self.in_kept:
+                    self.consider(i, self.threshold(depth))
+            if len(self.kept) >= self.top:
+                break
+        # Every candidate left out must be proven no better than the list's last.
+        for i in range(n):
+            if i not in self.in_kept:
+                self.consider(i, self.kept[-1][0] if len(self.kept) >= self.top else self.best_v - self.step * 99)
+
+    def better(self, a: int, b: int) -> bool:
+        return a > b if self.maximise else a < b
+
+    def beats(self, i: int, b: int) -> bool:
         """Is candidate ``i`` strictly better than ``b`` for the side choosing?"""
-        nonlocal searches
-        h, bonus = cands[i]
-        if maximise:
+        h, bonus = self.cands[i]
+        if self.maximise:
             if b >= TOTAL_THIRDS:
                 return False  # nothing beats all 35 thirds
-            searches += 1
-            return bool(solver.reaches(h, (), leader, soloist, bonus, b + 1))
+            self.searches += 1
+            return bool(self.solver.reaches(h, (), self.leader, self.soloist, bonus, b + 1))
         if b <= 0:
             return False  # nothing beats 0 thirds
-        searches += 1
-        return not solver.reaches(h, (), leader, soloist, bonus, b)
+        self.searches += 1
+        return not self.solver.reaches(h, (), self.leader, self.soloist, bonus, b)
 
-    def exact(i: int) -> int:
-        nonlocal searches
-        searches += 1
-        return int(solver.value(cands[i][0], (), leader, soloist, cands[i][1]))
+    def exact(self, i: int) -> int:
+        self.searches += 1
+        return int(self.solver.value(self.cands[i][0], (), self.leader, self.soloist, self.cands[i][1]))
 
-    best_i = 0
-    best_v = exact(best_i)
-    known = {best_i: best_v}  # exact values
-    bound: dict[int, int] = {}  # proven: candidate i is no better than bound[i]
-    kept = [(best_v, best_i)]
-    in_kept = {best_i}
-
-    def sort_key(t: tuple[int, int]) -> tuple[int, int]:
-        return (-t[0] if maximise else t[0]), t[1]
-
-    def consider(i: int, theta: int) -> None:
-        """Value candidate ``i`` if it beats ``theta`` (and keep it if it makes the list)."""
-        nonlocal best_i, best_v
-        if i in known:
-            v = known[i]
-            if not better(v, theta):
-                return
-        else:
-            hi = bound.get(i)
-            if hi is not None and not better(hi, theta):
-                return
-            if not beats(i, theta):
-                bound[i] = theta
-                return
-            if not better(best_v, theta) or ((hi is None or better(hi, best_v)) and beats(i, best_v)):
-                v = exact(i)  # a new best
-                best_i, best_v = i, v
-            else:  # theta < value <= best_v (or its bound): bisect
-                v = theta + step  # proven: the value is at least as good as v ...
-                last = best_v if hi is None or better(hi, best_v) else hi  # ... and no better than last
-                while v != last:
-                    mid = (v + last + 1) // 2 if maximise else (v + last) // 2
-                    if beats(i, mid - step):
-                        v = mid
-                    else:
-                        last = mid - step
-            known[i] = v
-        kept.append((v, i))
-        in_kept.add(i)
-        kept.sort(key=sort_key)
-        for _, j in kept[top:]:
-            in_kept.discard(j)
-        del kept[top:]
-
-    def threshold(depth: int) -> int:
-        theta = best_v - step * (depth + 1)
-        if len(kept) >= top and not better(theta, kept[-1][0]):
-            theta = kept[-1][0]
+    def threshold(self, depth: int) -> int:
+        theta = self.best_v - self.step * (depth + 1)
+        if len(self.kept) >= self.top and not self.better(theta, self.kept[-1][0]):
+            theta = self.kept[-1][0]
         return theta
 
-    n = len(cands)
-    for i in range(1, max(BEST_OF_PREFIX, n // BEST_OF_PREFIX)):
-        if i < n:
-            consider(i, best_v)
-    for depth in BEST_OF_DEPTHS:
-        for i in range(n):
-            if i not in in_kept:
-                consider(i, threshold(depth))
-        if len(kept) >= top:
-            break
-    # Every candidate left out must be proven no better than the list's last.
-    for i in range(n):
-        if i not in in_kept:
-            consider(i, kept[-1][0] if len(kept) >= top else best_v - step * 99)
-    return [i for _, i in kept], [v for v, _ in kept], searches
+    def consider(self, i: int, theta: int) -> None:
+        """Value candidate ``i`` if it beats ``theta`` (and keep it if it makes the list)."""
+        if i in self.known:
+            v = self.known[i]
+            if not self.better(v, theta):
+                return
+        else:
+            found = self.value_above(i, theta)
+            if found is None:
+                return
+            v = self.known[i] = found
+        self.kept.append((v, i))
+        self.in_kept.add(i)
+        self.kept.sort(key=lambda t: ((-t[0] if self.maximise else t[0]), t[1]))
+        for _, j in self.kept[self.top:]:
+            self.in_kept.discard(j)
+        del self.kept[self.top:]
+
+    def value_above(self, i: int, theta: int) -> int | None:
+        """Candidate ``i``'s value if it beats ``theta`` (None: proven it does not), not known before."""
+        hi = self.bound.get(i)
+        if hi is not None and not self.better(hi, theta):
+            return None
+        if not self.beats(i, theta):
+            self.bound[i] = theta
+            return None
+        if not self.better(self.best_v, theta) or ((hi is None or self.better(hi, self.best_v))
+                                                   and self.beats(i, self.best_v)):
+            self.best_v = self.exact(i)  # a new best
+            return self.best_v
+        # theta < value <= best_v (or its bound): bisect
+        v = theta + self.step  # proven: the value is at least as good as v ...
+        last = self.best_v if hi is None or self.better(hi, self.best_v) else hi  # ... and no better than last
+        while v != last:
+            mid = (v + last + 1) // 2 if self.maximise else (v + last) // 2
+            if self.beats(i, mid - self.step):
+                v = mid
+            else:
+                last = mid - self.step
+        return v
 
 
-def best_of_limited(
-    solver: _Searcher,
-    hands: Batch,
-    last_bonus: Bonuses,
-    leader: int,
-    soloist: int,
-    maximise: bool,
-    top: int,
-    floor: int | None = None,
-    deadline: float | None = None,
-    shared: Any = None,
-    stop: float | None = None,
-) -> tuple[list[int], list[int], int, bool, int]:
-    """The C core's ``cs_best_of_limited`` (:func:`calasolve.search._core.best_of_limited`) in Python:
+def best_of_limited(solver: _Searcher, query: ListQuery) -> ListAnswer:
+    """The C core's ``cs_best_of_limited`` (:meth:`calasolve.search._core.Solver.best_of_limited`) in Python:
     the ``top`` best candidates strictly better than ``floor`` for the side choosing, in the order
     given (ties to the first), no test after ``deadline`` (a :func:`time.monotonic` time; the first
     candidate is always tested), the floor raised between candidates from the ``shared`` counts of
     values found (``MAX_VALUE + 1`` C ints), to which each candidate kept adds itself.  A test here
     cannot give up midway, so ``stop`` only ends the list as a deadline does.
 
-    Returns ``(kept, values, searches, complete, bound)`` as the C one does; a candidate left
-    untested is bounded by the extreme value only (the C one has cheaper proofs).
+    Answers as the C one does; a candidate left untested is bounded by the extreme value only (the
+    C one has cheaper proofs).
 
-    >>> best_of_limited(ReferenceSolver(), [(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3], 0, 0, True, 2,
-    ...                 floor=5)
-    ([0], [7], 3, True, 7)
+    >>> best_of_limited(ReferenceSolver(), ListQuery([(1 << 9, 1 << 7, 1 << 20), (1 << 0, 1 << 7, 1 << 20)], [3, 3],
+    ...                                              0, 0, True, 2, floor=5))
+    ListAnswer(kept=[0], values=[7], searches=3, complete=True, bound=7)
     """
-    if stop is not None:
-        deadline = stop if deadline is None else min(deadline, stop)
-    cands = _rows(hands, last_bonus)
+    q = query
+    maximise, top, deadline = q.maximise, q.top, q.deadline
+    if q.stop is not None:
+        deadline = q.stop if deadline is None else min(deadline, q.stop)
+    cands = _rows(q.hands, q.last_bonus)
     nothing = -1 if maximise else MAX_VALUE + 1
-    base = nothing if floor is None else max(-1, min(MAX_VALUE + 1, int(floor)))
-    counts = memoryview(shared).cast("B").cast("i") if shared is not None else None
+    base = nothing if q.floor is None else max(-1, min(MAX_VALUE + 1, int(q.floor)))
+    counts = memoryview(q.shared).cast("B").cast("i") if q.shared is not None else None
     kept: list[tuple[int, int]] = []
     searches, complete = 0, True
     bound = base
@@ -288,12 +291,12 @@ def best_of_limited(
         if len(kept) >= top:
             theta = best(theta, kept[top - 1][0])
         searches += 1
-        beats = solver.reaches(h, (), leader, soloist, bonus, theta + 1) if maximise else (
-            theta > 0 and not solver.reaches(h, (), leader, soloist, bonus, theta))
+        beats = solver.reaches(h, (), q.leader, q.soloist, bonus, theta + 1) if maximise else (
+            theta > 0 and not solver.reaches(h, (), q.leader, q.soloist, bonus, theta))
         if not beats:
             continue
         searches += 1
-        v = int(solver.value(h, (), leader, soloist, bonus))
+        v = int(solver.value(h, (), q.leader, q.soloist, bonus))
         kept.append((v, i))
         kept.sort(key=lambda vi: (-vi[0] if maximise else vi[0], vi[1]))
         del kept[top:]
@@ -303,7 +306,7 @@ def best_of_limited(
         bound = kept[0][0] if kept else base
     elif kept:
         bound = best(bound, kept[0][0])
-    return [i for _, i in kept], [v for v, _ in kept], searches, complete, bound
+    return ListAnswer([i for _, i in kept], [v for v, _ in kept], searches, complete, bound)
 
 
 def _raised(floor: int, counts: Any, top: int, maximise: bool) -> int:
@@ -441,8 +444,8 @@ class ReferenceSolver:
         shared: Any = None,
         stop: float | None = None,
     ) -> tuple[list[int], list[int], int, bool, int]:
-        return best_of_limited(self, hands, last_bonus, leader, soloist, maximise, top, floor, deadline, shared,
-                               stop)
+        query = ListQuery(hands, last_bonus, leader, soloist, maximise, top, floor, deadline, shared, stop)
+        return best_of_limited(self, query).as_tuple()
 
     def reaches_batch(
         self, hands: Batch, last_bonus: Bonuses, leader: int, soloist: int, target: int,

@@ -48,14 +48,9 @@ def final_card_values(solver: CoreSolver, state: PlayState) -> dict[Card, int]:
     return {c: v + captured for c, v in solver.card_values(*core_position(state)).items()}
 
 
-#: The methods of the solver contract (:class:`~calasolve.search.engines.CoreSolver`).
-SOLVER_METHODS = ("value", "reaches", "card_values", "line", "analyse", "best_of", "best_of_limited", "reaches_batch",
-                  "clear")
-
-
-def check_solver(parameter: str, solver: Any) -> Any:
+def check_solver(parameter: str, solver: object) -> CoreSolver | None:
     """None, or a solver keeping the whole contract of :class:`~calasolve.search.engines.CoreSolver`."""
-    if solver is not None and not all(callable(getattr(solver, m, None)) for m in SOLVER_METHODS):
+    if solver is not None and not isinstance(solver, CoreSolver):
         raise ParameterError(parameter, solver, "must be a Solver (or None for the default one)")
     return solver
 

@@ -70,6 +70,7 @@ from ..game.state import SOLOIST_EXCHANGE, Contract, PlayState
 from ..scale.schedule import list_schedule, staged
 from ..scale.submit import Handle, Mapper, Submitter, submitter_of
 from ..search import _core, engines
+from ..search.batch import ListQuery
 from ..search.payoff import deal_thirds, goal_search, payoff_levels, payoff_reaches, payoff_thirds, settled_between
 from ..types.record import Record
 from ..types.table import DDTable, TableEntry, TableTask, TaskKind
@@ -163,7 +164,7 @@ class Head:
 
 
 @dataclass(frozen=True)
-class Chunk:
+class CandidateChunk:
     """A slice of a search's candidates after its first pass, for a worker: those at ``offset`` on in the search's
     order, searched against the ``floor``."""
 
@@ -175,7 +176,7 @@ class Chunk:
     maximise: bool
     tt_mb: int | None
 
-    def against(self, found: Iterable[Found]) -> Chunk:
+    def against(self, found: Iterable[Found]) -> CandidateChunk:
         """The chunk against the best value ``found`` (its search's chunks done) holds before its first candidate,
         where better than its floor: a candidate of the chunk only as good comes later in the search's order, so
         the tie is the one found's."""
@@ -198,7 +199,7 @@ class Found:
 
 
 @dataclass(frozen=True)
-class Goal:
+class GoalTask:
     """One goal search of a search's game points, for a worker: can the soloist force a payoff of ``level`` once
     the first ``cards`` are played (both sides at their best after them)?"""
 
@@ -256,7 +257,7 @@ def _head(unit: Unit, tt_mb: int | None) -> Head:
                 np.ascontiguousarray(batch.discards[order]), meter.effort(solver.total_nodes))
 
 
-def chunks_of(unit: Unit, head: Head, maximise: bool, tt_mb: int | None, prefix: bool, floor: int) -> list[Chunk]:
+def chunks_of(unit: Unit, head: Head, maximise: bool, tt_mb: int | None, prefix: bool, floor: int) -> list[CandidateChunk]:
     """The chunks of a search after its first pass, searched against ``floor``: with ``prefix`` those of the rest of
     the core's prefix (its most promising max(50, n / 50) candidates, in slices of a :data:`PREFIX_SHARE`-th of
     :data:`CHUNK`), else the rest (in slices of :data:`CHUNK`)."""
@@ -267,18 +268,18 @@ def chunks_of(unit: Unit, head: Head, maximise: bool, tt_mb: int | None, prefix:
         return []
     size = max(1, CHUNK[unit.contract] // PREFIX_SHARE) if prefix else CHUNK[unit.contract]
     edges = np.linspace(lo, hi, max(1, round((hi - lo) / size)) + 1).round().astype(int)
-    return [Chunk(unit, head.searched + int(a), head.rest_hands[a:b], head.rest_bonus[a:b], floor, maximise, tt_mb)
+    return [CandidateChunk(unit, head.searched + int(a), head.rest_hands[a:b], head.rest_bonus[a:b], floor, maximise, tt_mb)
             for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
 
-def chunk_job(chunk: Chunk) -> Found:
+def chunk_job(chunk: CandidateChunk) -> Found:
     """Stage 2 on a worker: the chunk's best candidate strictly better than its floor, if any."""
     try:
         solver = engines.solver(chunk.tt_mb)
         meter = _Meter(solver.total_nodes)
-        kept, values, _, _, _ = solver.best_of_limited(chunk.hands, chunk.bonus, chunk.unit.deal().first_leader,
-                                                       chunk.unit.soloist, chunk.maximise, 1, chunk.floor, None)
-        value, position = (values[0], chunk.offset + kept[0]) if kept else (None, None)
+        found = engines.best_within(solver, ListQuery(chunk.hands, chunk.bonus, chunk.unit.deal().first_leader,
+                                                      chunk.unit.soloist, chunk.maximise, 1, chunk.floor))
+        value, position = (found.values[0], chunk.offset + found.kept[0]) if found.kept else (None, None)
         return Found(value, position, meter.effort(solver.total_nodes))
     except CalasolveError as exc:
         raise _of(chunk.unit.record, exc) from None
@@ -292,7 +293,7 @@ def _start(unit: Unit, exchange: Exchange, cards: Sequence[int] = ()) -> PlaySta
     return state
 
 
-def goal_job(goal: Goal) -> Reached:
+def goal_job(goal: GoalTask) -> Reached:
     """Stage 3 on a worker: one goal search of a search's game points."""
     try:
         meter = _Meter(goal_search().total_nodes)
@@ -416,7 +417,7 @@ class _Search:
     #: per payoff level, reached or not (None: not known yet); the tasks of its goal searches and their answers
     levels: dict[int, bool | None] = field(default_factory=dict)
     goals: list[int] = field(default_factory=list)
-    goal_of: dict[int, Goal] = field(default_factory=dict)
+    goal_of: dict[int, GoalTask] = field(default_factory=dict)
     answers: dict[int, dict[tuple[int, ...], bool]] = field(default_factory=dict)
     #: the game points, and the game-points play's thirds (:func:`~calasolve.table.ddtable.points_play_thirds`)
     value: int = 0
@@ -461,7 +462,7 @@ class _Pipeline:
     search moved on to its next stage once none of its tasks is under way.  The searches take turns: a search's
     k-th task goes before any search's (k + 1)-th (:func:`task_turns`), kept here until the submitter has room
     for it (its ``capacity``), and handed over with its priority.  A chunk goes out against the best its search
-    has found before it by then (:meth:`Chunk.against`)."""
+    has found before it by then (:meth:`CandidateChunk.against`)."""
 
     def __init__(self, run: Submitter, logs: list[_Log], tt_mb: int | None) -> None:
         self.run, self.logs, self.tt_mb = run, logs, tt_mb
@@ -482,7 +483,7 @@ class _Pipeline:
         while self.ready and (capacity is None or self.running < capacity):
             turn, _, go = heapq.heappop(self.ready)
             # a chunk goes out against the best its search has found so far before it
-            item = go.item.against(go.search.found) if isinstance(go.item, Chunk) else go.item
+            item = go.item.against(go.search.found) if isinstance(go.item, CandidateChunk) else go.item
             handle = self.run.submit(go.fn, item, -turn)
             self.running += 1
             handle.add_done_callback(go.reported_to(self.done))
@@ -542,7 +543,7 @@ class _Pipeline:
                 if s.levels[level] is None:
                     for line in goal_leaves(state, GOAL_CARDS):
                         s.goals.append(log.add("payoff", s.unit, [s.task, *s.chunks]))
-                        s.goal_of[s.goals[-1]] = Goal(s.unit, exchange, level, line)
+                        s.goal_of[s.goals[-1]] = GoalTask(s.unit, exchange, level, line)
                         self.launch(s, s.goals[-1], goal_job, s.goal_of[s.goals[-1]])
         elif s.stage == "points":
             # the game points (the highest level reached); the game-points play's thirds where they take a search

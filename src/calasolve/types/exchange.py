@@ -92,6 +92,13 @@ class BestKnown:
         return (f"at most {hi} thirds; whether the defenders can beat the contract is not known yet"
                 + (f" (at least {lo})" if tight else ""))
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], soloist_chooses: bool) -> "BestKnown":
+        """What is proven, of :meth:`to_dict`'s form; the JSON does not say who chooses the exchange (its
+        contract does), so the caller gives ``soloist_chooses``: ``BestKnown.from_dict(k.to_dict(),
+        k.soloist_chooses) == k``."""
+        return cls(d["at_least"], d["at_most"], soloist_chooses)
+
     def to_dict(self) -> dict[str, Any]:
         return {"at_least": self.at_least, "at_most": self.at_most, "makes": self.makes, "text": self.text()}
 

@@ -9,9 +9,9 @@ from fractions import Fraction
 from typing import Any, Literal, Mapping
 
 from ..game.auction import AuctionResult
-from ..game.cards import MAKE_THIRDS, Mask, hand_name
+from ..game.cards import MAKE_THIRDS, Mask, hand_name, parse_hand
 from ..game.exchange import Exchange
-from ..game.rules import Rules
+from ..game.rules import STANDARD, Rules
 from ..game.state import Contract
 from ..game.notation import exchange_from_text
 
@@ -293,6 +293,17 @@ class DDTable:
             if e.soloist == soloist and e.contract == contract:
                 return e
         raise KeyError((soloist, contract))
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "DDTable":
+        """The table of :meth:`to_dict`'s form: equal to the table it was made of, its entries as
+        :meth:`TableEntry.from_dict` and its par as :meth:`Par.from_dict` read them back (``seconds`` and
+        ``cpu`` to the microsecond); its task log (``tasks``) is not in the JSON."""
+        a, b, c = (parse_hand(h) for h in d["hands"])
+        rules = STANDARD if d["rules"] == "standard" else Rules.parse(d["rules"].split())
+        entries = tuple(TableEntry.from_dict(e) for e in d["entries"])
+        return cls((a, b, c), parse_hand(d["monte"]), rules, entries, Par.from_dict(d["par"]), d["name"], d["record"],
+                   d["seconds"], d["cpu"])
 
     def to_dict(self) -> dict[str, Any]:
         return {
