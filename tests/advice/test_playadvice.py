@@ -8,7 +8,7 @@ import pytest
 from steady import steady
 
 from calasolve.advice.advisor import advise
-from calasolve.advice.playadvice import _best, advise_play, side_estimate
+from calasolve.advice.playadvice import advise_play, side_estimate, toss_ups
 from calasolve.advice.policies import random_draw
 from calasolve.advice.realplay import played_exchange
 from calasolve.types.playout import PlayEstimate, PlayedSample
@@ -78,12 +78,15 @@ def test_best_and_toss_up_pair_the_deals() -> None:
         side = side_estimate([s.makes for s in samples], points, [20] * len(points))
         return PlayEstimate(contract, "none", side, None, None, 0.0, samples)  # type: ignore[arg-type]
 
-    # solo beats solissimo by exactly 2 on every deal: separated, though both spread widely
-    best, ties = _best([estimate("solo", [10, -6, 10, -6]), estimate("solissimo", [8, -8, 8, -8])])
-    assert best == "solo" and ties == ("pass",)
-    best, ties = _best([estimate("solo", [-4, -4, -4, 4])])
+    # solo beats solissimo by exactly 2 on every deal: separated over 256 deals, though both spread widely
+    best, ties = toss_ups([estimate("solo", [12, -4] * 128), estimate("solissimo", [8, -8] * 128)])
+    assert best == "solo" and ties == ()
+    # four deals cannot tell them apart, whatever their values say
+    best, ties = toss_ups([estimate("solo", [12, -4] * 2), estimate("solissimo", [8, -8] * 2)])
+    assert best == "solo" and ties == ("solissimo", "pass")
+    best, ties = toss_ups([estimate("solo", [-4, -4, -4, 4])])
     assert best == "pass" and ties == ("solo",)
-    best, ties = _best([estimate("solo", [-4, -4, -4, -4])])
+    best, ties = toss_ups([estimate("solo", [-4] * 64)])
     assert best == "pass" and ties == ()
 
 

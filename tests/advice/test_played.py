@@ -9,14 +9,16 @@ import pytest
 
 from calasolve.advice.advisor import advise, run_advice
 from calasolve.advice.outcome import SampleOutcome
-from calasolve.advice.played import PART_ALPHA, Z_DIRECT, Z_DISCORDANT, gap_difference, paired_estimate, play_chunks
+from calasolve.advice.played import (
+    DIRECT_ALPHA, PART_ALPHA, gap_difference, paired_estimate, play_chunks,
+)
 from calasolve.advice.playadvice import advise_play
 from calasolve.advice.race import Track
 from calasolve.advice.realplay import played_exchange
 from calasolve.types.playout import PlayedSample
 from calasolve.advice.samples import deal_sample
 from calasolve.advice.settings import AdviceSettings
-from calasolve.advice.stats import wilson
+from calasolve.advice.stats import clopper_pearson
 from cli_run import run
 from steady import steady
 from calasolve.game.cards import parse_hand
@@ -54,15 +56,18 @@ def test_the_paired_estimate_is_double_dummy_plus_the_gap() -> None:
     e = paired_estimate(track, played("solo", rows, seconds=0.1875), settings)
     assert (e.deals, e.makes, e.dd_makes) == (8, 7, 6)
     assert e.gap_p_make == pytest.approx((2 - 1) / 8)
-    assert e.p_make == pytest.approx(30 / 40 + 1 / 8)
     lo_dd, hi_dd = track.p_make_interval(PART_ALPHA)
     paired = (max(0.0, lo_dd + e.gap_p_make_95[0]), min(1.0, hi_dd + e.gap_p_make_95[1]))
-    direct = wilson(7, 8, Z_DIRECT)
+    direct = clopper_pearson(7, 8, DIRECT_ALPHA)
+    # the estimate is the narrower part's: here the deals played out alone
+    assert direct[1] - direct[0] < paired[1] - paired[0]
+    assert e.p_make == pytest.approx(7 / 8)
     # where the paired and the direct interval meet
     assert e.p_make_95 == pytest.approx((max(paired[0], direct[0]), min(paired[1], direct[1])))
     assert e.gap_p_make_95[0] < e.gap_p_make < e.gap_p_make_95[1]
     assert e.p_make_95[0] <= e.p_make <= e.p_make_95[1]
-    assert e.mean_payoff == pytest.approx(track.mean_payoff() + (8 + 8 - 8) / 8)
+    assert e.gap_payoff == pytest.approx((8 + 8 - 8) / 8)
+    assert e.mean_payoff in (pytest.approx(track.mean_payoff() + e.gap_payoff), pytest.approx(sum(p for _, p in rows) / 8))
     assert e.payoff_95[0] <= e.mean_payoff <= e.payoff_95[1]
     assert e.multipliers == {1: 1.0} and e.seconds == 1.5
 
@@ -72,9 +77,9 @@ def test_no_discordant_deal_still_leaves_the_gap_open() -> None:
     track = track_of("solo", [(True, 4, 4)] * 48)
     e = paired_estimate(track, played("solo", [(True, 4)] * 8), AdviceSettings(hand=0xFFF))
     assert e.gap_p_make == 0 and e.p_make == 1
-    assert e.gap_p_make_95[1] == pytest.approx(wilson(0, 8, Z_DISCORDANT)[1])
+    assert e.gap_p_make_95[1] == pytest.approx(clopper_pearson(0, 8, PART_ALPHA / 2)[1])
     # 8 of 8 made: the deals alone bound it tighter than the paired gap
-    assert e.p_make_95 == pytest.approx(wilson(8, 8, Z_DIRECT)) and e.p_make_95[0] > 0.5
+    assert e.p_make_95 == pytest.approx(clopper_pearson(8, 8, DIRECT_ALPHA)) and e.p_make_95[0] > 0.5
 
 
 def test_open_double_dummy_game_points_widen_the_gap() -> None:
@@ -82,8 +87,9 @@ def test_open_double_dummy_game_points_widen_the_gap() -> None:
     e = paired_estimate(track, played("solo", [(False, -4)] * 8), AdviceSettings(hand=0xFFF))
     assert e.gap_payoff == pytest.approx(4.0)  # from the midpoint -8
     assert e.gap_payoff_95[0] <= 0.0 and e.gap_payoff_95[1] >= 8.0
-    # every deal played out paid -4: the deals alone pin the game points there
-    assert e.payoff_95 == (-4.0, -4.0) and e.mean_payoff == -4.0
+    # every deal played out paid -4: eight equal outcomes still leave the interval as wide as eight deals allow
+    assert e.payoff_95[0] < -4.0 < e.payoff_95[1] and e.mean_payoff == -4.0
+    assert e.payoff_95[1] - e.payoff_95[0] > 2
 
 
 def test_intervals_that_do_not_meet_give_their_hull() -> None:
@@ -91,7 +97,7 @@ def test_intervals_that_do_not_meet_give_their_hull() -> None:
     track = track_of("solo", [(True, 4, 4)] * 400)
     e = paired_estimate(track, played("solo", [(False, -4)] * 8), AdviceSettings(hand=0xFFF))
     assert e.p_make_95[0] <= e.p_make <= e.p_make_95[1]
-    assert e.p_make_95[0] <= wilson(0, 8, Z_DIRECT)[1] and e.p_make_95[1] >= e.p_make_95[0]
+    assert e.p_make_95[0] <= clopper_pearson(0, 8, DIRECT_ALPHA)[1] and e.p_make_95[1] >= e.p_make_95[0]
 
 
 def test_one_deal_played_bounds_game_points_by_their_range_only() -> None:
@@ -109,8 +115,11 @@ def test_contracts_compared_on_the_same_deals() -> None:
     swings = [rng.choice([-4, 4]) for _ in range(400)]
     solo = track_of("solo", [(p > 0, p, p) for p in swings])
     chiamo = track_of("chiamo", [(p > 0, p + 2, p + 2) for p in swings])
-    lo, hi = gap_difference(chiamo, played("chiamo", [(True, 6)] * 8), solo, played("solo", [(True, 4)] * 8))
+    lo, hi = gap_difference(chiamo, played("chiamo", [(True, 6)] * 256), solo, played("solo", [(True, 4)] * 256))
     assert 0 < lo <= 2 <= hi
+    # eight deals played out cannot bound the gaps' difference that closely, however alike they are
+    lo, hi = gap_difference(chiamo, played("chiamo", [(True, 6)] * 8), solo, played("solo", [(True, 4)] * 8))
+    assert lo <= 0 and 2 <= hi
     same_lo, same_hi = gap_difference(solo, played("solo", [(True, 4)] * 8), solo, played("solo", [(True, 4)] * 8))
     assert same_lo <= 0 <= same_hi
 

@@ -173,3 +173,59 @@ def test_bad_specs_say_what_is_wrong(spec: str, problem: str) -> None:
 def test_specs_parse() -> None:
     assert parse_agent(" PIMC : samples=8 , bidding=rule ") == ("pimc", {"samples": "8", "bidding": "rule"})
     assert np.isclose(make_agent("pimc:samples=3,redeals=4").redeals, 4)  # type: ignore[attr-defined]
+
+
+def test_any_agent_takes_over_a_seat_at_any_decision() -> None:
+    """Whole games whose every decision is made by an agent drawn at random (the exchange's first
+    discards by one policy, the rest by another included): every agent's action is legal."""
+    pool = [make_agent("random", seed=1), make_agent("heuristic"),
+            make_agent("pimc:samples=1,candidates=2,redeals=2", seed=2)]
+    contracts: set[str] = set()
+    for game in range(24):
+        rng = np.random.default_rng(game)
+        state = GameState()
+        while not state.is_terminal:
+            if state.is_chance:
+                state.sample_chance(rng)
+                continue
+            agent = pool[int(rng.integers(len(pool)))]
+            action = agent.act(state)
+            assert action in state.legal_actions(), (agent.name, state.phase)
+            state.apply(action)
+        if state.contract is not None:
+            contracts.add(state.contract)
+    assert {"chiamo", "solo"} <= contracts
+
+
+def test_the_discards_a_plan_still_makes_after_another_policys() -> None:
+    from calasolve.env.agents import fitted_discards
+    from calasolve.game.cards import cards_of, popcount
+
+    for game in range(20):
+        rng = np.random.default_rng(game)
+        state = GameState()
+        while state.is_chance:
+            state.sample_chance(rng)
+        for action in (PASS, bid_action("solo"), PASS):
+            state.apply(action)
+        assert state.phase == "discard" and state.contract == "solo"
+        seat = state.current_player
+        state.apply(state.legal_actions()[-1])  # the highest first: no plan made from the whole hand fits
+        planned = sum(1 << c for c in sorted(cards_of(state.held(seat)))[:4])
+        rest = fitted_discards(state, seat, planned)
+        assert popcount(rest) == 3 and rest & state.held(seat) == rest
+        assert min(cards_of(rest)) > max(cards_of(state.discards[seat]))
+        for _ in range(3):
+            state.apply(make_agent("heuristic").act(state))
+        assert state.phase != "discard" or state.current_player != seat
+
+
+def test_agents_made_without_a_seed_do_not_share_a_stream() -> None:
+    state = GameState()
+    rng = np.random.default_rng(0)
+    while state.is_chance:
+        state.sample_chance(rng)
+    # the same state, many agents: unseeded ones disagree somewhere, seeded ones never
+    unseeded = {make_agent("random").act(state) for _ in range(40)}
+    seeded = {make_agent("random", seed=5).act(state) for _ in range(40)}
+    assert len(unseeded) > 1 and len(seeded) == 1

@@ -17,12 +17,16 @@ so few play-outs are enough for the gap where the two rarely differ.  The
 95% interval is where two 97.5% intervals of the same number meet (the
 union bound): the paired one, itself the sum of the double-dummy part's
 confidence sequence (valid whatever the race's stopping) and the gap's on
-a fixed number of deals, 98.75% each (for P(make), the discordant deals'
-shares bounded by Wilson intervals; for game points, the mean ± z
-standard errors, the double-dummy deals left open counting at either
-end); and the deals played out read alone (Wilson; mean ± z standard
-errors), which is the narrower where the two often differ.  The point
-estimate is the paired one, inside that interval.
+a fixed number of deals, 98.75% each; and the deals played out read alone,
+which is the narrower where the two often differ.  Every part is valid for
+any number of deals, however few: a proportion (P(make), the discordant
+deals' shares) by the Clopper-Pearson interval, a mean of game points by
+the betting interval for values in a known range (the contract's least
+and greatest game points, :mod:`calasolve.advice.confseq`), so eight equal
+outcomes still leave the interval as wide as eight deals allow.  The
+point estimate is that of the narrower part (the paired one, or the deals
+played out alone), and the interval is widened to hold it where the two
+parts' meeting would leave it out.
 
 The play-outs are tasks of their own, seeded by the seed and the sample
 alone, so the answer is the same for any ``jobs`` and on a Dask executor.
@@ -31,21 +35,22 @@ alone, so the answer is the same for any ``jobs`` and on a Dask executor.
 from __future__ import annotations
 
 from dataclasses import replace
-from statistics import NormalDist
 from typing import Sequence
 
 from ..game.errors import InternalError
 from ..game.state import CONTRACT_VALUE, CONTRACTS, Contract
 from ..search.payoff import multiplier_of
 from ..types.advice import PlayedAdvice, PlayedEstimate
+from .confseq import lower_bound, upper_bound
+from .confseq import interval as bounded_interval
 from .race import Race, Track, difference_interval
 from ..types.playout import PlayedSample
 from .realplay import PlayChunk, PlayTask
 from .settings import AdviceSettings
-from .stats import mean_se, wilson
+from .stats import clopper_pearson, mean_se
 
 __all__ = [
-    "PLAYED_INTERVAL_METHOD", "dd_pairs", "gap_difference", "paired_estimate", "play_chunks", "played_advice",
+    "PLAYED_INTERVAL_METHOD", "bounded_mean", "dd_pairs", "gap_difference", "paired_estimate", "play_chunks", "played_advice",
     "played_players",
 ]
 
@@ -53,19 +58,15 @@ __all__ = [
 #: each), half to the deals played out read alone; the interval is where both say.
 PART_ALPHA = 0.0125
 DIRECT_ALPHA = 0.025
-#: The discordant deals' four Wilson bounds share the gap's share.
-Z_DISCORDANT = NormalDist().inv_cdf(1 - PART_ALPHA / 4)
-Z_GAP = NormalDist().inv_cdf(1 - PART_ALPHA / 2)
-Z_DIRECT = NormalDist().inv_cdf(1 - DIRECT_ALPHA / 2)
 #: A difference between two contracts: the double-dummy difference and the gaps' difference, 2.5% each.
 DIFF_ALPHA = 0.025
-Z_DIFF = NormalDist().inv_cdf(1 - DIFF_ALPHA / 2)
 
 PLAYED_INTERVAL_METHOD = (
     "95% by the union bound of two 97.5% intervals, intersected: the paired estimate (double dummy over every "
     "sample, its confidence sequence at 98.75%, plus the gap played minus double dummy on the deals played out "
-    "at 98.75%: Wilson on the discordant deals for P(make), mean ± z standard errors for game points) and the "
-    "deals played out alone (Wilson for P(make), mean ± z standard errors for game points)"
+    "at 98.75%) and the deals played out alone; each valid for any number of deals: Clopper-Pearson for "
+    "P(make) and the discordant deals, the betting interval within the contract's range for game points; "
+    "the estimate is the narrower part's"
 )
 
 
@@ -73,6 +74,29 @@ def _meet(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]
     """Where two intervals of one quantity both hold; their hull when they do not meet (one of them failed)."""
     lo, hi = max(a[0], b[0]), min(a[1], b[1])
     return (lo, hi) if lo <= hi else (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _held(paired: tuple[float, tuple[float, float]], alone: tuple[float, tuple[float, float]]
+          ) -> tuple[float, tuple[float, float]]:
+    """The estimate of the narrower of two (estimate, interval) parts, and where the two intervals meet,
+    widened to hold that estimate (a wider interval covers whenever the narrower one does)."""
+    (pe, pi), (ae, ai) = paired, alone
+    estimate = pe if pi[1] - pi[0] <= ai[1] - ai[0] else ae
+    lo, hi = _meet(pi, ai)
+    return estimate, (min(lo, estimate), max(hi, estimate))
+
+
+def bounded_mean(values: Sequence[float], low: float, high: float, alpha: float) -> tuple[float, float]:
+    """A ``1 - alpha`` interval of the mean of values known to lie in [``low``, ``high``], valid for any
+    fixed number of them (the betting interval); the range itself when there are none.
+
+    >>> [round(v, 2) for v in bounded_mean([8.0] * 8, -24, 24, 0.05)]
+    [-6.08, 15.84]
+    """
+    if not values:
+        return float(low), float(high)
+    lo, hi = bounded_interval(values, low, high, alpha, horizon=len(values))
+    return float(lo), float(hi)
 
 
 def played_players(settings: AdviceSettings) -> str:
@@ -116,36 +140,22 @@ def paired_estimate(track: Track, played: Sequence[PlayedSample], settings: Advi
     """One contract's played estimate from its race track and its deals played out (see the module doc)."""
     contract: Contract = track.contract
     pairs = dd_pairs(track, played)
-    dd_make = [d for d, _, _ in pairs]
-    dd_low = [float(lo) for _, lo, _ in pairs]
-    dd_high = [float(hi) for _, _, hi in pairs]
     m = len(played)
     made = [s.makes for s in played]
-    b = sum(1 for p, d in zip(made, dd_make) if p and not d)
-    c = sum(1 for p, d in zip(made, dd_make) if d and not p)
-    lb, ub = wilson(b, m, Z_DISCORDANT)
-    lc, uc = wilson(c, m, Z_DISCORDANT)
-    gap_p, gap_p_95 = (b - c) / m, (lb - uc, ub - lc)
-    dd_p = float(track.makes().mean())
+    dd_make = [d for d, _, _ in pairs]
+    gap_p, gap_p_95 = _make_gap(made, dd_make)
     dd_lo, dd_hi = track.p_make_interval(PART_ALPHA)
-    paired_95 = (max(0.0, dd_lo + gap_p_95[0]), min(1.0, dd_hi + gap_p_95[1]))
-    p_95 = _meet(paired_95, wilson(sum(made), m, Z_DIRECT))
-    p_make = min(p_95[1], max(p_95[0], dd_p + gap_p))
+    paired_p = (min(1.0, max(0.0, float(track.makes().mean()) + gap_p)),
+                (max(0.0, dd_lo + gap_p_95[0]), min(1.0, dd_hi + gap_p_95[1])))
+    p_make, p_95 = _held(paired_p, (sum(made) / m, clopper_pearson(sum(made), m, DIRECT_ALPHA)))
 
     points = [float(s.points) for s in played]
-    d_mid = mean_se([p - (lo + hi) / 2 for p, lo, hi in zip(points, dd_low, dd_high)])[0]
-    d_lo, se_lo = mean_se([p - hi for p, hi in zip(points, dd_high)])
-    d_hi, se_hi = mean_se([p - lo for p, lo in zip(points, dd_low)])
+    d_mid, gap_95 = _points_gap(points, pairs, float(track.low), float(track.high))
     low, high = float(track.low), float(track.high)
-    direct, se_direct = mean_se(points)
-    if m > 1:
-        gap_95 = (d_lo - Z_GAP * se_lo, d_hi + Z_GAP * se_hi)
-        alone = (max(low, direct - Z_DIRECT * se_direct), min(high, direct + Z_DIRECT * se_direct))
-    else:  # one deal has no spread to speak of: only the range holds
-        gap_95, alone = (low - high, high - low), (low, high)
     plo, phi = track.payoff_interval(PART_ALPHA)
-    pts_95 = _meet((max(low, plo + gap_95[0]), min(high, phi + gap_95[1])), alone)
-    pts = min(pts_95[1], max(pts_95[0], track.mean_payoff() + d_mid))
+    paired_pts = (min(high, max(low, track.mean_payoff() + d_mid)),
+                  (max(low, plo + gap_95[0]), min(high, phi + gap_95[1])))
+    pts, pts_95 = _held(paired_pts, (sum(points) / m, bounded_mean(points, low, high, DIRECT_ALPHA)))
 
     thirds, se_thirds = mean_se([float(s.thirds) for s in played])
     counts: dict[int, int] = {}
@@ -160,22 +170,48 @@ def paired_estimate(track: Track, played: Sequence[PlayedSample], settings: Advi
     )
 
 
+def _make_gap(made: Sequence[bool], dd_make: Sequence[bool]) -> tuple[float, tuple[float, float]]:
+    """P(make) played minus double dummy on the same deals, and its interval at ``1 - PART_ALPHA``: the
+    shares of the deals made only in play and only double dummy, each bounded by Clopper-Pearson."""
+    m = len(made)
+    b = sum(1 for p, d in zip(made, dd_make) if p and not d)
+    c = sum(1 for p, d in zip(made, dd_make) if d and not p)
+    lb, ub = clopper_pearson(b, m, PART_ALPHA / 2)
+    lc, uc = clopper_pearson(c, m, PART_ALPHA / 2)
+    return (b - c) / m, (lb - uc, ub - lc)
+
+
+def _points_gap(points: Sequence[float], pairs: Sequence[tuple[bool, int, int]], low: float, high: float
+                ) -> tuple[float, tuple[float, float]]:
+    """The game points played minus double dummy on the same deals (the open double-dummy deals at their
+    midpoint), and its interval at ``1 - PART_ALPHA``: each end by a one-sided betting bound, the open
+    deals at the end that widens it; a difference lies within the range's span either way."""
+    d_mid = mean_se([p - (lo + hi) / 2 for p, (_, lo, hi) in zip(points, pairs)])[0]
+    span = high - low
+    below = lower_bound([p - hi for p, (_, _, hi) in zip(points, pairs)], -span, span, PART_ALPHA / 2,
+                        horizon=len(points))
+    above = upper_bound([p - lo for p, (_, lo, _) in zip(points, pairs)], -span, span, PART_ALPHA / 2,
+                        horizon=len(points))
+    return d_mid, (below, above)
+
+
 def gap_difference(a: Track, a_played: Sequence[PlayedSample], b: Track, b_played: Sequence[PlayedSample]
                    ) -> tuple[float, float]:
     """The 95% interval of ``a``'s expected game points under play minus ``b``'s: the double-dummy
     difference's confidence sequence (97.5%) plus the gaps' difference paired on the same deals
-    (97.5%, mean ± z standard errors); the contracts are sampled on the same cards."""
+    (97.5%, each end a one-sided betting bound within the differences' range); the contracts are
+    sampled on the same cards."""
     dlo, dhi = difference_interval(a, b, DIFF_ALPHA)
     pa, pb = dd_pairs(a, a_played), dd_pairs(b, b_played)
     # a's gap at its low end minus b's at its high end, and the reverse
     lo = [(x.points - ha) - (y.points - lb) for x, y, (_, _, ha), (_, lb, _) in zip(a_played, b_played, pa, pb)]
     hi = [(x.points - la) - (y.points - hb) for x, y, (_, la, _), (_, _, hb) in zip(a_played, b_played, pa, pb)]
-    mlo, slo = mean_se(lo)
-    mhi, shi = mean_se(hi)
-    if len(lo) < 2:  # one deal: only the range of the gaps' difference holds
-        span = (a.high - a.low) + (b.high - b.low)
+    span = (a.high - a.low) + (b.high - b.low)
+    if not lo:
         return dlo - span, dhi + span
-    return dlo + mlo - Z_DIFF * slo, dhi + mhi + Z_DIFF * shi
+    n = len(lo)
+    return (dlo + lower_bound(lo, -span, span, DIFF_ALPHA / 2, horizon=n),
+            dhi + upper_bound(hi, -span, span, DIFF_ALPHA / 2, horizon=n))
 
 
 def played_advice(race: Race, played: Sequence[PlayedSample], settings: AdviceSettings) -> PlayedAdvice:

@@ -26,7 +26,7 @@ played one action at a time; a plan is kept for the history it was made at.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 import numpy as np
@@ -50,8 +50,8 @@ from .actions import PASS, SPLIT_BASE, bid_action
 from .game import MONTE, GameState
 
 __all__ = [
-    "AGENTS", "Agent", "BID_STRENGTH", "DoubleDummyAgent", "HeuristicAgent", "PimcAgent", "RandomAgent", "make_agent",
-    "parse_agent", "rule_bid",
+    "AGENTS", "Agent", "BID_STRENGTH", "DoubleDummyAgent", "HeuristicAgent", "PimcAgent", "RandomAgent",
+    "fitted_discards", "fresh_seed", "make_agent", "parse_agent", "rule_bid",
 ]
 
 #: The agents by name.
@@ -126,13 +126,29 @@ class _Plans:
 
 
 def _discard_from(state: GameState, planned: Mask) -> int:
-    """The next of the ``planned`` discards, lowest first; a plan the state no longer fits is a bug."""
+    """The next of the ``planned`` discards, lowest first.  Where earlier discards came from another
+    policy (an agent taking over a seat), the plan is completed within what the state still allows:
+    its cards that can still be discarded first, then the cheapest others (:func:`fitted_discards`)."""
     seat = state.current_player
-    left = [c for c in cards_of(planned & ~state.discards[seat])]
+    left = list(cards_of(fitted_discards(state, seat, planned)))
     legal = state.legal_actions()
     if not left or left[0] not in legal:
         raise InternalError(f"seat {seat}'s planned discards do not fit the state ({state.phase})")
     return left[0]
+
+
+def fitted_discards(state: GameState, seat: int, planned: Mask) -> Mask:
+    """The discards ``seat`` still makes for a plan of ``planned`` (all its discards), given those made
+    so far: discards go lowest first, so only held cards above the last one made can follow."""
+    made = state.discards[seat]
+    need = popcount(planned) - popcount(made)
+    allowed = sum(1 << c for c in cards_of(state.held(seat)) if c >= made.bit_length())
+    if planned & made == made and popcount(planned & allowed) == need:
+        return planned & ~made
+    # the plan's cards that can still go, the cheapest of them first if too many, then the cheapest others
+    mine = planned & allowed
+    chosen = heuristic_discards(mine, need) if popcount(mine) >= need else mine
+    return chosen | heuristic_discards(allowed & ~chosen, need - popcount(chosen))
 
 
 def _pool_before_discards(state: GameState, seat: int) -> Mask:
@@ -142,18 +158,26 @@ def _pool_before_discards(state: GameState, seat: int) -> Mask:
 
 @dataclass
 class RandomAgent:
-    """A uniformly random legal action (``seed``: same seed, same actions)."""
+    """A uniformly random legal action: for a seed, a function of the seed, the seat and the decision
+    (same seed, same actions; two seats never share a stream); without one, a seed of its own."""
 
-    seed: int = 0
+    seed: int | None = None
     name: str = "random"
-    rng: np.random.Generator = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.rng = np.random.default_rng(self.seed)
+        if self.seed is None:
+            self.seed = fresh_seed()
+        check_int("seed", self.seed, 0, 2**63 - 1)
 
     def act(self, state: GameState) -> int:
         legal = state.legal_actions()
-        return legal[int(self.rng.integers(len(legal)))]
+        assert self.seed is not None
+        return legal[int(rng_for(self.seed, len(state.history), state.current_player).integers(len(legal)))]
+
+
+def fresh_seed() -> int:
+    """A seed from the operating system's entropy: an agent made without a seed gets one of its own."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
 
 
 class _Planner(ABC):
@@ -384,9 +408,11 @@ _OPTIONS: dict[str, dict[str, type]] = {
 }
 
 
-def make_agent(spec: str, seed: int = 0, solver: CoreSolver | None = None) -> Agent:
+def make_agent(spec: str, seed: int | None = None, solver: CoreSolver | None = None) -> Agent:
     """The agent a spec names (:func:`parse_agent`): ``random``, ``heuristic``, ``pimc`` (options ``samples``,
     ``bidding``, ``candidates``, ``redeals``, ``play``) or ``dd`` (option ``objective``: thirds or payoff).
+    ``seed``: the same seed, the same actions; None, a seed of its own from the system's entropy (two
+    agents made without one do not share a stream).
 
     >>> make_agent("pimc:samples=4").samples
     4
@@ -407,6 +433,8 @@ def make_agent(spec: str, seed: int = 0, solver: CoreSolver | None = None) -> Ag
         if kind is int and not value.isdigit():
             raise ParameterError("agent", spec, f"option {key}: {value!r} is not a whole number")
         kwargs[key] = int(value) if kind is int else value.lower()
+    if seed is None:
+        seed = fresh_seed()
     if name == "random":
         return RandomAgent(seed)
     if name == "heuristic":
