@@ -32,6 +32,7 @@ from calasolve.game.match import DealRecord, Match
 from calasolve.game.rules import Rules
 from calasolve.game.state import DEFENDER_EXCHANGE, DealResult
 from calasolve.types.record import Record
+from calasolve.types.view import View, seat_view
 from calasolve.records.dealfile import read_deal_file
 from calasolve.types.jsonout import dumps
 from calasolve.types.exchange import BestKnown, ExchangeResult
@@ -101,6 +102,16 @@ def test_records(path: str) -> None:
     for record in read_deal_file(str(EXAMPLES / path)):
         assert Record.from_dict(wire(record)) == record
         assert_round_trip(record, Record.from_dict, skip=("path", "line", "index", "key_lines"))
+
+
+def test_views() -> None:
+    """A seat's view at a few points of each played record, every seat."""
+    for record in read_deal_file(str(EXAMPLES / "played.deal")) + read_deal_file(str(EXAMPLES / "example.deal")):
+        for seat in range(3):
+            for n in {0, len(record.played) // 2, len(record.played)}:
+                view = seat_view(record, seat, n)
+                assert View.from_dict(wire(view)) == view
+                assert_round_trip(view, View.from_dict, skip=("path", "line", "index", "key_lines"))
 
 
 def test_exchanges() -> None:

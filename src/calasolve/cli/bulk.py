@@ -19,7 +19,7 @@ from ..game.errors import CalasolveError, DealFileError, OutputError
 from ..game.rules import Rules
 from ..types import jsonout
 from ..types.record import record_label
-from ..records.dealfile import check_deal_bytes, check_deal_file, parse_deal_bytes, read_deal_file
+from ..records.dealfile import check_entries_bytes, check_entries_file, parse_deal_bytes, read_deal_file
 from ..records.flat import flatten
 from ..scale.submit import PoolMap, Waves
 from ..scale.workers import worker_pool
@@ -56,15 +56,15 @@ def read_stdin() -> bytes:
 
 
 def check_records(files: Sequence[str], rule_items: Sequence[str]) -> tuple[list[Any], list[CalasolveError]]:
-    """Every valid record of every file and every error found in them, in file and line order."""
+    """Every valid record or seat's view of every file and every error found in them, in file and line order."""
     Rules.parse(rule_items)  # an unknown name or value fails before any file is read
     records: list[Any] = []
     errors: list[CalasolveError] = []
     for path in files:
         if path == "-":
-            read, bad = check_deal_bytes(read_stdin(), "<stdin>")
+            read, bad = check_entries_bytes(read_stdin(), "<stdin>")
         else:
-            read, bad = check_deal_file(path)
+            read, bad = check_entries_file(path)
         errors += bad
         for record in read:
             if rule_items:

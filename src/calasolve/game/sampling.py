@@ -14,7 +14,7 @@ worker that happens to draw it, so results are identical whatever
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -100,3 +100,20 @@ def deal_rest(
         out[where] = placed[where] | mask_of(int(c) for c in pool[i : i + need])
         i += need
     return (out[0], out[1], out[2]), out[MONTE]
+
+
+def layout_exists(allowed: Mapping[int, int], room: Sequence[int]) -> bool:
+    """Whether the cards of ``allowed`` (card -> bit set of the places it may be) fit ``room[p]``
+    cards in each place ``p`` exactly: Hall's condition, every set of places holding at least the
+    cards that can only go there (a handful of places, so every set is tried).
+
+    >>> layout_exists({0: 0b01, 1: 0b11}, (1, 1)), layout_exists({0: 0b01, 1: 0b01}, (1, 1))
+    (True, False)
+    """
+    if sum(room) != len(allowed) or any(r < 0 for r in room):
+        return False
+    for places in range(1 << len(room)):  # the empty set catches a card with nowhere to go
+        inside = sum(1 for where in allowed.values() if where & ~places == 0)
+        if inside > sum(r for p, r in enumerate(room) if places >> p & 1):
+            return False
+    return True

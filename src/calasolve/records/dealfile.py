@@ -42,16 +42,24 @@ from ..game.cards import (
     parse_cards_or_hand,
     parse_hand,
 )
+from ..game.auction import Auction
 from ..game.errors import CalasolveError, DealFileError, ParameterError
 from ..game.exchange import Exchange
 from ..game.state import DEFENDER_EXCHANGE, Contract, defender_seats, parse_contract
 from ..game.rules import STANDARD, Rules
 from ..types.record import KEYS, Record
+from ..types.view import MONTE, View
 
 __all__ = ["parse_deal_text", "read_deal_file", "check_deal_text", "check_deal_file", "check_deal_bytes", "parse_deal_bytes",
-           "REQUIRED_KEYS"]
+           "check_entries_text", "check_entries_bytes", "check_entries_file", "read_entries", "REQUIRED_KEYS",
+           "VIEW_KEYS", "Entry"]
 
 REQUIRED_KEYS = ("hands", "monte", "contract", "soloist")
+#: Keys of a seat's view only (docs/deal-format.md, "Views").
+VIEW_KEYS = ("view", "auction")
+_ALL_KEYS = KEYS + VIEW_KEYS
+#: What a deal file holds: whole deals and seats' views.
+Entry = Record | View
 _SEATS = {"0": 0, "1": 1, "2": 2}
 
 
@@ -85,7 +93,7 @@ def _lines(text: str) -> list[str]:
 
 
 #: Keys that open a record: repeated in one block, they most likely start a second record.
-_STARTS_RECORD = ("name", "hands")
+_STARTS_RECORD = ("name", "hands", "view")
 
 
 def _split_records(
@@ -124,8 +132,8 @@ def _split_records(
         if not sep or not key:
             fail(f"expected 'key: value', got {content!r}", number)
             continue
-        if key not in KEYS:
-            hint = f"keys are lowercase: {key.lower()}" if key.lower() in KEYS else f"known keys: {', '.join(KEYS)}"
+        if key not in _ALL_KEYS:
+            hint = f"keys are lowercase: {key.lower()}" if key.lower() in _ALL_KEYS else f"known keys: {', '.join(_ALL_KEYS)}"
             fail(f"unknown key {key!r} ({hint})", number)
             continue
         first = next((line for line, other, _ in current if other == key), None)
@@ -191,8 +199,12 @@ def _one_card(key: str, value: str) -> Card:
     return cards[0]
 
 
-def _build(fields_: Mapping[str, str], path: str, start: int, index: int, lines: Mapping[str, int]) -> Record:
-    """The record of one block's ``key -> value``; raises :class:`_Bad`."""
+def _build(fields_: Mapping[str, str], path: str, start: int, index: int, lines: Mapping[str, int]) -> Entry:
+    """The record (or view) of one block's ``key -> value``; raises :class:`_Bad`."""
+    if "view" in fields_:
+        return _build_view(fields_, path, start, index, lines)
+    if "auction" in fields_:
+        _bad("auction", "auction: only a seat's view (view: SEAT) gives the calls; a whole deal gives its contract and soloist")
     for key in REQUIRED_KEYS:
         if key not in fields_:
             _bad(None, f"record has no {key!r} line (required: {', '.join(REQUIRED_KEYS)})")
@@ -212,29 +224,110 @@ def _build(fields_: Mapping[str, str], path: str, start: int, index: int, lines:
         _bad("contract", str(err))
     soloist = _parse_seat("soloist", fields_["soloist"])
     leader = _parse_seat("leader", fields_["leader"]) if "leader" in fields_ else None
-    rules = STANDARD
-    if "rules" in fields_:
-        try:
-            rules = Rules.parse(re.sub(r"\s*=\s*", "=", fields_["rules"]).split())
-        except CalasolveError as err:
-            _bad("rules", f"rules: {err}")
+    rules = _parse_rules(fields_)
     exchange = Exchange(
         call=_one_card("call", fields_["call"]) if "call" in fields_ else None,
         returned=_one_card("return", fields_["return"]) if "return" in fields_ else None,
         takes=_parse_per_seat("takes", fields_["takes"]) if "takes" in fields_ else None,
         discards=_parse_discards(fields_["discards"], contract, soloist) if "discards" in fields_ else None,
     )
-    played: tuple[Card, ...] = ()
-    if "played" in fields_:
-        try:
-            played = tuple(parse_cards(fields_["played"]))
-        except CalasolveError as err:
-            _bad("played", f"played: {err}")
+    played = _parse_played(fields_)
     return Record(
         hands=(hands[0], hands[1], hands[2]), monte=monte, contract=contract, soloist=soloist, leader=leader,
         played=played, rules=rules, name=fields_.get("name"), exchange=exchange,
         path=path, line=start, index=index, key_lines=dict(lines),
     )
+
+
+def _parse_rules(fields_: Mapping[str, str]) -> Rules:
+    if "rules" not in fields_:
+        return STANDARD
+    try:
+        return Rules.parse(re.sub(r"\s*=\s*", "=", fields_["rules"]).split())
+    except CalasolveError as err:
+        _bad("rules", f"rules: {err}")
+
+
+def _parse_played(fields_: Mapping[str, str]) -> tuple[Card, ...]:
+    if "played" not in fields_:
+        return ()
+    try:
+        return tuple(parse_cards(fields_["played"]))
+    except CalasolveError as err:
+        _bad("played", f"played: {err}")
+
+
+def _build_view(fields_: Mapping[str, str], path: str, start: int, index: int, lines: Mapping[str, int]) -> View:
+    """The seat's view of one block; raises :class:`_Bad` (the view checks itself: DealFileError)."""
+    seat = _parse_seat("view", fields_["view"])
+    if "hands" not in fields_:
+        _bad(None, f"view of seat {seat} has no 'hands' line (its own hand, '?' for the others: "
+             f"hands: {' '.join('HAND' if s == seat else '?' for s in range(3))})")
+    hand_texts = fields_["hands"].split()
+    if len(hand_texts) != 3:
+        _bad("hands", f"hands: {len(hand_texts)} hands given, need 3 (seats 0, 1, 2 separated by spaces, '?' for unseen)")
+    if hand_texts[seat] == "?":
+        _bad("hands", f"hands: seat {seat}'s own hand is '?'; a view gives the hand of its seat")
+    for other, text in enumerate(hand_texts):
+        if other != seat and text != "?":
+            _bad("hands", f"hands: seat {other}'s hand: seat {seat} does not see it; write ?")
+    try:
+        hand = parse_hand(hand_texts[seat])
+    except CalasolveError as err:
+        _bad("hands", f"hands: seat {seat}: {err}")
+    monte_text = fields_.get("monte", "?")
+    monte = None if monte_text == "?" else _parse_cardset("monte", monte_text)
+    calls = tuple(fields_["auction"].split()) if "auction" in fields_ else ()
+    soloist = _parse_seat("soloist", fields_["soloist"]) if "soloist" in fields_ else None
+    leader = _parse_seat("leader", fields_["leader"]) if "leader" in fields_ else None
+    rules = _parse_rules(fields_)
+    contract, winner = _auction_outcome(calls, rules)
+    if "contract" in fields_:
+        try:
+            contract = parse_contract(fields_["contract"])
+        except CalasolveError as err:
+            _bad("contract", str(err))
+    call_from: int | str | None = None
+    call = None
+    if "call" in fields_:
+        card_text, sep, source = fields_["call"].partition(" from ")
+        call = _one_card("call", card_text)
+        if sep:
+            source = source.strip().lower()
+            if source != MONTE and source not in _SEATS:
+                _bad("call", f"call: from {source!r}: write 'from 0', 'from 1', 'from 2' or 'from monte'")
+            call_from = MONTE if source == MONTE else _SEATS[source]
+    discards = None
+    if "discards" in fields_:
+        value = fields_["discards"]
+        if "=" in value:
+            discards = _parse_per_seat("discards", value)
+        else:  # the plain form: the soloist's in chiamo and solo, else the seat's own
+            owner = (soloist if soloist is not None else winner) if contract not in DEFENDER_EXCHANGE else seat
+            per_seat = [0, 0, 0]
+            per_seat[seat if owner is None else owner] = _parse_cardset("discards", value)
+            discards = (per_seat[0], per_seat[1], per_seat[2])
+    exchange = Exchange(
+        call=call,
+        returned=_one_card("return", fields_["return"]) if "return" in fields_ else None,
+        takes=_parse_per_seat("takes", fields_["takes"]) if "takes" in fields_ else None,
+        discards=discards,
+    )
+    return View(seat=seat, hand=hand, monte=monte, calls=calls, contract=contract if "contract" in fields_ else None, soloist=soloist,
+                leader=leader, exchange=exchange, call_from=call_from, played=_parse_played(fields_), rules=rules,
+                name=fields_.get("name"), path=path, line=start, index=index, key_lines=dict(lines))
+
+
+def _auction_outcome(calls: tuple[str, ...], rules: Rules) -> tuple[Contract | None, int | None]:
+    """The winning bid and its seat when ``calls`` end the auction (the view reports a bad call itself)."""
+    auction = Auction(rules)
+    try:
+        for call in calls:
+            auction.call(call)
+        result = auction.result()
+    except CalasolveError:
+        return None, None
+    return (None if result.bid is None else parse_contract(result.bid)), result.soloist
 
 
 def _parse_discards(value: str, contract: Contract, soloist: int) -> tuple[Mask, Mask, Mask]:
@@ -260,11 +353,35 @@ def parse_deal_text(text: str, path: str = "<string>") -> list[Record]:
 def check_deal_text(text: str, path: str = "<string>") -> tuple[list[Record], list[DealFileError]]:
     """Every valid record of a deal file's text and every problem in it, in line order:
     each bad line, and the first problem of each record whose lines are well formed.
+    A seat's view is not a whole deal: here it is an error (:func:`check_entries_text` reads views).
 
     >>> records, errors = check_deal_text("Hands: x\\n\\nhands: 3\\nmonte: -", path="x.deal")
     >>> records, [str(e) for e in errors]  # doctest: +NORMALIZE_WHITESPACE
     ([], ["x.deal:1: unknown key 'Hands' (keys are lowercase: hands)",
           "x.deal:3: record has no 'contract' line (required: hands, monte, contract, soloist)"])
+    """
+    return _whole(*check_entries_text(text, path))
+
+
+def _whole(entries: list[Entry], errors: list[DealFileError]) -> tuple[list[Record], list[DealFileError]]:
+    """The records of ``entries``; each view among them an error at its ``view:`` line."""
+    records = [e for e in entries if isinstance(e, Record)]
+    for view in entries:
+        if isinstance(view, View):
+            line = (view.key_lines or {}).get("view", view.line)
+            errors.append(DealFileError(f"record {view.index} is seat {view.seat}'s view, not a whole deal "
+                                        "(it hides the other hands; only 'calasolve check' reads views)",
+                                        path=view.path, line=line))
+    errors.sort(key=lambda e: e.line or 0)
+    return records, errors
+
+
+def check_entries_text(text: str, path: str = "<string>") -> tuple[list[Entry], list[DealFileError]]:
+    """:func:`check_deal_text`, views included: every valid record or view, and every problem.
+
+    >>> entries, errors = check_entries_text("view: 1\\nhands: ? 6.C65.AC765.2A5 ?\\nauction: pass solo")
+    >>> entries[0].calls, entries[0].soloist, errors
+    (('pass', 'solo'), None, [])
     """
     if not isinstance(text, str):
         raise ParameterError("text", text, "must be a str")
@@ -274,7 +391,7 @@ def check_deal_text(text: str, path: str = "<string>") -> tuple[list[Record], li
     blocks = _split_records(text, path, errors)
     if not blocks and not errors:
         return [], [DealFileError("no deal records (the file is empty or holds only comments)", path=path)]
-    records = []
+    records: list[Entry] = []
     for index, block in enumerate(blocks, 1):
         lines = {key: number for number, key, _ in block}
         start = block[0][0]
@@ -298,6 +415,19 @@ def read_deal_file(path: str) -> list[Record]:
 
 def check_deal_file(path: str) -> tuple[list[Record], list[DealFileError]]:
     """:func:`check_deal_text` of the UTF-8 deal file at ``path``."""
+    return _whole(*check_entries_file(path))
+
+
+def read_entries(path: str) -> list[Entry]:
+    """The records and views of the UTF-8 deal file at ``path``; :class:`DealFileError` on the first problem."""
+    entries, errors = check_entries_file(path)
+    if errors:
+        raise errors[0]
+    return entries
+
+
+def check_entries_file(path: str) -> tuple[list[Entry], list[DealFileError]]:
+    """:func:`check_entries_text` of the UTF-8 deal file at ``path``."""
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterError("path", path, "must be a file name (str or os.PathLike)")
     try:
@@ -307,7 +437,7 @@ def check_deal_file(path: str) -> tuple[list[Record], list[DealFileError]]:
         return [], [DealFileError(f"cannot read the file: {err.strerror or err}", path=str(path))]
     except ValueError:  # open() refuses a name with a NUL byte
         return [], [DealFileError("cannot read the file: its name holds a NUL byte", path=str(path))]
-    return check_deal_bytes(data, str(path))
+    return check_entries_bytes(data, str(path))
 
 
 def parse_deal_bytes(data: bytes, path: str) -> list[Record]:
@@ -320,6 +450,11 @@ def parse_deal_bytes(data: bytes, path: str) -> list[Record]:
 
 def check_deal_bytes(data: bytes, path: str) -> tuple[list[Record], list[DealFileError]]:
     """:func:`check_deal_text` of a deal file's raw bytes (UTF-8)."""
+    return _whole(*check_entries_bytes(data, path))
+
+
+def check_entries_bytes(data: bytes, path: str) -> tuple[list[Entry], list[DealFileError]]:
+    """:func:`check_entries_text` of a deal file's raw bytes (UTF-8)."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ParameterError("data", data, "must be bytes")
     data = bytes(data)
@@ -328,7 +463,7 @@ def check_deal_bytes(data: bytes, path: str) -> tuple[list[Record], list[DealFil
     except UnicodeDecodeError as err:
         line = data[: err.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
         return [], [DealFileError(f"not UTF-8 text (byte 0x{data[err.start]:02x})", path=str(path), line=line)]
-    return check_deal_text(text, path=str(path))
+    return check_entries_text(text, path=str(path))
 
 
 # -- writing -----------------------------------------------------------------
