@@ -196,7 +196,7 @@ def test_the_dd_soloist_policy_is_labelled_an_upper_bound() -> None:
     from calasolve.cli.text import format_advice
 
     advice = advise(parse_hand("32A.32A.32A.32A"), play="dd", samples=1, jobs=1, contracts=["solissimo"], policy="dd")
-    assert "soloist dd (the soloist sees every card: an optimistic upper bound)" in "\n".join(format_advice(advice))
+    assert "soloist dd (the soloist sees every card: an optimistic upper bound)" in "\n".join(format_advice(advice, explain=True))
     assert advice.to_dict()["policy_notes"]["soloist"].endswith("an optimistic upper bound")
 
 
@@ -296,7 +296,7 @@ def test_an_aggravation_under_heuristic_defenders_says_how_to_check_it() -> None
     from calasolve.cli.text import format_advice
 
     def text(**kw: object) -> str:
-        return "\n".join(format_advice(advise("32A.32A.32A.32A", play="dd", samples=2, jobs=1, **kw)))  # type: ignore[arg-type]
+        return "\n".join(format_advice(advise("32A.32A.32A.32A", play="dd", samples=2, jobs=1, **kw), explain=True))  # type: ignore[arg-type]
 
     heuristic = text(contracts=["solissimo", "scegliete"], defender_policy="heuristic")
     assert "recommendation: scegliete" in heuristic and "the dd defender policy" in heuristic

@@ -183,9 +183,9 @@ def test_the_play_outs_and_the_text_under_sampled_defenders(solver) -> None:  # 
     play = advise_play(BORDERLINE, seed=3, play_samples=1, pimc_samples=2, contracts=["dividete"], jobs=1,
                        defender_policy="sampled")
     assert play.to_dict()["policy_notes"]["defenders"] == "each defender chooses with what it sees"
-    assert "defenders sampled (4 choices x 4 re-deals each)" in "\n".join(format_play_advice(play))
+    assert "defenders sampled (4 choices x 4 re-deals each)" in "\n".join(format_play_advice(play, explain=True))
     # an aggravation recommended under defenders who do not see every card says how to check it
     text = "\n".join(format_advice(advise("32A.32A.32A.32A", play="dd", samples=2, jobs=1, contracts=["solissimo", "scegliete"],
-                                          defender_policy="sampled")))
+                                          defender_policy="sampled"), explain=True))
     assert "recommendation: scegliete" in text and "exchanged each with what it sees" in text
     assert "the dd defender policy" in text

@@ -218,7 +218,7 @@ def test_cli_default_and_dd(capsys: pytest.CaptureFixture[str]) -> None:
     dd = json.loads(out)
     assert code == 0 and "played" not in dd
     assert steady(dd) == steady(advise(STRONG, play="dd", samples=16, seed=2, jobs=1, contracts=["solo"]).to_dict())
-    code, text, _ = run(["advise", *QUICK, STRONG], capsys)
+    code, text, _ = run(["advise", "--explain", *QUICK, STRONG], capsys)
     assert code == 0
     assert "under play" in text and "recommendation, on the played odds: " in text
     assert "double dummy alone (the floor): " in text

@@ -312,8 +312,13 @@ def test_advice_chart(example_page: Page) -> None:
     page.wait_for_selector("svg.advice", timeout=60_000)
     assert page.locator("svg.advice rect.pmake").count() == 2
     assert page.locator("svg.advice rect.bar").count() == 0
+    # the answer first, then one table in bidding order: pass, solo, solissimo; no floor beside double dummy
+    answer = page.locator("#advice-chart p.answer").text_content() or ""
+    assert re.match(r"(Bid (solo|solissimo): makes \d+% \(\d+-\d+%\), .* game points \(.* to .*\);|Pass: )", answer), answer
+    assert page.locator("table.odds tbody th").all_text_contents() == ["pass", "solo", "solissimo"]
+    assert "DD floor" not in (page.locator("table.odds thead").text_content() or "")
     text = page.locator("#advice-chart").text_content() or ""
-    assert "Recommendation:" in text and "played odds" not in text
+    assert "Recommendation: " in text and "played odds" not in text
     example_page.shot("advice")
     assert example_page.errors == []
 
@@ -329,11 +334,60 @@ def test_played_advice_chart_shows_both_odds(example_page: Page) -> None:
     assert page.locator("svg.advice rect.bar.odds-played").count() == 1
     assert "solo, played: P(make)" in (page.locator("svg.advice rect.bar.odds-played title").text_content() or "")
     assert page.locator("svg.advice .advice-legend text").all_text_contents()[:2] == [
-        "double dummy (every card seen)", "played (own hand only)"]
+        "under play (own hand only)", "double dummy (the floor)"]
+    # the answer first, then the table: the played odds with the double-dummy floor beside them
+    answer = page.locator("#advice-chart p.answer").text_content() or ""
+    assert answer.startswith(("Bid solo: makes ", "Pass: ")), answer
+    assert page.locator("table.odds tbody th").all_text_contents() == ["pass", "solo"]
+    assert "DD floor" in (page.locator("table.odds thead").text_content() or "")
+    assert page.locator("table.odds tr.chosen").count() == 1
     text = page.locator("#advice-chart").text_content() or ""
-    assert re.search(r"Recommendation: (solo|pass) on the played odds \u2014 .*under play", text), text
-    assert re.search(r"\(double dummy: (solo|pass)", text), text
+    assert re.search(r"Recommendation, on the played odds: (solo|pass) \u2014 .*under play", text), text
+    assert re.search(r"Double dummy alone \(the floor\): (solo|pass)", text), text
+    assert re.search(r"\d+ deals solved double dummy, 1?\d played out; \d+\.\d s", text), text
     example_page.shot("advice-played")
+    assert example_page.errors == []
+
+
+@pytest.mark.parametrize("name", ["played strong", "played weak, pass", "dd strong"])
+def test_the_advice_panel_reads_as_the_command_prints(example_page: Page, name: str) -> None:
+    """A whole advice (tests/data/advise_glance.json, as ``advise --json`` printed it) drawn as the page
+    draws an answer: the command's answer in its fullest wording, its table's rows, marks and odds, and
+    the chart's bars."""
+    from calasolve.cli.glance import glance, points_text
+    from calasolve.cli.text import format_advice
+    from calasolve.types.advice import Advice
+
+    result = json.loads((ROOT / "tests" / "data" / "advise_glance.json").read_text())[name]
+    page = example_page.page
+    page.evaluate("result => drawAdvice(result)", result)
+    advice = Advice.from_dict(result)
+    g = glance(advice)
+    rec, names = g.row(g.recommendation), ", ".join(g.closest())
+    if rec.choice == "pass":
+        expected = f"Pass: no bid clearly gains; as good within the noise: {names}" if names else \
+            "Pass: every bid clearly loses game points"
+    else:
+        assert rec.p_make is not None and rec.p_make_95 is not None and rec.points_95 is not None
+        lo, hi = rec.p_make_95
+        expected = (f"Bid {rec.choice}: makes {rec.p_make:.0%} ({lo * 100:.0f}-{hi * 100:.0f}%), {points_text(rec.points)} "
+                    f"game points ({points_text(rec.points_95[0])} to {points_text(rec.points_95[1])})"
+                    + (f"; as good within the noise: {names}" if names else "; clearly the best"))
+    assert page.locator("#advice-chart p.answer").text_content() == expected
+    # the command's table, row by row: the same choices, marks and odds
+    lines = format_advice(advice)
+    start = next(i for i, line in enumerate(lines) if line.startswith("  bid "))
+    rows = lines[start + 1:start + 1 + len(g.rows)]
+    assert page.locator("table.odds tbody th").all_text_contents() == [r[2:].split()[0] for r in rows]
+    assert page.locator("table.odds td.mark").all_text_contents() == [r[0].strip() for r in rows]
+    shown = page.locator("table.odds tbody td.num").all_text_contents()
+    for r in g.rows[1:]:
+        assert r.p_make is not None and r.p_make_95 is not None
+        assert f"{r.p_make:.0%} ({r.p_make_95[0] * 100:.0f}-{r.p_make_95[1] * 100:.0f}%)" in shown
+    bars = "svg.advice rect.bar.odds-played" if advice.played else "svg.advice rect.pmake"
+    assert page.locator(bars).count() == len(g.rows) - 1
+    assert page.locator("svg.advice rect.bar.odds-dd").count() == (len(g.rows) - 1 if advice.played else 0)
+    example_page.shot(f"advice-glance-{name.split()[0]}-{len(name)}")
     assert example_page.errors == []
 
 
@@ -342,9 +396,10 @@ def test_strong_hand_advice_with_the_default_samples_draws_its_chart(example_pag
     example_page.advise(STRONG, seat=1)
     expect(page.locator("#advice-progress")).to_be_visible()
     page.wait_for_selector("svg.advice", timeout=600_000)
-    assert page.locator("svg.advice rect.pmake").count() == 5
+    assert page.locator("svg.advice rect.bar.odds-dd").count() == 5
     assert page.locator("svg.advice rect.bar.odds-played").count() == 5  # the default: the played odds too
-    assert "Recommendation:" in (page.locator("#advice-chart").text_content() or "")
+    assert page.locator("table.odds tbody tr").count() == 6
+    assert "Recommendation, on the played odds:" in (page.locator("#advice-chart").text_content() or "")
     assert page.locator("#advice-error").text_content() == ""
     example_page.shot("advice-strong")
     assert example_page.errors == []
@@ -357,7 +412,7 @@ def test_a_new_advice_drops_the_older_one(example_page: Page) -> None:
     example_page.advise("7654.7654.765.7", samples=2, skip=("chiamo", "dividete", "scegliete", "solissimo"))
     page.wait_for_selector("svg.advice", timeout=120_000)
     assert "Hand 7654.7654.765.7" in (page.locator("#advice-chart").text_content() or "")
-    assert page.locator("svg.advice rect.pmake").count() == 1
+    assert page.locator("svg.advice rect.bar.odds-played").count() == 1
     assert example_page.errors == []
 
 

@@ -50,12 +50,23 @@ def test_play_pimc_alone(capsys: pytest.CaptureFixture[str]) -> None:
     assert obj["play"] == "pimc" and "recommendation" not in obj  # no double-dummy advice asked
     assert all(c["dd"] is None and c["gap"] is None for c in obj["contracts"])
     code, text, _ = run(["advise", "--play", "pimc", *PLAY, *QUICK, HAND], capsys)
+    # the answer first, one table of the PIMC odds (no double-dummy floor: none was asked), within 80 columns
+    lines = text.splitlines()
+    answer = lines[lines.index("") + 1]
+    assert code == 0 and answer.startswith((f"Bid {obj['best']}:", "Pass")) and "P(make) under PIMC play" in text
+    assert "DD floor" not in text and max(map(len, lines)) <= 80 and lines[-1].endswith("(--explain: how)")
+    assert "best under PIMC play:" not in text
+    code, text, _ = run(["advise", "--play", "pimc", "--explain", *PLAY, *QUICK, HAND], capsys)
     assert code == 0 and "under PIMC play" in text and "best under PIMC play:" in text
     assert "seat 0 holds" in text and "DD:" not in text
 
 
 def test_play_both_text_shows_the_gap(capsys: pytest.CaptureFixture[str]) -> None:
     code, text, _ = run(["advise", "--play", "both", *PLAY, *QUICK, HAND], capsys)
+    # the PIMC odds are the answer, the double-dummy advice the floor beside them
+    assert code == 0 and "P(make) under PIMC play" in text and "DD floor" in text and "gap: P(make)" not in text
+    assert max(map(len, text.splitlines())) <= 80
+    code, text, _ = run(["advise", "--play", "both", "--explain", *PLAY, *QUICK, HAND], capsys)
     assert code == 0 and "recommendation:" in text and "under PIMC play" in text and "gap: P(make)" in text
     assert text.count("seat 0 holds") == 1
 

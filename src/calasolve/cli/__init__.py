@@ -9,8 +9,9 @@ The top layer: a module per command (``check``, ``rules``, ``solve``, ``table``,
 ``analyse``, ``play``, ``advise``, ``deal``, ``bench``, ``board``, ``arena``), registered on the
 group here; their shared options (``options``), the bulk plumbing of records
 in and results out over worker processes or Dask (``bulk``), the process and
-stream plumbing of :func:`main` (``streams``) and the wording of every
-result (``text``).  May import every other layer; nothing imports it but
+stream plumbing of :func:`main` (``streams``), the wording of every
+result (``text``), the advice at a glance (``glance``) and its chart
+(``plot``, matplotlib, imported only for ``advise --plot``).  May import every other layer; nothing imports it but
 ``calasolve.__main__``.  A command keeps its heavy imports inside its
 function, so that ``calasolve --help`` or ``calasolve rules`` start fast.
 """

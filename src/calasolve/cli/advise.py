@@ -21,9 +21,12 @@ from ..advice.checks import contract_choice, known_items, parse_advice_hand
 from ..advice.settings import PLAY_MODES, PLAYERS, AdviceSettings
 from ..types.advice import Advice
 from ..types.playout import PlayAdvice
+from ..game.cards import hand_name
 from ..game.notation import notation
 from .bulk import NoBar, check_scheduler, emit_json
 from .options import F, jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
+from .glance import glance
+from .plot import check_plot, draw_odds
 from .text import advice_bar_label, format_advice, format_play_advice
 
 
@@ -78,6 +81,12 @@ def advice_options(f: F) -> F:
 @click.argument("hand", nargs=-1, required=True)
 @advice_options
 @json_option("One JSON object: every contract's estimate and the recommendation.")
+@click.option("--explain", is_flag=True,
+              help="After the answer and its table, the method: the sampling and its stopping, the exchange "
+                   "policies, the players, the interval methods, and every contract in detail (wide tables).")
+@click.option("--plot", "plot_path", default=None, metavar="FILE",
+              help="Also draw each contract's P(make) with its 95% interval, played and double dummy side by side, "
+                   "to FILE (.png or .svg; needs the extra calasolve[plot]).")
 @symbols_option
 @rule_option
 @jobs_option("Parallel worker processes, one solver each (default: all cores).")
@@ -86,31 +95,41 @@ def advice_options(f: F) -> F:
               help="The payoff goal search's memo per worker, in MiB (one the machine cannot allocate is an error).")
 @scheduler_options
 def advise_cmd(
-    hand: Sequence[str], as_json: bool, symbols: bool | None, scheduler: str | None, scheduler_timeout: float,
-    **options: Any,
+    hand: Sequence[str], as_json: bool, explain: bool, plot_path: str | None, symbols: bool | None,
+    scheduler: str | None, scheduler_timeout: float, **options: Any,
 ) -> None:
     """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo.
 
     HAND is hand notation (32A7.RC5.F64.AR) or 12 card tokens.  For each
     contract the unseen cards are dealt at random, the exchange is made by
-    the chosen policy and the deal is solved double dummy.  The samples come
-    in rounds, and a contract stops being sampled once its question is
-    settled: out (its expected game points are below the pass line or
-    another contract's, with confidence), settled (the answer, its P(make)
-    as precise as asked) or at the cap.  Reported: P(make) with a 95%
-    interval valid under this stopping, mean thirds, expected game points
-    and the multipliers' chances.  The recommendation is the contract with
-    the highest expected game points, or pass; a toss-up says so.
+    the chosen policy and the deal is solved double dummy; by default (--play
+    played) the first --play-samples deals of each contract are also played
+    out by PIMC players who see only their own hand, and the played odds are
+    double dummy plus the gap on those deals.  The samples come in rounds,
+    and a contract stops being sampled once its question is settled: out
+    (its expected game points are below the pass line or another
+    contract's, with confidence), settled or at the cap.
 
-    With --play pimc the first --play-samples deals of each contract are
-    instead played out, after the same exchange, by PIMC players on all
-    three seats (each sees only its own hand and what the play showed);
-    --play both reports the double-dummy advice, then both on those deals
-    and the gap per contract.
+    The answer comes first, on one line: the bid with the highest expected
+    game points under play (or pass), its P(make) and expected game points
+    with their 95% intervals, and the bids as good within the noise (the two
+    closest).  Then one table, a row per contract in bidding order (pass at
+    0): P(make) with a bar, the expected game points, and the double-dummy
+    P(make) beside them as the floor.  --explain adds the method (sampling
+    and stopping, exchange policies, players, interval methods) and every
+    contract in detail: mean thirds, multipliers, the gap; --json prints all
+    of it; --plot FILE draws each contract's P(make).
+
+    --play dd gives the double-dummy odds alone.  With --play pimc the first
+    --play-samples deals of each contract are played out plainly by PIMC
+    players on all three seats (each sees only its own hand and what the
+    play showed); --play both adds the double-dummy advice, and double dummy
+    on those deals with the gap per contract (--explain).
 
     \b
     Examples:
       calasolve advise 32AR.32A.3A.2A5
+      calasolve advise --explain --plot odds.png 32AR.32A.3A.2A5
       calasolve advise --seat 2 --samples 1000 --seed 7 3B 2B AB RB 3S 2S AS 3C AC 2D AD 5D
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
       calasolve advise --play both --play-samples 8 --contracts solo 32AR.32A.3A.2A5
@@ -118,17 +137,25 @@ def advise_cmd(
     with known_errors():
         settings = _settings(hand, options)
     check_scheduler(scheduler, settings.jobs)
+    if plot_path is not None:
+        check_plot(plot_path)  # before minutes of work, not after
     from ..scale.cluster import dask_map
 
     with known_errors(), dask_map(scheduler, scheduler_timeout) if scheduler else nullcontext() as executor:
         result, played = _run(settings, sys.stderr.isatty() and not as_json, executor)
+    if plot_path is not None:
+        odds = glance(result, played)
+        answer = "pass" if odds.recommendation == "pass" else f"bid {odds.recommendation}"
+        draw_odds(odds, plot_path, f"{hand_name(settings.hand)}, seat {settings.seat}: {answer}")
     if as_json:
         _emit_json(result, played, settings.play)
         return
     n = notation(symbols)
-    lines = format_advice(result, n) if result is not None else []
     if played is not None:
-        lines += format_play_advice(played, n, header=result is None)
+        lines = format_play_advice(played, n, advice=result, explain=explain)
+    else:
+        assert result is not None
+        lines = format_advice(result, n, explain=explain)
     click.echo("\n".join(lines))
 
 

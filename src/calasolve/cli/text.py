@@ -4,6 +4,8 @@ rules, bench and advise, in one card notation (:mod:`calasolve.game.notation`).
 
 from __future__ import annotations
 
+import math
+import textwrap
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..game.cards import MAKE_THIRDS, Card, parse_hand, mask_thirds
@@ -19,6 +21,7 @@ from ..game.notation import (
     role, side, table_diagram, trick_lines,
 )
 from ..types.record import record_header
+from .glance import Glance, glance, points_text as _points
 
 if TYPE_CHECKING:
     from ..advice.race import Race
@@ -34,6 +37,8 @@ __all__ = [
     "format_advice",
     "advice_bar_label",
     "format_play_advice",
+    "glance_lines",
+    "headline",
     "format_table",
 ]
 
@@ -377,20 +382,158 @@ def advice_bar_label(race: Race | None, *, fixed: bool, policy: str) -> str:
     return prefix + " ".join(f"{t.contract}{'' if t.active else ' ' + (t.stopped or '')}" for t in race.tracks)
 
 
-def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
-    """The readable report of ``calasolve advise``: the hand, then every contract best first."""
+#: the width the short advice keeps to (a terminal's)
+WIDTH = 80
+#: the P(make) bar's cells
+BAR_CELLS = 10
+
+
+def format_advice(advice: Any, symbols: Notation | bool = False, *, explain: bool = False) -> list[str]:
+    """The readable report of ``calasolve advise`` (the default and ``--play dd``): the hand, the
+    answer on one line, one table in bidding order and a line on what it rests on, within 80
+    columns; with ``explain`` also the method and every contract in detail (wide tables)."""
+    n = as_notation(symbols)
+    lines = _hand_lines(advice, n) + [""] + glance_lines(glance(advice), n, explain=explain)
+    if explain:
+        lines += _advice_method_lines(advice)
+    return lines + _aggravation_note(advice)
+
+
+def format_play_advice(play: PlayAdvice, symbols: Notation | bool = False, *, advice: Any = None,
+                       explain: bool = False) -> list[str]:
+    """The readable report of ``advise --play pimc|both``: the hand, the answer and one table of
+    the deals played out by PIMC players (with ``both``, the double-dummy ``advice`` as the floor),
+    within 80 columns; with ``explain`` also the method and every contract in detail (wide tables),
+    the double-dummy advice's first."""
+    n = as_notation(symbols)
+    lines = _hand_lines(advice if advice is not None else play, n) + [""]
+    lines += glance_lines(glance(advice, play), n, explain=explain)
+    if explain:
+        if advice is not None:
+            lines += _advice_method_lines(advice)
+        lines += _play_method_lines(play, n, policies=advice is None)
+    return lines + (_aggravation_note(advice) if advice is not None else [])
+
+
+def _hand_lines(advice: Any, n: Notation) -> list[str]:
+    """Whose hand, under which rules, what else is known, and the hand's diagram."""
+    rules = f", rules {advice.rules.describe()}" if advice.rules.changes() else ""
+    lines = textwrap.wrap(f"seat {advice.seat} holds ({plural(mask_thirds(advice.hand), 'third')}){rules}:", WIDTH,
+                          subsequent_indent=" " * 4)
+    if advice.known:
+        known = ", ".join(f"{where} {n.mask(parse_hand(cards))}" for where, cards in advice.known.items())
+        lines += textwrap.wrap("known: " + known, WIDTH, subsequent_indent=" " * 7, break_on_hyphens=False)
+    return lines + ["  " + line for line in hand_diagram(advice.hand, n)]
+
+
+def glance_lines(g: Glance, symbols: Notation | bool = False, *, explain: bool = False) -> list[str]:
+    """The answer first, then the table, then what it rests on (the advice's short form)."""
+    return [headline(g), ""] + _glance_table(g, as_notation(symbols)) + ["", _footer(g, explain)]
+
+
+def _percent(p: float | None) -> str:
+    """A P(make): ``81%``, ``<1%``, ``-`` where none exists."""
+    if p is None or math.isnan(p):
+        return "-"
+    return "<1%" if 0 < p < 0.005 else f"{p:.0%}"
+
+
+def _span(pair: tuple[float, float] | None) -> str:
+    return "" if pair is None else f"{pair[0] * 100:.0f}-{pair[1] * 100:.0f}%"
+
+
+def _bar(p: float | None, n: Notation) -> str:
+    """P(make) as a bar of :data:`BAR_CELLS` cells, eighths of a cell with ``--symbols``."""
+    if p is None or math.isnan(p):
+        return " " * BAR_CELLS
+    if n.symbols:
+        full, part = divmod(round(p * BAR_CELLS * 8), 8)
+        return ("█" * full + ("▏▎▍▌▋▊▉"[part - 1] if part else "")).ljust(BAR_CELLS, "·")
+    cells = round(p * BAR_CELLS)
+    return "#" * cells + "." * (BAR_CELLS - cells)
+
+
+def headline(g: Glance) -> str:
+    """The answer on one line of at most 80 characters: the bid, its P(make) and expected game
+    points with their intervals, and the toss-ups closest to it (at most two), in the clearest
+    wording that fits."""
+    names = ", ".join(g.closest())
+    rec = g.row(g.recommendation)
+    if rec.choice == "pass":
+        if not names:
+            return "Pass: every bid clearly loses game points"
+        return f"Pass: no bid clearly gains; as good within the noise: {names}"
+    p = f"makes {_percent(rec.p_make)}" + (f" ({_span(rec.p_make_95)})" if rec.p_make_95 else "")
+    gp = _points(rec.points)
+    if rec.points_95 is not None:
+        lo, hi = (_points(v) for v in rec.points_95)
+        leads = [f"{p}, {gp} game points ({lo} to {hi})", f"{p}, {gp} points ({lo} to {hi})", f"{p}, {gp} pts ({lo}..{hi})"]
+    else:
+        gp += "" if rec.points_se is None else f" ± {rec.points_se:.1f}"
+        leads = [f"{p}, {gp} game points", f"{p}, {gp} points", f"{p}, {gp} pts"]
+    tails = ([f"; as good within the noise: {names}", f"; as good: {names}", f"; or {names}"] if names
+             else ["; clearly the best"])
+    forms = [f"Bid {rec.choice}: {lead}{tail}" for tail in tails for lead in leads]
+    forms.append(f"{rec.choice}: {leads[-1]}{tails[-1]}")
+    return next((line for line in forms if len(line) <= WIDTH), forms[-1])
+
+
+def _glance_table(g: Glance, n: Notation) -> list[str]:
+    """A row per choice in bidding order: the bar, P(make) and its interval, the expected game points
+    and theirs, and the double-dummy floor; ``>`` marks the recommendation, ``~`` its toss-ups."""
+    main = {"played": "P(make) under play", "PIMC": "P(make) under PIMC play",
+            "double dummy": "P(make) double dummy"}[g.basis]
+    pimc = any(r.points_se is not None for r in g.rows)
+    head = f"  {'bid':<9} {main:<26}  {'game points' + (' ± SE' if pimc else ' (95%)'):<20}"
+    lines = [(head + ("  DD floor" if g.floor else "")).rstrip()]
+    for r in g.rows:
+        mark = ">" if r.choice == g.recommendation else "~" if r.choice in g.toss_up else " "
+        if r.choice == "pass":
+            lines.append(f"{mark} {'pass':<9} {'':<26}  {'0':>4}")
+            continue
+        if r.points_95 is not None:
+            spread = f"({_points(r.points_95[0])} to {_points(r.points_95[1])})"
+        else:
+            spread = "" if r.points_se is None else f"± {r.points_se:.1f}"
+        odds = f"{_percent(r.p_make):>4} ({_span(r.p_make_95)})" if r.p_make_95 else _percent(r.p_make)
+        row = f"{mark} {r.choice:<9} {_bar(r.p_make, n)} {odds:<15}  {_points(r.points):>4} {spread:<15}"
+        if g.floor:
+            row += f"  {_percent(r.floor):>4}"
+        lines.append(row.rstrip())
+    if g.toss_up:
+        lines.append("  (> the bid, ~ as good within the noise)")
+    return lines
+
+
+def _footer(g: Glance, explain: bool) -> str:
+    """How many deals the numbers rest on, and how long they took."""
+    parts = [f"{plural(g.solved, 'deal')} solved double dummy"] if g.solved else []
+    if g.played:
+        parts.append(f"{g.played} played out" if parts else f"{plural(g.played, 'deal')} played out by PIMC players")
+    rests = f"{', '.join(parts)}; " if parts else ""
+    return f"{rests}{g.seconds:.1f} s" + ("" if explain else " (--explain: how)")
+
+
+def _aggravation_note(advice: Any) -> list[str]:
+    if advice.recommendation in DEFENDER_EXCHANGE and advice.defender_policy != "dd":
+        # a defence that does not see every card is the optimistic one: an aggravation deserves the worst case too
+        how = "by plain heuristic" if advice.defender_policy == "heuristic" else "each with what it sees"
+        return [f"note: the defenders exchanged {how}; before aggravating,",
+                "  check it against defenders who see every card (the dd defender policy)"]
+    return []
+
+
+def _advice_method_lines(advice: Any) -> list[str]:
+    """The method and every contract in detail (``--explain``): the sampling and the exchange
+    policies, the double-dummy table best first, the played one, the recommendations and the
+    interval methods."""
     from ..advice.prose import PAYOFF_METHOD
     from ..advice.race import INTERVAL_METHOD
 
-    n = as_notation(symbols)
     sampling = (f"{advice.samples} samples per contract" if advice.fixed else
                 f"sequential sampling, up to {advice.samples} samples per contract, "
                 f"P(make) to ±{advice.precision:.0%}")
-    lines = [f"seat {advice.seat} holds ({plural(mask_thirds(advice.hand), 'third')}):"]
-    lines += ["  " + line for line in hand_diagram(advice.hand, n)]
-    if advice.known:
-        lines.append("known: " + ", ".join(f"{where} {n.mask(parse_hand(cards))}" for where, cards in advice.known.items()))
-    lines += [
+    lines = [
         "",
         f"{sampling}, seed {advice.seed}",
         f"exchange policies: soloist {_soloist_text(advice)}, defenders {_defender_text(advice)}"
@@ -422,13 +565,6 @@ def format_advice(advice: Any, symbols: Notation | bool = False) -> list[str]:
     lines.append("intervals: 95% " + INTERVAL_METHOD + "; game points by " + PAYOFF_METHOD)
     if advice.played is not None:
         lines.append("played intervals: " + advice.played.interval_method)
-    if advice.recommendation in DEFENDER_EXCHANGE and advice.defender_policy != "dd":
-        # a defence that does not see every card is the optimistic one: an aggravation deserves the worst case too
-        how = "by plain heuristic" if advice.defender_policy == "heuristic" else "each with what it sees"
-        lines.append(
-            f"note: the defenders exchanged {how}; before aggravating, check it against "
-            "defenders who see every card (the dd defender policy)"
-        )
     return lines
 
 
@@ -457,22 +593,15 @@ def _played_lines(advice: Any) -> list[str]:
     return lines
 
 
-def format_play_advice(play: PlayAdvice, symbols: Notation | bool = False, *, header: bool = True) -> list[str]:
-    """The readable report of ``advise --play pimc|both``: each contract's deals played out by PIMC
-    players, and with ``both`` double dummy on the same deals and the gap (after the double-dummy
-    advice, which already shows the hand: ``header`` False)."""
-    n = as_notation(symbols)
-    lines: list[str] = []
-    if header:
-        lines.append(f"seat {play.seat} holds ({plural(mask_thirds(play.hand), 'third')}):")
-        lines += ["  " + line for line in hand_diagram(play.hand, n)]
-        if play.known:
-            lines.append("known: " + ", ".join(f"{w} {n.mask(parse_hand(c))}" for w, c in play.known.items()))
+def _play_method_lines(play: PlayAdvice, n: Notation, *, policies: bool) -> list[str]:
+    """``--play pimc|both`` in detail (``--explain``): how the deals were played, each contract's
+    deals (with ``both``, double dummy on the same deals and the gap), the best choice."""
+    lines = [""]
+    if policies:
         lines.append(f"exchange policies: soloist {_soloist_text(play)}, defenders {_defender_text(play)}"
                      + (f"; rules {play.rules.describe()}" if play.rules.changes() else ""))
     dd = any(e.dd is not None for e in play.estimates)
     lines += [
-        "",
         f"under PIMC play: the first {plural(play.play_samples, 'sampled deal')} of each contract (seed {play.seed}), "
         f"the exchange by the same policies, played out by PIMC players on all three seats "
         f"({play.pimc_samples} layouts a decision, playing for "

@@ -821,113 +821,177 @@ function leaving() {
   if (pimc.abort) pimc.abort.abort();
 }
 
-// Numbers of the advice JSON, null where they do not exist.
-function signed(v) {
-  if (v === null || v === undefined) return "?";
-  return v >= 0 ? `+${v.toFixed(2)}` : v.toFixed(2);
+// The advice at a glance, as `calasolve advise` prints it (docs/advisor.md): the answer on one line,
+// one table in bidding order (pass at 0) with the double-dummy floor, the chart of P(make) per
+// contract (as `advise --plot` draws it), what it rests on, and the method behind "How".
+const CONTRACT_ORDER = ["chiamo", "solo", "solissimo", "dividete", "scegliete"];
+
+// Game points as a player reads them: one decimal under 10, whole numbers above.
+function gamePoints(v) {
+  if (v === null || v === undefined || Number.isNaN(v)) return "?";
+  if (Math.abs(v) < 0.05) return "0.0";
+  const size = Math.abs(v) < 9.95 ? Math.abs(v).toFixed(1) : Math.abs(v).toFixed(0);
+  return (v > 0 ? "+" : "-") + size;
 }
 
-function percent(p) {
-  return p === null || p === undefined ? "?" : `${(100 * p).toFixed(1)}%`;
+function odds(p) {
+  if (p === null || p === undefined) return "-";
+  return p > 0 && p < 0.005 ? "<1%" : `${Math.round(100 * p)}%`;
+}
+
+function oddsSpan(r) {
+  return r && r[0] !== null && r[1] !== null ? `${Math.round(100 * r[0])}-${Math.round(100 * r[1])}%` : "";
+}
+
+function pointsSpan(r) {
+  return r && r[0] !== null && r[1] !== null ? `${gamePoints(r[0])} to ${gamePoints(r[1])}` : "";
+}
+
+function choiceRank(choice) {
+  return CONTRACT_ORDER.indexOf(choice) + 1;  // pass first
+}
+
+// The rows in bidding order, the recommendation and its toss-ups, the two closest in game points.
+function adviceGlance(result) {
+  const played = result.played || null;
+  const dd = Object.fromEntries(result.contracts.map((c) => [c.contract, c]));
+  const main = played ? Object.fromEntries(played.contracts.map((c) => [c.contract, c])) : dd;
+  const rows = [{ choice: "pass", p: null, p95: null, points: 0, points95: null, floor: null, floor95: null }];
+  for (const c of CONTRACT_ORDER) {
+    if (!main[c]) continue;
+    rows.push({ choice: c, p: main[c].p_make, p95: main[c].p_make_95, points: main[c].expected_points,
+      points95: main[c].expected_points_95, floor: played ? dd[c].p_make : null, floor95: played ? dd[c].p_make_95 : null,
+      main: main[c], dd: dd[c] });
+  }
+  const row = (choice) => rows.find((r) => r.choice === choice);
+  const best = row(result.recommendation).points;
+  const closest = result.toss_up.filter((c) => row(c))
+    .sort((a, b) => Math.abs(row(a).points - best) - Math.abs(row(b).points - best) || choiceRank(a) - choiceRank(b))
+    .slice(0, 2);
+  return { rows, row, played, recommendation: result.recommendation, tossUp: result.toss_up, closest };
+}
+
+function adviceAnswer(g) {
+  const rec = g.row(g.recommendation);
+  const names = g.closest.join(", ");
+  if (rec.choice === "pass") {
+    return el("p", { class: "info answer" }, el("strong", {}, "Pass"),
+      names ? `: no bid clearly gains; as good within the noise: ${names}` : ": every bid clearly loses game points");
+  }
+  const tail = names ? `; as good within the noise: ${names}` : "; clearly the best";
+  return el("p", { class: "info answer" }, el("strong", {}, `Bid ${rec.choice}`),
+    `: makes ${odds(rec.p)} (${oddsSpan(rec.p95)}), ${gamePoints(rec.points)} game points ` +
+    `(${pointsSpan(rec.points95)})${tail}`);
+}
+
+function oddsBar(p) {
+  const svg = el("svg:svg", { viewBox: "0 0 100 10", class: "odds-bar", "aria-hidden": "true" },
+    el("svg:rect", { x: 0, y: 0, width: 100, height: 10, class: "track" }));
+  if (p !== null && p !== undefined) svg.append(el("svg:rect", { x: 0, y: 0, width: 100 * p, height: 10, class: "fill" }));
+  return svg;
+}
+
+function adviceTable(g) {
+  const head = el("tr", {}, el("th", {}, ""), el("th", {}, "bid"),
+    el("th", { colspan: 2 }, g.played ? "P(make) under play" : "P(make) double dummy"), el("th", {}, "game points (95%)"));
+  if (g.played) head.append(el("th", { title: "double dummy: defenders who see every card" }, "DD floor"));
+  const body = el("tbody");
+  for (const r of g.rows) {
+    const chosen = r.choice === g.recommendation, tie = g.tossUp.includes(r.choice);
+    const mark = chosen ? ">" : tie ? "~" : "";
+    const tr = el("tr", { class: chosen ? "chosen" : tie ? "toss-up" : "" },
+      el("td", { class: "mark", title: chosen ? "the bid" : tie ? "as good within the noise" : "" }, mark),
+      el("th", {}, r.choice));
+    if (r.choice === "pass") {
+      tr.append(el("td", {}, ""), el("td", {}, ""), el("td", { class: "num" }, "0"));
+      if (g.played) tr.append(el("td", {}, ""));
+    } else {
+      tr.append(el("td", {}, oddsBar(r.p)), el("td", { class: "num" }, `${odds(r.p)} (${oddsSpan(r.p95)})`),
+        el("td", { class: "num" }, `${gamePoints(r.points)} (${pointsSpan(r.points95)})`));
+      if (g.played) tr.append(el("td", { class: "num" }, odds(r.floor)));
+    }
+    body.append(tr);
+  }
+  return el("table", { class: g.played ? "odds" : "odds dd" }, el("thead", {}, head), body);
+}
+
+// P(make) per contract in bidding order with its 95% interval: the main odds and, beside them,
+// the double-dummy floor; the recommendation green, the expected game points under each.
+function adviceChart(g) {
+  const rows = g.rows.filter((r) => r.choice !== "pass");
+  const W = 560, H = 250, left = 44, right = 8, top = 30, bottom = 42;
+  const y = (p) => top + (1 - Math.min(1, Math.max(0, p))) * (H - top - bottom);
+  const group = Math.min(100, (W - left - right) / Math.max(1, rows.length));
+  const start = left + (W - left - right - group * rows.length) / 2;  // few contracts: centred, not wide
+  const width = g.played ? group * 0.34 : group * 0.5;
+  const svg = el("svg:svg", { viewBox: `0 0 ${W} ${H}`, class: "advice" + (g.played ? " with-played" : ""),
+    role: "img", "aria-label": "advice chart" });
+  const mainClass = g.played ? "bar odds-played" : "pmake";
+  const legend = el("svg:g", { class: "advice-legend" },
+    el("svg:rect", { x: left, y: 6, width: 12, height: 10, class: g.played ? "swatch odds-played" : "swatch main" }),
+    el("svg:text", { x: left + 16, y: 15, class: "axis" }, g.played ? "under play (own hand only)" : "double dummy (every card seen)"));
+  if (g.played) {
+    legend.append(el("svg:rect", { x: left + 200, y: 6, width: 12, height: 10, class: "swatch odds-dd" }),
+      el("svg:text", { x: left + 216, y: 15, class: "axis" }, "double dummy (the floor)"));
+  }
+  svg.append(legend);
+  for (const p of [0, 0.5, 1]) {
+    svg.append(el("svg:line", { x1: left, x2: W - right, y1: y(p), y2: y(p), class: "grid" }));
+    svg.append(el("svg:text", { x: left - 6, y: y(p) + 4, class: "axis end" }, `${p * 100}%`));
+  }
+  const bar = (x, p, range, cls, title) => {
+    const value = p === null || p === undefined ? 0 : p;
+    svg.append(el("svg:rect", { x, y: y(value), width, height: y(0) - y(value), class: cls }, el("svg:title", {}, title)));
+    if (range && range[0] !== null && range[1] !== null) {
+      const mid = x + width / 2;
+      svg.append(el("svg:line", { x1: mid, x2: mid, y1: y(range[0]), y2: y(range[1]), class: "interval" }));
+      for (const end of range) svg.append(el("svg:line", { x1: mid - 4, x2: mid + 4, y1: y(end), y2: y(end), class: "interval" }));
+    }
+    svg.append(el("svg:text", { x: x + width / 2, y: y(0) - 3, class: "axis mid on-bar" + (value > 0.12 ? " inside" : "") }, odds(p)));
+  };
+  rows.forEach((r, i) => {
+    const centre = start + (i + 0.5) * group;
+    const chosen = r.choice === g.recommendation;
+    const x = g.played ? centre - width : centre - width / 2;
+    const what = g.played ? "played" : "double dummy";
+    bar(x, r.p, r.p95, mainClass + (chosen ? " chosen" : ""),
+      `${r.choice}, ${what}: P(make) ${odds(r.p)} (95%: ${oddsSpan(r.p95)}), ${gamePoints(r.points)} game points (95%: ${pointsSpan(r.points95)})` +
+      (g.played ? `; ${r.main.deals} deals played out: ${r.main.makes} made (double dummy ${r.main.dd_makes})` : `, ${r.main.samples} samples`));
+    if (g.played) {
+      bar(centre, r.floor, r.floor95, "bar odds-dd",
+        `${r.choice}, double dummy: P(make) ${odds(r.floor)} (95%: ${oddsSpan(r.floor95)}), ${gamePoints(r.dd.expected_points)} game points, ${r.dd.samples} samples`);
+    }
+    svg.append(el("svg:text", { x: centre, y: H - bottom + 16, class: "axis mid" + (chosen ? " strong chosen" : "") }, r.choice));
+    svg.append(el("svg:text", { x: centre, y: H - bottom + 30, class: "axis mid" + (chosen ? " chosen" : "") }, `${gamePoints(r.points)} pts`));
+  });
+  return svg;
 }
 
 function drawAdvice(result) {
-  if (result.played) {
-    drawPlayedAdvice(result);
-    return;
+  const g = adviceGlance(result);
+  const played = g.played;
+  const solved = result.contracts.reduce((n, c) => n + c.samples, 0);
+  const deals = played ? played.contracts.reduce((n, c) => n + c.deals, 0) : 0;
+  const rests = `${count(solved, "deal")} solved double dummy${deals ? `, ${deals} played out` : ""}; ${result.seconds.toFixed(1)} s`;
+  const how = el("details", { class: "how" }, el("summary", {}, "How: the method"),
+    el("p", { class: "note" }, `Hand ${result.hand}, seat ${result.seat}, up to ${result.samples} samples per contract ` +
+      `(${result.sampling}), seed ${result.seed}; ${result.policy_notes.soloist}; ${result.policy_notes.defenders}.`));
+  if (played) {
+    const first = played.contracts.length ? played.contracts[0].deals : 0;
+    const ddTies = result.dd_toss_up.length ? ` (a toss-up with ${result.dd_toss_up.join(", ")})` : "";
+    how.append(
+      el("p", { class: "note" }, `Played: the first ${count(first, "deal")} of each contract played out by ${played.players}; ` +
+        `the defenders' exchange policy ${played.defender_policy}.`),
+      el("p", { class: "note" }, `Recommendation, on the played odds: ${result.recommendation} \u2014 ${result.reason}`),
+      el("p", { class: "note dd-recommendation" }, `Double dummy alone (the floor): ${result.dd_recommendation}${ddTies} \u2014 ${result.dd_reason}`),
+      el("p", { class: "note" }, `Played intervals: ${played.interval_method}`));
+  } else {
+    how.append(el("p", { class: "note" }, `Recommendation: ${result.recommendation} \u2014 ${result.reason}`));
   }
-  const rows = result.contracts;
-  const W = 560, rowH = 30, left = 84, right = 84, top = 20;
-  const H = top + rows.length * rowH + 8;
-  const x = (p) => left + p * (W - left - right);
-  const svg = el("svg:svg", { viewBox: `0 0 ${W} ${H}`, class: "advice", role: "img", "aria-label": "advice chart" });
-  for (const p of [0, 0.5, 1]) {
-    svg.append(el("svg:line", { x1: x(p), x2: x(p), y1: top - 4, y2: H - 4, class: "grid" }));
-    svg.append(el("svg:text", { x: x(p), y: top - 6, class: "axis mid" }, `${p * 100}%`));
-  }
-  rows.forEach((c, i) => {
-    const y0 = top + i * rowH;
-    const [lo, hi] = c.p_make_95;
-    const best = c.contract === result.recommendation;
-    svg.append(el("svg:text", { x: left - 6, y: y0 + 18, class: "axis end" + (best ? " strong" : "") }, c.contract));
-    svg.append(el("svg:rect", { x: x(0), y: y0 + 6, width: x(c.p_make) - x(0), height: 16, class: "pmake" + (best ? " chosen" : "") },
-      el("svg:title", {}, `${c.contract}: P(make) ${(100 * c.p_make).toFixed(1)}% (95%: ${(100 * lo).toFixed(1)}-${(100 * hi).toFixed(1)}%)`)));
-    svg.append(el("svg:line", { x1: x(lo), x2: x(hi), y1: y0 + 14, y2: y0 + 14, class: "interval" }));
-    svg.append(el("svg:line", { x1: x(lo), x2: x(lo), y1: y0 + 9, y2: y0 + 19, class: "interval" }));
-    svg.append(el("svg:line", { x1: x(hi), x2: x(hi), y1: y0 + 9, y2: y0 + 19, class: "interval" }));
-    const points = c.expected_points >= 0 ? `+${c.expected_points.toFixed(2)}` : c.expected_points.toFixed(2);
-    svg.append(el("svg:text", { x: W - right + 6, y: y0 + 18, class: "axis" }, `${points} pts`));
-  });
-  $("advice-chart").replaceChildren(svg,
-    el("p", { class: "info" }, el("strong", {}, `Recommendation: ${result.recommendation}`), ` \u2014 ${result.reason}`),
-    el("p", { class: "note" }, `Hand ${result.hand}, seat ${result.seat}, ${result.samples} samples per contract, seed ${result.seed}; ${result.policy_notes.soloist}; ${result.policy_notes.defenders}.`));
-  $("advice-panel").hidden = false;
-}
-
-// The default advice: per contract, the double-dummy P(make) and the played one (PIMC players who
-// see only their own hands), each with its 95% interval and expected game points; the
-// recommendation is the played one's.
-function drawPlayedAdvice(result) {
-  const played = result.played;
-  const dd = Object.fromEntries(result.contracts.map((c) => [c.contract, c]));
-  const rows = played.contracts;  // best expected game points under play first
-  const W = 560, rowH = 44, left = 84, right = 84, top = 40;
-  const H = top + rows.length * rowH + 4;
-  const x = (p) => left + Math.min(1, Math.max(0, p)) * (W - left - right);
-  const svg = el("svg:svg", { viewBox: `0 0 ${W} ${H}`, class: "advice with-played", role: "img", "aria-label": "advice chart" });
-  // the legend
-  const legend = el("svg:g", { class: "advice-legend" },
-    el("svg:rect", { x: left, y: 4, width: 12, height: 10, class: "swatch odds-dd" }),
-    el("svg:text", { x: left + 16, y: 13, class: "axis" }, "double dummy (every card seen)"),
-    el("svg:rect", { x: left + 206, y: 4, width: 12, height: 10, class: "swatch odds-played" }),
-    el("svg:text", { x: left + 222, y: 13, class: "axis" }, "played (own hand only)"),
-    el("svg:line", { x1: W - 62, x2: W - 44, y1: 9, y2: 9, class: "interval" }),
-    el("svg:line", { x1: W - 62, x2: W - 62, y1: 5, y2: 13, class: "interval" }),
-    el("svg:line", { x1: W - 44, x2: W - 44, y1: 5, y2: 13, class: "interval" }),
-    el("svg:text", { x: W - 40, y: 13, class: "axis" }, "95%"));
-  svg.append(legend);
-  for (const p of [0, 0.5, 1]) {
-    svg.append(el("svg:line", { x1: x(p), x2: x(p), y1: top - 4, y2: H - 4, class: "grid" }));
-    svg.append(el("svg:text", { x: x(p), y: top - 6, class: "axis mid" }, `${p * 100}%`));
-  }
-  const bar = (y, h, p, range, points, cls, title) => {
-    if (p === null || p === undefined) return;
-    svg.append(el("svg:rect", { x: x(0), y, width: x(p) - x(0), height: h, class: cls }, el("svg:title", {}, title)));
-    if (range && range[0] !== null && range[1] !== null) {
-      const [lo, hi] = range, mid = y + h / 2;
-      svg.append(el("svg:line", { x1: x(lo), x2: x(hi), y1: mid, y2: mid, class: "interval" }));
-      svg.append(el("svg:line", { x1: x(lo), x2: x(lo), y1: mid - 4, y2: mid + 4, class: "interval" }));
-      svg.append(el("svg:line", { x1: x(hi), x2: x(hi), y1: mid - 4, y2: mid + 4, class: "interval" }));
-    }
-    if (points !== null && points !== undefined) {
-      svg.append(el("svg:text", { x: W - right + 6, y: y + h - 2, class: "axis" }, `${signed(points)} pts`));
-    }
-  };
-  const span = (r) => `${percent(r[0])}-${percent(r[1])}`;
-  const pointSpan = (r) => `${signed(r[0])} to ${signed(r[1])}`;
-  rows.forEach((c, i) => {
-    const y0 = top + i * rowH;
-    const best = c.contract === result.recommendation;
-    const d = dd[c.contract];
-    svg.append(el("svg:text", { x: left - 6, y: y0 + 24, class: "axis end" + (best ? " strong" : "") }, c.contract));
-    if (d) {
-      bar(y0 + 4, 14, d.p_make, d.p_make_95, d.expected_points,
-        "bar pmake odds-dd" + (c.contract === result.dd_recommendation ? " chosen" : ""),
-        `${c.contract}, double dummy: P(make) ${percent(d.p_make)} (95%: ${span(d.p_make_95)}), ` +
-        `${signed(d.expected_points)} game points (95%: ${pointSpan(d.expected_points_95)}), ${d.samples} samples`);
-    }
-    bar(y0 + 22, 16, c.p_make, c.p_make_95, c.expected_points, "bar odds-played" + (best ? " chosen" : ""),
-      `${c.contract}, played: P(make) ${percent(c.p_make)} (95%: ${span(c.p_make_95)}), ${signed(c.expected_points)} game points ` +
-      `(95%: ${pointSpan(c.expected_points_95)}); ${c.deals} deals played out: ${c.makes} made (double dummy ${c.dd_makes})`);
-  });
-  const ddTies = result.dd_toss_up.length ? ` (a toss-up with ${result.dd_toss_up.join(", ")})` : "";
-  $("advice-chart").replaceChildren(svg,
-    el("p", { class: "info" }, el("strong", {}, `Recommendation: ${result.recommendation}`), " on the played odds",
-      ` \u2014 ${result.reason} `,
-      el("span", { class: "dd-recommendation", title: result.dd_reason }, `(double dummy: ${result.dd_recommendation}${ddTies})`)),
-    el("p", { class: "note" }, `Hand ${result.hand}, seat ${result.seat}, ${result.samples} samples per contract, seed ${result.seed}; ` +
-      `played: the first ${rows.length ? rows[0].deals : 0} deals of each contract played out by ${played.players}, ` +
-      `the defenders' exchange policy ${played.defender_policy}; double dummy: ${result.policy_notes.soloist}, ${result.policy_notes.defenders}.`));
+  how.append(el("p", { class: "note" }, `Intervals: 95% ${result.interval_method}; game points by ${result.payoff_method}.`));
+  const legend = g.tossUp.length ? [el("p", { class: "note" }, "> the bid, ~ as good within the noise")] : [];
+  $("advice-chart").replaceChildren(adviceAnswer(g), adviceTable(g), ...legend, adviceChart(g),
+    el("p", { class: "note rests" }, rests), how);
   $("advice-panel").hidden = false;
 }
 
