@@ -29,14 +29,7 @@ from calasolve.advice import advisor, played
 from calasolve.game.state import CONTRACTS
 from calasolve.search.suites import ADVISE_HANDS
 from calasolve.types.advice import PlayedAdvice
-
-
-def hand_list(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out += range(int(a), int(b or a) + 1)
-    return out
+from report_played import hand_list  # benchmarks/ is the script's own folder
 
 
 def load(path: str) -> ModuleType:
