@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NoReturn, Sequence
+from typing import Any, Callable, Mapping, NoReturn, Protocol, Sequence
 
 from ..game.cards import (
     NUM_CARDS, SUIT_MASKS, SUIT_NAMES, SUITS, Card, Mask, card_name, cards_name, display_order, hand_name,
@@ -43,6 +43,38 @@ def _bad(key: str | None, message: str) -> NoReturn:
 
 #: Exchange attribute -> deal-file key.
 _EXCHANGE_KEY = {"call": "call", "returned": "return", "discards": "discards", "takes": "takes"}
+
+
+class _Entry(Protocol):
+    """What a deal file's entry (a record, a view) says of where it was read."""
+
+    @property
+    def path(self) -> str | None: ...
+    @property
+    def line(self) -> int | None: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def key_lines(self) -> Mapping[str, int] | None: ...
+
+
+def check_at_lines(entry: _Entry, validate: Callable[[Any], None]) -> None:
+    """``validate(entry)``; a problem of an entry read from a deal file is a :class:`DealFileError` at the
+    line of the key at fault (the entry's own line when the key has none), else the :class:`RecordError`."""
+    try:
+        validate(entry)
+    except RecordError as bad:
+        if entry.path is None and entry.key_lines is None:
+            raise
+        line = (entry.key_lines or {}).get(bad.key or "", entry.line)
+        raise DealFileError(bad.message, path=entry.path, line=line) from None
+
+
+def where_of(entry: _Entry, kind: str) -> str:
+    """``file:line`` of an entry, or ``KIND N`` for one made in memory."""
+    if entry.path:
+        return f"{entry.path}:{entry.line}" if entry.line is not None else entry.path
+    return f"{kind} {entry.index}"
 
 
 @dataclass(frozen=True)
@@ -69,14 +101,7 @@ class Record:
     key_lines: Mapping[str, int] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        try:
-            _validate(self)
-        except RecordError as bad:
-            if self.path is None and self.key_lines is None:
-                raise
-            # read from a deal file: the problem is at the line of its key
-            line = (self.key_lines or {}).get(bad.key or "", self.line)
-            raise DealFileError(bad.message, path=self.path, line=line) from None
+        check_at_lines(self, _validate)
 
     def __repr__(self) -> str:
         """Cards in notation, fields as in the deal file:
@@ -116,9 +141,7 @@ class Record:
 
     def where(self) -> str:
         """``file:line`` of the record, or ``record N``."""
-        if self.path:
-            return f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"record {self.index}"
+        return where_of(self, "record")
 
     def after_exchange(self) -> tuple[tuple[Mask, Mask, Mask], Mask]:
         """The hands and monte at the first lead; :class:`ExchangeError` if the exchange is incomplete."""

@@ -31,12 +31,12 @@ from ..game.cards import (
     FULL_DECK, NUM_CARDS, SUIT_MASKS, SUIT_NAMES, Card, Mask, bit, card_name, cards_name, display_order, hand_name,
     parse_card, parse_hand, popcount, suit_of,
 )
-from ..game.errors import AuctionError, CalasolveError, DealFileError, ParameterError, RecordError
+from ..game.errors import AuctionError, CalasolveError, ParameterError, RecordError
 from ..game.exchange import Exchange, called_from
 from ..game.rules import STANDARD, Rules
 from ..game.sampling import layout_exists
 from ..game.state import DEFENDER_EXCHANGE, Contract, defender_seats, first_leader, parse_contract, trick_winner
-from .record import Record
+from .record import Record, check_at_lines, where_of
 
 __all__ = ["MONTE", "View", "format_view", "record_auction", "seat_view"]
 
@@ -78,13 +78,7 @@ class View:
     key_lines: Mapping[str, int] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        try:
-            _validate(self)
-        except RecordError as bad:
-            if self.path is None and self.key_lines is None:
-                raise
-            line = (self.key_lines or {}).get(bad.key or "", self.line)
-            raise DealFileError(bad.message, path=self.path, line=line) from None
+        check_at_lines(self, _validate)
 
     def __str__(self) -> str:
         return format_view(self)
@@ -98,9 +92,7 @@ class View:
 
     def where(self) -> str:
         """``file:line`` of the view, or ``view N``."""
-        if self.path:
-            return f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"view {self.index}"
+        return where_of(self, "view")
 
     def with_(self, **changes: Any) -> "View":
         """A copy with some fields changed (checked again)."""
