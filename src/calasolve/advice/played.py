@@ -41,8 +41,7 @@ from ..game.errors import InternalError
 from ..game.state import CONTRACT_VALUE, CONTRACTS, Contract
 from ..search.payoff import multiplier_of
 from ..types.advice import PlayedAdvice, PlayedEstimate
-from .confseq import lower_bound, upper_bound
-from .confseq import interval as bounded_interval
+from .confseq import interval as bounded_interval, lower_bound, upper_bound
 from .race import Race, Track, difference_interval
 from ..types.playout import PlayedSample
 from .realplay import PlayChunk, PlayTask

@@ -17,7 +17,7 @@ from ..game.rules import Rules
 from ..game.sampling import parse_known
 from ..game.state import CONTRACTS
 from ..play.players import MAX_PIMC_SAMPLES
-from ..advice.checks import contract_choice, known_items, parse_advice_hand
+from ..advice.checks import fold_options
 from ..advice.settings import PLAY_MODES, PLAYERS, AdviceSettings
 from ..types.advice import Advice
 from ..types.playout import PlayAdvice
@@ -160,18 +160,18 @@ def advise_cmd(
 
 
 def _settings(hand: Sequence[str], options: Mapping[str, Any]) -> AdviceSettings:
-    """The command's options as the advisor's settings, built once."""
+    """The command's options as the advisor's settings, built once (the API's loose forms folded as
+    :func:`~calasolve.advice.advisor.advise` folds them)."""
     chosen = [c.strip().lower() for c in options["contracts"].split(",") if c.strip()]
     play_mode = options["play_mode"]
-    return AdviceSettings(
-        hand=parse_advice_hand(" ".join(hand)), seat=options["seat"], samples=options["samples"], seed=options["seed"],
-        jobs=options["jobs"], policy=options["policy"], defender_policy=options["defender_policy"],
-        contracts=contract_choice(chosen), known=known_items(parse_known(list(options["known"]))),
-        rules=Rules.parse(options["rule_items"]), precision=options["precision"] / 100, fixed=options["fixed"],
-        thirds_samples=options["thirds_samples"], tt_mb=options["tt_mb"], goal_mb=options["goal_mb"], play=play_mode,
-        players=options["players"], play_samples=options["play_samples"], pimc_samples=options["pimc_samples"],
-        dd=play_mode == "both",
-    )
+    return fold_options("advise", " ".join(hand), None, {
+        "seat": options["seat"], "samples": options["samples"], "seed": options["seed"], "jobs": options["jobs"],
+        "policy": options["policy"], "defender_policy": options["defender_policy"], "contracts": chosen,
+        "known": parse_known(list(options["known"])), "rules": Rules.parse(options["rule_items"]),
+        "precision": options["precision"] / 100, "fixed": options["fixed"], "thirds_samples": options["thirds_samples"],
+        "tt_mb": options["tt_mb"], "goal_mb": options["goal_mb"], "play": play_mode, "players": options["players"],
+        "play_samples": options["play_samples"], "pimc_samples": options["pimc_samples"], "dd": play_mode == "both",
+    })
 
 
 def _run(settings: AdviceSettings, show: bool, executor: Any) -> tuple[Advice | None, PlayAdvice | None]:
