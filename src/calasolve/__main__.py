@@ -7,7 +7,8 @@ import sys
 
 def run() -> None:
     """Import the command line and run it."""
-    # numpy's BLAS does no work here: without its thread pool, numpy loads under a tighter memory limit
+    # numpy's BLAS has only small products here (the learned players' forward passes), which its thread pool
+    # slows when the workers already fill the cores; without it numpy also loads under a tighter memory limit
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         from .cli import main

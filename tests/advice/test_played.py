@@ -184,13 +184,15 @@ def test_the_deals_are_played_with_the_exchange_the_race_made() -> None:
     for defenders in ("dd", "sampled"):
         race = advise(STRONG, samples=16, jobs=1, play_samples=3, defender_policy=defenders, **kwargs).race
         given = AdviceSettings(hand=advice.hand, samples=16, play_samples=3, defender_policy=defenders, **kwargs)
-        for chunk in play_chunks(given, race):
-            (task,) = chunk.tasks
-            if task.contract == "dividete" and defenders == "dd":
-                assert task.exchange is None
-                continue
-            hands, monte = deal_sample(given, task.index)
-            assert task.exchange == played_exchange(chunk.settings, task.index, task.contract, hands, monte, solver)[0]
+        for players in ("contract", "learned"):
+            for chunk in play_chunks(given.replace(players=players), race):
+                for task in chunk.tasks:
+                    if task.contract == "dividete" and defenders == "dd":
+                        assert task.exchange is None
+                        continue
+                    hands, monte = deal_sample(given, task.index)
+                    made = played_exchange(chunk.settings, task.index, task.contract, hands, monte, solver)[0]
+                    assert task.exchange == made
 
 
 @pytest.mark.parametrize(("kwargs", "name"), [
@@ -225,15 +227,21 @@ def test_cli_default_and_dd(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_race_sizes_follow_the_mode(capsys: pytest.CaptureFixture[str]) -> None:
-    # the default advice's race is --play dd's stopped at 64 samples: the same bets, so the same race up to there
+    # with PIMC players the race is --play dd's stopped at 64 samples: the same bets, so the same race up to there
     quick = ["--json", "--contracts", "solissimo", "--seed", "2", "--jobs", "1"]
-    code, out, _ = run(["advise", *quick, "--play-samples", "2", "--pimc-samples", "2", STRONG], capsys)
+    code, out, _ = run(["advise", *quick, "--players", "contract", "--play-samples", "2", "--pimc-samples", "2", STRONG],
+                       capsys)
     assert code == 0 and json.loads(out)["samples"] == 64
+    # the learned players' odds stand alone: the race keeps the cap of --play dd
+    code, out, _ = run(["advise", *quick, "--play-samples", "2", "--precision", "30", STRONG], capsys)
+    assert code == 0 and json.loads(out)["samples"] == 400
     code, out, _ = run(["advise", *quick, "--play", "dd", "--precision", "30", STRONG], capsys)
     assert code == 0 and json.loads(out)["samples"] == 400
-    played, dd = AdviceSettings(hand=HAND_MASK), AdviceSettings(hand=HAND_MASK, play="dd")
+    played, dd = AdviceSettings(hand=HAND_MASK, players="contract"), AdviceSettings(hand=HAND_MASK, play="dd")
     assert (played.cap, played.bets_horizon, dd.cap, dd.bets_horizon) == (64, 400, 400, 400)
     assert (played.thirds, dd.thirds, AdviceSettings(hand=HAND_MASK, play_samples=5).thirds) == (8, 24, 5)
+    learned = AdviceSettings(hand=HAND_MASK)
+    assert (learned.players, learned.cap, learned.deals, learned.thirds) == ("learned", 400, 300, 24)
     given = AdviceSettings(hand=HAND_MASK, samples=50)
     assert (given.cap, given.bets_horizon) == (50, 50)
 

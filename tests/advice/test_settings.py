@@ -61,12 +61,14 @@ def test_the_settings_give_the_keywords_answer() -> None:
     settings = AdviceSettings(hand=HAND, samples=16, seed=4, jobs=1, contracts=("solissimo",), tt_mb=8, play="dd")
     assert steady(run_advice(settings).to_dict()) == steady(by_keywords.to_dict())
     # and with the played odds (the default of both)
-    played = advise("32AR.32A.3A.2A5", samples=16, seed=4, jobs=1, contracts=["solissimo"], tt_mb=8, play_samples=2,
-                    pimc_samples=2)
-    settings = AdviceSettings(hand=HAND, samples=16, seed=4, jobs=1, contracts=("solissimo",), tt_mb=8, play_samples=2,
-                              pimc_samples=2)
-    assert settings.play == "played" and settings.players == "contract"
-    assert steady(run_advice(settings).to_dict()) == steady(played.to_dict())
+    for players in ("contract", "learned"):
+        played = advise("32AR.32A.3A.2A5", samples=16, seed=4, jobs=1, contracts=["solissimo"], tt_mb=8, play_samples=2,
+                        pimc_samples=2, players=players)
+        settings = AdviceSettings(hand=HAND, samples=16, seed=4, jobs=1, contracts=("solissimo",), tt_mb=8,
+                                  play_samples=2, pimc_samples=2, players=players)
+        assert settings.play == "played"
+        assert steady(run_advice(settings).to_dict()) == steady(played.to_dict())
+    assert AdviceSettings(hand=HAND).players == "learned"
 
 
 def test_the_fronts_take_settings_and_keywords_folded_in_one_place() -> None:
@@ -80,7 +82,9 @@ def test_the_fronts_take_settings_and_keywords_folded_in_one_place() -> None:
 
 def test_a_changed_mode_derives_its_defaults_again() -> None:
     played = AdviceSettings(hand=HAND)
-    assert (played.samples, played.players, played.play_samples) == (64, "contract", 8)
+    assert (played.samples, played.players, played.play_samples) == (400, "learned", 300)
+    assert played.replace(players="contract").samples == 64
+    assert (played.replace(players="contract").samples, played.replace(players="contract").play_samples) == (64, 8)
     dd = played.replace(play="dd")
     assert (dd.samples, dd.players, dd.thirds_samples) == (400, "pimc", 24)
     # what was given stays given

@@ -90,11 +90,12 @@ def test_double_dummy_agents_exchange_in_every_contract(contract: str, solver: A
 @pytest.mark.parametrize("rules", [Rules(), BIDS, Rules(auction="open", payment="plus")], ids=lambda r: r.describe())
 def test_every_agent_acts_legally_in_every_phase(rules: Rules) -> None:
     phases: set[str] = set()
-    specs = ["random", "heuristic", "pimc:samples=2,candidates=2,redeals=2" + (",play=contract" if rules.auction == "open" else "")]
+    specs = ["random", "heuristic", "pimc:samples=2,candidates=2,redeals=2" + (",play=contract" if rules.auction == "open" else ""),
+             "learned:samples=2,candidates=2,redeals=2"]
     for d in range(3 if rules.aggravations == "bids" else 6):
         for contract in CONTRACTS if rules.aggravations == "bids" else [None]:
             state = dealt(100 + d, rules)
-            agents = [make_agent(specs[(s + d) % 3], seed=d) for s in range(3)]
+            agents = [make_agent(specs[(s + d) % len(specs)], seed=d) for s in range(3)]
             if contract is not None:
                 force(state, contract)
             while not state.is_terminal:
@@ -160,7 +161,8 @@ def test_the_bidding_rule_follows_the_ladder() -> None:
     ("pimc:samples=0", "samples 0: must be"),
     ("pimc:samples=x", "not a whole number"),
     ("pimc:bidding=oracle", "use rule or advisor"),
-    ("pimc:play=dd", "use pimc or contract"),
+    ("pimc:play=dd", "use pimc, contract or learned"),
+    ("learned:play=pimc", "unknown option 'play' of learned"),
     ("dd:objective=points", "use thirds or payoff"),
     ("random:seed=3", "unknown option 'seed' of random"),
     ("pimc:samples", "write it as KEY=VALUE"),
@@ -179,7 +181,8 @@ def test_any_agent_takes_over_a_seat_at_any_decision() -> None:
     """Whole games whose every decision is made by an agent drawn at random (the exchange's first
     discards by one policy, the rest by another included): every agent's action is legal."""
     pool = [make_agent("random", seed=1), make_agent("heuristic"),
-            make_agent("pimc:samples=1,candidates=2,redeals=2", seed=2)]
+            make_agent("pimc:samples=1,candidates=2,redeals=2", seed=2),
+            make_agent("learned:samples=1,candidates=2,redeals=2", seed=3)]
     contracts: set[str] = set()
     for game in range(24):
         rng = np.random.default_rng(game)

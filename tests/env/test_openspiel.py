@@ -58,6 +58,10 @@ def test_agents_play_as_bots() -> None:
     bots = [AgentBot(make_agent(name, seed=p), p) for p, name in enumerate(("heuristic", "random", "heuristic"))]
     for _ in range(5):
         assert sum(evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)) == 0
+    learned = [AgentBot(make_agent(name, seed=p), p)
+               for p, name in enumerate(("learned:samples=2,candidates=2,redeals=2", "heuristic", "learned:samples=2"))]
+    for _ in range(2):
+        assert sum(evaluate_bots.evaluate_bots(game.new_initial_state(), learned, rng)) == 0
 
 
 def test_bad_actions_raise_and_change_nothing() -> None:

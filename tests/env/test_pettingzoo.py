@@ -97,3 +97,20 @@ def test_rules_render_and_errors() -> None:
         pz.env(payment="double")
     with pytest.raises(ValueError, match="render_mode"):
         pz.env(render_mode="rgb_array")
+
+
+def test_the_learned_agent_plays_a_pettingzoo_episode() -> None:
+    from calasolve.env.agents import make_agent
+
+    env = pz.env()
+    env.reset(seed=3)
+    agents = {a: make_agent("learned:samples=2,candidates=2,redeals=2", seed=i) for i, a in enumerate(pz.AGENT_NAMES)}
+    for agent in env.agent_iter():  # type: ignore[attr-defined]
+        _, _, termination, truncation, _ = env.last()  # type: ignore[attr-defined]
+        if termination or truncation:
+            env.step(None)  # type: ignore[attr-defined]
+            continue
+        action = agents[agent].act(env.unwrapped.core)
+        assert env.observe(agent)["action_mask"][action] == 1  # type: ignore[attr-defined]
+        env.step(action)  # type: ignore[attr-defined]
+    assert env.unwrapped.core.is_terminal

@@ -39,6 +39,7 @@ from typing import Sequence
 
 from ..game.errors import InternalError
 from ..game.state import CONTRACT_VALUE, CONTRACTS, Contract
+from ..play.learned import DEFAULT_ENDGAME
 from ..search.payoff import multiplier_of
 from ..types.advice import PlayedAdvice, PlayedEstimate
 from .confseq import interval as bounded_interval, lower_bound, upper_bound
@@ -49,8 +50,8 @@ from .settings import AdviceSettings
 from .stats import clopper_pearson, mean_se
 
 __all__ = [
-    "PLAYED_INTERVAL_METHOD", "bounded_mean", "dd_pairs", "gap_difference", "paired_estimate", "play_chunks", "played_advice",
-    "played_players",
+    "LEARNED_INTERVAL_METHOD", "PLAYED_INTERVAL_METHOD", "alone_estimate", "bounded_mean", "dd_pairs", "gap_difference",
+    "paired_estimate", "play_chunks", "played_advice", "played_difference", "played_players",
 ]
 
 #: The 5% of a played interval: half to the paired estimate (double dummy plus the gap, a quarter
@@ -66,6 +67,13 @@ PLAYED_INTERVAL_METHOD = (
     "at 98.75%) and the deals played out alone; each valid for any number of deals: Clopper-Pearson for "
     "P(make) and the discordant deals, the betting interval within the contract's range for game points; "
     "the estimate is the narrower part's"
+)
+
+
+LEARNED_INTERVAL_METHOD = (
+    "95% from the deals played out alone, each valid for any number of deals: Clopper-Pearson for P(make), "
+    "the betting interval within the contract's range for game points and for two contracts' difference on "
+    "the same deals; the gaps to double dummy on the deals the race judged too"
 )
 
 
@@ -100,8 +108,15 @@ def bounded_mean(values: Sequence[float], low: float, high: float, alpha: float)
 
 def played_players(settings: AdviceSettings) -> str:
     """Who played the deals out, in words."""
+    if settings.players == "learned":
+        return (f"the learned player on every seat (its network, then contract-minded PIMC for the last "
+                f"{DEFAULT_ENDGAME} tricks, {settings.layouts} layouts a decision)")
     kind = "contract-minded" if settings.players == "contract" else "thirds-minded"
     return f"{kind} PIMC on every seat, {settings.layouts} layouts a decision"
+
+
+#: Deals a worker plays out together with the learned players (one forward pass a step for all of them).
+LEARNED_CHUNK = 25
 
 
 def play_chunks(settings: AdviceSettings, race: Race) -> list[PlayChunk]:
@@ -109,6 +124,8 @@ def play_chunks(settings: AdviceSettings, race: Race) -> list[PlayChunk]:
     race has no full double-dummy judgement of (it stopped sooner, or asked only the upper end) is
     also judged double dummy by its task, as the race would have."""
     playing = replace(settings, defender_policy="sampled", dd=False)
+    if settings.players == "learned":
+        return _learned_chunks(settings, race, playing)
     chunks = []
     for i in range(settings.deals):
         for track in sorted(race.tracks, key=lambda t: CONTRACTS.index(t.contract)):
@@ -117,6 +134,18 @@ def play_chunks(settings: AdviceSettings, race: Race) -> list[PlayChunk]:
             same = settings.policy_of(track.contract) == playing.policy_of(track.contract)
             made = track.outcomes[i].exchange if i < track.n and same else None
             chunks.append(PlayChunk(playing, (PlayTask(i, track.contract, made),), None if known else settings))
+    return chunks
+
+
+def _learned_chunks(settings: AdviceSettings, race: Race, playing: AdviceSettings) -> list[PlayChunk]:
+    """The learned players' play-outs: the first ``play_samples`` deals of every contract, not judged double
+    dummy (their odds are read alone), :data:`LEARNED_CHUNK` deals of one contract a chunk."""
+    chunks = []
+    for track in sorted(race.tracks, key=lambda t: CONTRACTS.index(t.contract)):
+        same = settings.policy_of(track.contract) == playing.policy_of(track.contract)
+        tasks = [PlayTask(i, track.contract, track.outcomes[i].exchange if i < track.n and same else None)
+                 for i in range(settings.deals)]
+        chunks += [PlayChunk(playing, tuple(tasks[k:k + LEARNED_CHUNK])) for k in range(0, len(tasks), LEARNED_CHUNK)]
     return chunks
 
 
@@ -167,6 +196,46 @@ def paired_estimate(track: Track, played: Sequence[PlayedSample], settings: Advi
         gap_payoff_95=gap_95, mean_thirds=thirds, se_thirds=se_thirds,
         multipliers={k: v / m for k, v in sorted(counts.items())}, seconds=sum(s.seconds for s in played),
     )
+
+
+def alone_estimate(track: Track, played: Sequence[PlayedSample], settings: AdviceSettings) -> PlayedEstimate:
+    """One contract's played estimate from its deals played out alone (the learned players': hundreds of
+    deals, more than the race judged): P(make) by Clopper-Pearson, the game points by the betting interval
+    in the contract's range, each at 95%; the gaps to double dummy on the deals the race judged too."""
+    m = len(played)
+    made = [s.makes for s in played]
+    points = [float(s.points) for s in played]
+    low, high = float(track.low), float(track.high)
+    judged = [(s, track.outcomes[s.index]) for s in played
+              if s.index < track.n and track.outcomes[s.index].makes is not None]
+    if judged:
+        gap_p, gap_p_95 = _make_gap([s.makes for s, _ in judged], [bool(o.makes) for _, o in judged])
+        gap_pts, gap_95 = _points_gap([float(s.points) for s, _ in judged],
+                                      [(bool(o.makes), o.payoff_low, o.payoff_high) for _, o in judged], low, high)
+    else:
+        gap_p, gap_p_95, gap_pts, gap_95 = 0.0, (-1.0, 1.0), 0.0, (low - high, high - low)
+    thirds, se_thirds = mean_se([float(s.thirds) for s in played])
+    counts: dict[int, int] = {}
+    for s in played:
+        k = multiplier_of(s.points, track.contract, settings.rules)
+        counts[k] = counts.get(k, 0) + 1
+    return PlayedEstimate(
+        contract=track.contract, deals=m, makes=sum(made), dd_makes=sum(1 for _, o in judged if o.makes),
+        p_make=sum(made) / m, p_make_95=clopper_pearson(sum(made), m, 0.05), gap_p_make=gap_p, gap_p_make_95=gap_p_95,
+        mean_payoff=sum(points) / m, payoff_95=bounded_mean(points, low, high, 0.05), gap_payoff=gap_pts,
+        gap_payoff_95=gap_95, mean_thirds=thirds, se_thirds=se_thirds,
+        multipliers={k: v / m for k, v in sorted(counts.items())}, seconds=sum(s.seconds for s in played),
+    )
+
+
+def played_difference(a: Track, a_played: Sequence[PlayedSample], b: Track, b_played: Sequence[PlayedSample]
+                      ) -> tuple[float, float]:
+    """The 95% interval of ``a``'s expected game points under play minus ``b``'s from the deals played out
+    alone, paired on the same cards (the contracts are sampled on the same deals): the betting interval of
+    the differences within their range."""
+    by_index = {s.index: s for s in b_played}
+    diffs = [float(x.points - by_index[x.index].points) for x in a_played if x.index in by_index]
+    return bounded_mean(diffs, float(a.low - b.high), float(a.high - b.low), 0.05)
 
 
 def _make_gap(made: Sequence[bool], dd_make: Sequence[bool]) -> tuple[float, tuple[float, float]]:
@@ -222,7 +291,8 @@ def played_advice(race: Race, played: Sequence[PlayedSample], settings: AdviceSe
     mine: dict[str, list[PlayedSample]] = {}
     for track in race.tracks:
         mine[track.contract] = sorted((s for s in played if s.contract == track.contract), key=lambda s: s.index)
-        estimates.append(paired_estimate(track, mine[track.contract], settings))
+        estimate = alone_estimate if settings.players == "learned" else paired_estimate
+        estimates.append(estimate(track, mine[track.contract], settings))
     top = max(estimates, key=lambda e: (e.mean_payoff, -CONTRACTS.index(e.contract)))
     best = top.contract if top.mean_payoff > 0 else "pass"
     parts: list[tuple[str, str]] = []
@@ -235,7 +305,8 @@ def played_advice(race: Race, played: Sequence[PlayedSample], settings: AdviceSe
         for e in estimates:
             if e is top:
                 continue
-            lo, hi = gap_difference(a, mine[best], race.track(e.contract), mine[e.contract])
+            difference = played_difference if settings.players == "learned" else gap_difference
+            lo, hi = difference(a, mine[best], race.track(e.contract), mine[e.contract])
             if lo <= 0:
                 parts.append((e.contract, f"{e.contract} (within {max(abs(lo), abs(hi)):.2f} game points)"))
         if top.payoff_95[0] <= 0:
@@ -249,5 +320,6 @@ def played_advice(race: Race, played: Sequence[PlayedSample], settings: AdviceSe
     return PlayedAdvice(
         estimates=tuple(sorted(estimates, key=lambda e: CONTRACTS.index(e.contract))), recommendation=best,
         toss_up=tuple(c for c, _ in parts), reason=why, players=played_players(settings), layouts=settings.layouts,
-        defender_policy="sampled", interval_method=PLAYED_INTERVAL_METHOD,
+        defender_policy="sampled",
+        interval_method=LEARNED_INTERVAL_METHOD if settings.players == "learned" else PLAYED_INTERVAL_METHOD,
     )

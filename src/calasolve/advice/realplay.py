@@ -33,6 +33,7 @@ from ..game.cards import Mask, last_trick_bonus
 from ..game.exchange import Exchange, Hands, apply_exchange
 from ..game.sampling import rng_for
 from ..game.state import CONTRACTS, Contract, first_leader
+from ..play.learned import LearnedPlayer, play_out_many
 from ..play.players import PimcPlayer, Player, play_out
 from ..play.target import ContractPimcPlayer
 from ..types.playout import PlayedSample
@@ -42,7 +43,7 @@ from .policies import random_draw
 from .samples import Task, deal_sample, evaluate, is_dd_defence, policy_exchange, sample_rng
 from .settings import AdviceSettings
 
-__all__ = ["PlayChunk", "PlayTask", "play_all", "play_sample", "play_work", "played_exchange"]
+__all__ = ["PlayChunk", "PlayTask", "play_all", "play_sample", "play_work", "played_exchange", "seat_players"]
 
 
 @dataclass(frozen=True)
@@ -91,20 +92,32 @@ def played_exchange(
     return found.exchange, found.value
 
 
-def play_sample(
-    task: PlayTask, settings: AdviceSettings, solver: Any, goals: Any, judge: AdviceSettings | None = None
-) -> PlayedSample:
-    """Play sample ``task.index`` of ``task.contract`` out with PIMC players on every seat (see the module
-    doc); judge it double dummy too under ``judge`` (or ``settings`` when its ``dd`` is set)."""
+def _prepared(task: PlayTask, settings: AdviceSettings, solver: Any) -> tuple[Record, int, int | None, float]:
+    """Sample ``task.index``'s record after its exchange, its players' seed, the soloist's double-dummy thirds
+    when finding the exchange gave them, and the CPU seconds it took."""
     start = time.process_time()
-    contract, seat, rules = task.contract, settings.seat, settings.rules
     hands, monte = deal_sample(settings, task.index)
-    exchange, dd_thirds = played_exchange(settings, task.index, contract, hands, monte, solver, task.exchange)
-    record = Record(hands=hands, monte=monte, contract=contract, soloist=seat, rules=rules, exchange=exchange)
-    seed = pimc_seed(settings, task.index, contract)
+    exchange, dd_thirds = played_exchange(settings, task.index, task.contract, hands, monte, solver, task.exchange)
+    record = Record(hands=hands, monte=monte, contract=task.contract, soloist=settings.seat, rules=settings.rules,
+                    exchange=exchange)
+    return record, pimc_seed(settings, task.index, task.contract), dd_thirds, time.process_time() - start
+
+
+def seat_players(settings: AdviceSettings, seed: int, solver: Any) -> list[Player]:
+    """The three players of a play-out (the settings' ``players``), seeded alike."""
+    if settings.players == "learned":
+        return [LearnedPlayer(samples=settings.layouts, seed=seed, solver=solver) for _ in range(3)]
     kind = ContractPimcPlayer if settings.players == "contract" else PimcPlayer
-    players: list[Player] = [kind(samples=settings.layouts, seed=seed, solver=solver) for _ in range(3)]
-    score = play_out(record, players).record.state().result(contract, rules)
+    return [kind(samples=settings.layouts, seed=seed, solver=solver) for _ in range(3)]
+
+
+def _scored(task: PlayTask, settings: AdviceSettings, solver: Any, goals: Any, judge: AdviceSettings | None,
+            played: Record, dd_thirds: int | None, seconds: float) -> PlayedSample:
+    """A played-out deal's sample, judged double dummy too under ``judge`` (or ``settings`` when its ``dd``
+    is set)."""
+    start = time.process_time()
+    contract, seat = task.contract, settings.seat
+    score = played.state().result(contract, settings.rules)
     dd_makes = low = high = None
     judge = judge if judge is not None else settings if settings.dd else None
     if judge is None:
@@ -115,23 +128,42 @@ def play_sample(
         dd_makes, low, high, dd_thirds = bool(outcome.makes), outcome.payoff_low, outcome.payoff_high, None
     else:
         if dd_thirds is None:
-            after, new_monte = apply_exchange(hands, monte, contract, seat, exchange)
-            dd_thirds = int(solver.value(after, (), record.first_leader, seat, last_trick_bonus(new_monte)))
+            after, new_monte = apply_exchange(played.hands, played.monte, contract, seat, played.exchange)
+            dd_thirds = int(solver.value(after, (), played.first_leader, seat, last_trick_bonus(new_monte)))
         outcome = evaluate(Task(task.index, contract), settings, solver, goals)
         dd_makes, low, high = bool(outcome.makes), outcome.payoff_low, outcome.payoff_high
     return PlayedSample(
         index=task.index, contract=contract, thirds=score.soloist_thirds, makes=score.makes, points=score.soloist_payoff,
         dd_thirds=dd_thirds, dd_makes=dd_makes, dd_points_low=low, dd_points_high=high,
-        seconds=time.process_time() - start,
+        seconds=seconds + time.process_time() - start,
     )
 
 
+def play_sample(
+    task: PlayTask, settings: AdviceSettings, solver: Any, goals: Any, judge: AdviceSettings | None = None
+) -> PlayedSample:
+    """Play sample ``task.index`` of ``task.contract`` out with the settings' players on every seat (see the
+    module doc); judge it double dummy too under ``judge`` (or ``settings`` when its ``dd`` is set)."""
+    record, seed, dd_thirds, seconds = _prepared(task, settings, solver)
+    start = time.process_time()
+    played = play_out(record, seat_players(settings, seed, solver)).record
+    return _scored(task, settings, solver, goals, judge, played, dd_thirds, seconds + time.process_time() - start)
+
+
 def play_work(chunk: PlayChunk) -> list[PlayedSample]:
-    """Play a chunk of tasks with this process's solver and goal search (a worker's share)."""
+    """Play a chunk of tasks with this process's solver and goal search (a worker's share); the learned
+    players play the chunk's deals together (:func:`~calasolve.play.learned.play_out_many`)."""
     settings = chunk.settings
     solver = engines.solver(settings.tt_mb)
     goals = engines.goal_search(settings.goal_mb)
-    return [play_sample(t, settings, solver, goals, chunk.judge) for t in chunk.tasks]
+    if settings.players != "learned":
+        return [play_sample(t, settings, solver, goals, chunk.judge) for t in chunk.tasks]
+    ready = [_prepared(t, settings, solver) for t in chunk.tasks]
+    start = time.process_time()
+    played = play_out_many([r for r, _, _, _ in ready], [seat_players(settings, seed, solver) for _, seed, _, _ in ready])
+    share = (time.process_time() - start) / max(1, len(ready))
+    return [_scored(t, settings, solver, goals, chunk.judge, p.record, dd, seconds + share)
+            for t, (_, _, dd, seconds), p in zip(chunk.tasks, ready, played)]
 
 
 def play_all(chunks: Sequence[PlayChunk], pool: Any, progress: Callable[[int], None] | None) -> list[PlayedSample]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..game.cards import Mask, hand_name, popcount
 from ..game.defaults import (
-    DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PLAYED_DEALS, DEFAULT_PLAYED_LAYOUTS,
+    DEFAULT_GOAL_MB, DEFAULT_LEARNED_DEALS, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PLAYED_DEALS, DEFAULT_PLAYED_LAYOUTS,
     DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES, DEFAULT_TT_MB,
 )
 from ..game.errors import ParameterError
@@ -38,24 +38,29 @@ DEFAULT_DEFENDER_POLICY = "dd"
 #: ``advise --play``: played (double dummy and the played odds, paired: the default), dd (double dummy
 #: alone), pimc (a plain estimate: the first deals played out) or both (pimc and double dummy on its deals).
 PLAY_MODES = ("played", "dd", "pimc", "both")
-#: who plays the deals out: the contract-minded PIMC player, or the thirds-minded one
-PLAYERS = ("contract", "pimc")
+#: who plays the deals out: the contract-minded PIMC player, the thirds-minded one, or the learned player
+#: (:mod:`calasolve.play.learned`: hundreds of deals where PIMC plays eight)
+PLAYERS = ("contract", "pimc", "learned")
+#: who plays the default advice's deals out
+DEFAULT_PLAYED_PLAYERS = "learned"
 
 
 #: the fields whose None means "the mode's default"
 DERIVED = ("samples", "horizon", "players", "play_samples", "pimc_samples", "thirds_samples")
 
 
-def race_cap(play: str, samples: int | None) -> tuple[int, int]:
-    """The double-dummy race's cap per contract (``samples``, None for ``play``'s default) and the sample
-    size its bets are tuned for: with ``played`` (the default advice) the race of ``dd`` stopped at 64
-    samples, so the same race up to there (docs/advisor.md); else the cap, 400 by default.
+def race_cap(play: str, samples: int | None, players: str | None = None) -> tuple[int, int]:
+    """The double-dummy race's cap per contract (``samples``, None for the default) and the sample size its
+    bets are tuned for: with ``played`` and PIMC players the race of ``dd`` stopped at 64 samples, so the
+    same race up to there (docs/advisor.md); else the cap, 400 by default (the learned players' odds do
+    not lean on the double-dummy side, which keeps the precision it has alone).
 
-    >>> race_cap("played", None), race_cap("dd", None), race_cap("played", 50)
-    ((64, 400), (400, 400), (50, 50))
+    >>> race_cap("played", None, "contract"), race_cap("dd", None), race_cap("played", 50), race_cap("played", None, "learned")
+    ((64, 400), (400, 400), (50, 50), (400, 400))
     """
     if samples is None:
-        return (DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_SAMPLES) if play == "played" else (DEFAULT_SAMPLES, DEFAULT_SAMPLES)
+        short = play == "played" and players != "learned"
+        return (DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_SAMPLES) if short else (DEFAULT_SAMPLES, DEFAULT_SAMPLES)
     return samples, samples
 
 
@@ -119,17 +124,22 @@ class AdviceSettings:
         check_choice("play", self.play, PLAY_MODES)
         played = self.play == "played"
         if self.players is None:
-            object.__setattr__(self, "players", "contract" if played else "pimc")
+            object.__setattr__(self, "players", DEFAULT_PLAYED_PLAYERS if played else "pimc")
         check_choice("players", self.players, PLAYERS)
+        learned = self.players == "learned"
         if self.play_samples is None:
-            object.__setattr__(self, "play_samples", DEFAULT_PLAYED_DEALS if played else DEFAULT_PLAY_SAMPLES)
+            deals = DEFAULT_LEARNED_DEALS if learned else DEFAULT_PLAYED_DEALS if played else DEFAULT_PLAY_SAMPLES
+            object.__setattr__(self, "play_samples", deals)
         if self.pimc_samples is None:
             object.__setattr__(self, "pimc_samples", DEFAULT_PLAYED_LAYOUTS if played else DEFAULT_PLAY_PIMC_SAMPLES)
         check_int("play_samples", self.play_samples, 1, MAX_SAMPLES)
         check_int("pimc_samples", self.pimc_samples, 1, MAX_PIMC_SAMPLES)
         if self.thirds_samples is None:
-            object.__setattr__(self, "thirds_samples", self.play_samples if played else DEFAULT_THIRDS_SAMPLES)
-        cap, horizon = race_cap(self.play, self.samples)
+            deals = check_int("play_samples", self.play_samples, 1, MAX_SAMPLES)
+            thirds = deals if played else DEFAULT_THIRDS_SAMPLES
+            thirds = min(thirds, DEFAULT_THIRDS_SAMPLES) if learned else thirds
+            object.__setattr__(self, "thirds_samples", thirds)
+        cap, horizon = race_cap(self.play, self.samples, self.players)
         object.__setattr__(self, "samples", cap)
         if self.horizon is None:
             object.__setattr__(self, "horizon", horizon)
@@ -173,7 +183,7 @@ class AdviceSettings:
         """These settings with ``changes``, as if they had been given in the first place: a field the mode
         derived (left None) is derived again from the new mode.
 
-        >>> s = AdviceSettings(hand=0xFFF)
+        >>> s = AdviceSettings(hand=0xFFF, players="contract")
         >>> s.samples, s.replace(play="dd").samples, s.replace(samples=9).replace(play="dd").samples
         (64, 400, 9)
         """

@@ -9,8 +9,8 @@ from typing import Any, Mapping, Sequence
 import click
 
 from ..game.defaults import (
-    DEFAULT_GOAL_MB, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PLAYED_DEALS, DEFAULT_PLAYED_LAYOUTS,
-    DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES,
+    DEFAULT_GOAL_MB, DEFAULT_LEARNED_DEALS, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PLAYED_DEALS,
+    DEFAULT_PLAYED_LAYOUTS, DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES,
 )
 from ..game.limits import MAX_SAMPLES, MAX_SEED, MAX_TABLE_MB
 from ..game.rules import Rules
@@ -35,13 +35,14 @@ ADVICE_OPTIONS = (
     click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="The hand's seat (who leads depends on it)."),
     click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
                  help=f"The cap on deals sampled per contract (with --fixed: exactly this many) [default: "
-                      f"{DEFAULT_PLAYED_RACE_SAMPLES} with --play played, {DEFAULT_SAMPLES} otherwise]."),
+                      f"{DEFAULT_SAMPLES}; {DEFAULT_PLAYED_RACE_SAMPLES} with --play played and PIMC players]."),
     click.option("--precision", type=click.FloatRange(0, 100, min_open=True), default=DEFAULT_PRECISION * 100, show_default=True,
                  help="The 95% half-width wanted on the recommended contract's P(make), in percentage points."),
     click.option("--fixed", is_flag=True, help="No sequential stopping: sample every contract --samples times (slow: minutes)."),
     click.option("--thirds-samples", type=click.IntRange(0, MAX_SAMPLES), default=None,
                  help=f"Samples per contract that also get their exact final thirds (the mean thirds) [default: the "
-                      f"deals played out ({DEFAULT_PLAYED_DEALS}) with --play played, {DEFAULT_THIRDS_SAMPLES} otherwise]."),
+                      f"deals played out by PIMC players ({DEFAULT_PLAYED_DEALS}) with --play played, "
+                      f"{DEFAULT_THIRDS_SAMPLES} otherwise]."),
     click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same answer."),
     click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate."),
     click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable)."),
@@ -54,16 +55,20 @@ ADVICE_OPTIONS = (
                       "each defender choosing with what it sees (as a real defender would)."),
     click.option("--play", "play_mode", type=click.Choice(list(PLAY_MODES)), default="played", show_default=True,
                  help="How the sampled deals are played: played (double dummy, and the played odds from the first "
-                      "--play-samples deals of each contract played out by PIMC players who see one hand, paired "
-                      "with double dummy; the recommendation on the played odds), dd (double dummy alone), pimc "
+                      "--play-samples deals of each contract played out by players who see one hand: the learned "
+                      "players' read alone, PIMC players' paired with double dummy; the recommendation on the "
+                      "played odds), dd (double dummy alone), pimc "
                       "(a plain estimate: the first --play-samples deals played out), or both (pimc, and double "
                       "dummy with the gap on the same deals)."),
     click.option("--players", type=click.Choice(list(PLAYERS)), default=None,
-                 help="Who plays the deals out: contract (PIMC playing for the contract; the default of --play "
-                      "played) or pimc (PIMC playing for thirds; the default of --play pimc and both)."),
+                 help="Who plays the deals out: learned (a network over what the seat sees, contract-minded PIMC for "
+                      "the last six tricks; the default of --play played), contract (PIMC playing for the contract, "
+                      "the method before the learned players) or pimc (PIMC playing for thirds; the default of "
+                      "--play pimc and both)."),
     click.option("--play-samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
-                 help=f"Deals played out per contract [default: {DEFAULT_PLAYED_DEALS} with --play played, "
-                      f"{DEFAULT_PLAY_SAMPLES} with pimc or both]."),
+                 help=f"Deals played out per contract [default: {DEFAULT_LEARNED_DEALS} by the learned players, "
+                      f"{DEFAULT_PLAYED_DEALS} by PIMC players with --play played, {DEFAULT_PLAY_SAMPLES} with pimc "
+                      "or both]."),
     click.option("--pimc-samples", type=click.IntRange(1, MAX_PIMC_SAMPLES), default=None,
                  help=f"Layouts of the unseen cards per PIMC decision [default: {DEFAULT_PLAYED_LAYOUTS} with --play "
                       f"played, {DEFAULT_PLAY_PIMC_SAMPLES} with pimc or both]."),
@@ -103,9 +108,10 @@ def advise_cmd(
     HAND is hand notation (32A7.RC5.F64.AR) or 12 card tokens.  For each
     contract the unseen cards are dealt at random, the exchange is made by
     the chosen policy and the deal is solved double dummy; by default (--play
-    played) the first --play-samples deals of each contract are also played
-    out by PIMC players who see only their own hand, and the played odds are
-    double dummy plus the gap on those deals.  The samples come in rounds,
+    played) the first --play-samples deals of each contract (300) are also
+    played out by the learned players, who see only their own hand, and the
+    played odds are read from those deals (--players contract: 8 deals by
+    PIMC players, and double dummy plus the gap on them).  The samples come in rounds,
     and a contract stops being sampled once its question is settled: out
     (its expected game points are below the pass line or another
     contract's, with confidence), settled or at the cap.

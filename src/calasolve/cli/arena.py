@@ -41,8 +41,9 @@ def _agents(text: str) -> tuple[str, ...]:
 @click.command("arena")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--agents", "agent_text", default="pimc,heuristic", show_default=True, metavar="A,B[,C]",
-              help="Two or three agents: random, heuristic, pimc or dd, each with options as NAME:KEY=VALUE,... "
-                   "(pimc: samples, bidding=rule|advisor, candidates, redeals, play=pimc|contract; dd: objective=thirds|payoff).")
+              help="Two or three agents: random, heuristic, pimc, learned or dd, each with options as NAME:KEY=VALUE,... "
+                   "(pimc: samples, bidding=rule|advisor, candidates, redeals, play=pimc|contract|learned; learned: samples, "
+                   "bidding, candidates, redeals; dd: objective=thirds|payoff).")
 @click.option("--deals", type=click.IntRange(1, 10**7), default=None,
               help=f"Deals to play: generated from --seed (default {DEFAULT_DEALS}), or the first of the FILES' records.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,

@@ -98,9 +98,10 @@ def _parse_players(text: str) -> tuple[str, str, str]:
 @json_option()
 @click.option("--players", default="pimc", show_default=True, metavar="P|P0,P1,P2",
               help="Who plays: pimc (sees its own hand, samples the rest), contract (as pimc, but plays for the contract), "
-                   "dd (sees every card) or heuristic; one for every seat or one per seat 0,1,2.")
+                   "learned (a network over what its seat sees, contract for the last six tricks), dd (sees every card) "
+                   "or heuristic; one for every seat or one per seat 0,1,2.")
 @click.option("--samples", type=click.IntRange(1, MAX_PIMC_SAMPLES), default=DEFAULT_PIMC_SAMPLES, show_default=True,
-              help="Layouts of the unseen cards a PIMC (or contract) player solves per decision.")
+              help="Layouts of the unseen cards a PIMC (contract, learned) player solves per decision.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same play.")
 @rule_option
 @jobs_option("Parallel worker processes (default: all cores): the records, or with fewer records than workers "

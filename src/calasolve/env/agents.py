@@ -16,6 +16,9 @@ and the advisor's exchange policies); ``dd`` sees every card, an upper reference
   :class:`~calasolve.play.players.PimcPlayer`'s card (``samples`` layouts a decision), or with
   ``play="contract"`` the contract-minded player of the advice's play-outs
   (:class:`~calasolve.play.target.ContractPimcPlayer`).
+- ``learned``: as ``pimc``, but plays :class:`~calasolve.play.learned.LearnedPlayer`'s card (its network
+  over what the seat sees, the contract-minded player for the last tricks; ``samples`` layouts a decision
+  there, 8 by default).
 - ``dd``: bids by :func:`rule_bid`; exchanges double dummy (:func:`calasolve.exchange.search.search_exchange`
   on the real cards); plays :class:`~calasolve.play.players.DoubleDummyPlayer`'s card.
 
@@ -43,6 +46,7 @@ from ..game.rules import Rules
 from ..game.sampling import rng_for
 from ..game.state import CONTRACTS, Contract, defender_seats, first_leader
 from ..play.factory import make_player
+from ..play.learned import DEFAULT_LEARNED_LAYOUTS
 from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, DoubleDummyPlayer, HeuristicPlayer, Objective
 from ..search.engines import CoreSolver
 from ..search.solving import default_solver
@@ -55,7 +59,7 @@ __all__ = [
 ]
 
 #: The agents by name.
-AGENTS = ("random", "heuristic", "pimc", "dd")
+AGENTS = ("random", "heuristic", "pimc", "learned", "dd")
 #: :func:`rule_bid`'s least hand strength (:func:`calasolve.game.cards.strength`: 3s and 2s 2, aces 3,
 #: R C F 1; 12 on average) for each contract.  A solissimo for seat 0 (leading) is made double dummy
 #: 1% of the time at strength 14-15, 17% at 16-17, 25% at 18-19 and 60% at 20-21 (400 random deals,
@@ -282,12 +286,12 @@ class PimcAgent(_Planner):
         check_int("redeals", redeals, 1, 1000)
         if bidding not in ("rule", "advisor"):
             raise ParameterError("bidding", bidding, "use rule or advisor")
-        if play not in ("pimc", "contract"):
-            raise ParameterError("play", play, "use pimc or contract")
+        if play not in ("pimc", "contract", "learned"):
+            raise ParameterError("play", play, "use pimc, contract or learned")
         self.name, self.samples, self.seed, self.bidding = name, samples, seed, bidding
         self.candidates, self.redeals, self.solver = candidates, redeals, solver
         self.plans = _Plans()
-        #: the card player: thirds-minded PIMC, or the advice's contract-minded one (docs/play.md)
+        #: the card player: thirds-minded PIMC, the advice's contract-minded one, or the learned one (docs/play.md)
         self.player = make_player(play, samples=samples, seed=seed, solver=solver)
         self.advice: dict[tuple[int, Mask, Rules], Contract | None] = {}
 
@@ -404,13 +408,15 @@ _OPTIONS: dict[str, dict[str, type]] = {
     "random": {},
     "heuristic": {},
     "pimc": {"samples": int, "bidding": str, "candidates": int, "redeals": int, "play": str},
+    "learned": {"samples": int, "bidding": str, "candidates": int, "redeals": int},
     "dd": {"objective": str},
 }
 
 
 def make_agent(spec: str, seed: int | None = None, solver: CoreSolver | None = None) -> Agent:
     """The agent a spec names (:func:`parse_agent`): ``random``, ``heuristic``, ``pimc`` (options ``samples``,
-    ``bidding``, ``candidates``, ``redeals``, ``play``) or ``dd`` (option ``objective``: thirds or payoff).
+    ``bidding``, ``candidates``, ``redeals``, ``play``), ``learned`` (the same but ``play``) or ``dd`` (option
+    ``objective``: thirds or payoff).
     ``seed``: the same seed, the same actions; None, a seed of its own from the system's entropy (two
     agents made without one do not share a stream).
 
@@ -441,6 +447,9 @@ def make_agent(spec: str, seed: int | None = None, solver: CoreSolver | None = N
         return HeuristicAgent()
     if name == "pimc":
         return PimcAgent(seed=seed, solver=solver, **kwargs)
+    if name == "learned":
+        kwargs.setdefault("samples", DEFAULT_LEARNED_LAYOUTS)
+        return PimcAgent(seed=seed, solver=solver, play="learned", name="learned", **kwargs)
     objective = kwargs.get("objective", "thirds")
     if objective not in ("thirds", "payoff"):
         raise ParameterError("agent", spec, f"option objective: {objective!r} (use thirds or payoff)")

@@ -11,18 +11,20 @@ from concurrent.futures import Executor
 from ..game.errors import ParameterError
 from ..search.engines import CoreSolver
 from .players import DEFAULT_PIMC_SAMPLES, DoubleDummyPlayer, HeuristicPlayer, Objective, PimcPlayer, Player
+from .learned import LearnedPlayer
 from .target import ContractPimcPlayer
 
 __all__ = ["PLAYERS", "make_player"]
 
-PLAYERS = ("dd", "pimc", "heuristic", "contract")
+PLAYERS = ("dd", "pimc", "heuristic", "contract", "learned")
 
 
 def make_player(name: str, *, samples: int = DEFAULT_PIMC_SAMPLES, seed: int = 0, solver: CoreSolver | None = None,
                 objective: Objective = "thirds", pool: Executor | None = None, workers: int = 1,
                 tt_mb: int | None = None) -> Player:
-    """A player by name: ``dd``, ``pimc``, ``heuristic`` or ``contract`` (:mod:`calasolve.play.target`); a PIMC
-    player shares its layouts with ``pool``'s ``workers`` processes when given one."""
+    """A player by name: ``dd``, ``pimc``, ``heuristic``, ``contract`` (:mod:`calasolve.play.target`) or
+    ``learned`` (:mod:`calasolve.play.learned`); a PIMC player shares its layouts with ``pool``'s ``workers``
+    processes when given one."""
     if name == "dd":
         return DoubleDummyPlayer(solver, objective)
     if name == "pimc":
@@ -31,4 +33,6 @@ def make_player(name: str, *, samples: int = DEFAULT_PIMC_SAMPLES, seed: int = 0
         return HeuristicPlayer()
     if name == "contract":
         return ContractPimcPlayer(samples, seed, solver)
+    if name == "learned":
+        return LearnedPlayer(samples=samples, seed=seed, solver=solver)
     raise ParameterError("player", name, f"unknown player (use {', '.join(PLAYERS)})")

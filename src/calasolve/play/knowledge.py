@@ -109,8 +109,9 @@ def shown_voids(state: PlayState) -> tuple[int, int, int]:
     return voids[0], voids[1], voids[2]
 
 
-def view_of(record: Record, state: PlayState, seat: int) -> SeatView:
-    """What ``seat`` knows at ``state``, a position of ``record``'s deal (its exchange complete)."""
+def view_of(record: Record, state: PlayState, seat: int, *, check: bool = True) -> SeatView:
+    """What ``seat`` knows at ``state``, a position of ``record``'s deal (its exchange complete); ``check``:
+    that some layout of the unseen cards fits it (a reader of the view alone, who deals none, may skip it)."""
     if seat not in (0, 1, 2):
         raise CalasolveError(f"seat {seat!r}: must be 0, 1 or 2")
     hands, monte = record.after_exchange()
@@ -154,7 +155,7 @@ def view_of(record: Record, state: PlayState, seat: int) -> SeatView:
         unseen[card] = where
     sizes = (popcount(state.hands[0]), popcount(state.hands[1]), popcount(state.hands[2]), popcount(monte))
     view = SeatView(seat, (placed[0], placed[1], placed[2], placed[MONTE]), unseen, sizes, voids)
-    if layout_count(view) == 0:
+    if check and layout_count(view) == 0:
         raise CalasolveError(f"seat {seat}'s knowledge admits no layout of the unseen cards (an inconsistent record)")
     return view
 

@@ -1,0 +1,207 @@
+"""The learned card player: a small network over what the seat sees, with the contract-minded PIMC
+player for the last tricks (docs/play.md, "The learned player").
+
+The network is a perceptron (two hidden layers of 256 rectified units) fitted by
+``python -m calasolve.train`` to the cards the contract-minded PIMC player
+(:class:`~calasolve.play.target.ContractPimcPlayer`, 8 layouts) chose on
+self-play deals; its weights ship with the package (``learned_cards.npz``) and
+run on numpy alone.  Its input (:func:`features`) is what the seat to move
+knows, seats counted from it: its own cards, the cards each seat has played,
+the trick so far, the cards it knows to be with each other seat or in the
+monte and where each unseen card may be (:func:`~calasolve.play.knowledge.view_of`),
+and the contract, the soloist's seat, the trick's leader and the thirds taken.
+
+The last ``endgame`` tricks (6 by default) are played by the contract-minded
+PIMC player: there its searches are cheap (a tenth of its cost over a deal),
+and counting out the end of a deal is where imitation errs most
+(docs/experiments.md).  ``endgame=12`` is that player throughout, ``0`` the
+network throughout.
+
+:func:`play_out_many` plays many deals together, one forward pass for every
+deal whose seat to move decides by a network.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Sequence
+
+import numpy as np
+
+from ..game.cards import Card, cards_of, popcount
+from ..game.errors import CalasolveError, ParameterError
+from ..game.limits import check_int
+from ..game.state import CONTRACTS, TRICKS, PlayState
+from ..search.engines import CoreSolver
+from ..types.play import PlayedDeal
+from ..types.record import Record, check_record
+from .knowledge import MONTE, view_of
+from .players import MAX_PIMC_SAMPLES, Player, play_choice
+from .target import ContractPimcPlayer
+
+__all__ = [
+    "DEFAULT_ENDGAME", "DEFAULT_LEARNED_LAYOUTS", "LearnedPlayer", "N_FEATURES", "Network", "default_network",
+    "features", "network_cards", "play_out_many",
+]
+
+#: Per card 12 planes (mine; played by the mover, the next seat, the one after; the trick's first and second
+#: card; known to be with the next seat, the one after, in the monte; may be with each of those three), then
+#: 17 of context (the contract, the soloist and the leader relative to the mover, the trick's length, the
+#: thirds each side took, the tricks played).
+N_FEATURES = 12 * 40 + 17
+#: Tricks at the end played by the contract-minded PIMC player.
+DEFAULT_ENDGAME = 6
+#: Its layouts per decision (those of the players the network imitates).
+DEFAULT_LEARNED_LAYOUTS = 8
+#: The weights shipped with the package.
+WEIGHTS = "learned_cards.npz"
+
+
+def features(record: Record, state: PlayState) -> np.ndarray:
+    """What the seat to move sees, as the network's input (float32, :data:`N_FEATURES`)."""
+    m = state.to_move
+    view = view_of(record, state, m, check=False)
+    f = np.zeros((12, 40), dtype=np.float32)
+    f[0, list(cards_of(state.hands[m]))] = 1
+    for t in state.tricks:
+        for i, c in enumerate(t.cards):
+            f[1 + (t.leader + i - m) % 3, c] = 1
+    for i, c in enumerate(state.trick):
+        f[1 + (state.leader + i - m) % 3, c] = 1
+        f[4 + i, c] = 1
+    for r in (1, 2):
+        f[5 + r, list(cards_of(view.placed[(m + r) % 3]))] = 1
+    f[8, list(cards_of(view.placed[MONTE]))] = 1
+    for c, bits in view.unseen.items():
+        for r in (1, 2):
+            if bits >> ((m + r) % 3) & 1:
+                f[8 + r, c] = 1
+        if bits >> MONTE & 1:
+            f[11, c] = 1
+    ctx = np.zeros(17, dtype=np.float32)
+    ctx[CONTRACTS.index(record.contract)] = 1
+    ctx[5 + (record.soloist - m) % 3] = 1
+    ctx[8 + len(state.trick)] = 1
+    ctx[11 + (state.leader - m) % 3] = 1
+    s = record.soloist
+    ctx[14] = state.captured[s] / 35
+    ctx[15] = (sum(state.captured) - state.captured[s]) / 35
+    ctx[16] = len(state.tricks) / 12
+    return np.concatenate([f.ravel(), ctx])
+
+
+@dataclass(frozen=True)
+class Network:
+    """A perceptron: ``layers`` of (weights, bias), rectified between them; 40 logits out, one per card."""
+
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Network:
+        """The network in an ``.npz`` of weights ``wK`` (inputs x outputs) and biases ``bK``, layers in the order of K."""
+        with np.load(path) as data:
+            order = sorted(int(k[1:]) for k in data.files if k.startswith("w"))
+            layers = tuple((data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)) for i in order)
+        if not layers or layers[0][0].shape[0] != N_FEATURES or layers[-1][0].shape[1] != 40:
+            raise CalasolveError(f"{path}: not a card network ({N_FEATURES} inputs, 40 outputs)")
+        return cls(layers)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """The cards' logits for a batch of inputs (rows)."""
+        for k, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if k < len(self.layers) - 1:
+                np.maximum(x, 0, out=x)
+        return x
+
+
+@lru_cache(maxsize=1)
+def default_network() -> Network:
+    """The network shipped with the package."""
+    with resources.as_file(resources.files(__package__).joinpath(WEIGHTS)) as path:
+        return Network.load(path)
+
+
+@dataclass
+class LearnedPlayer:
+    """The network's card until the last ``endgame`` tricks, then the contract-minded PIMC player's
+    (``samples`` layouts, ``seed``); see the module doc."""
+
+    endgame: int = DEFAULT_ENDGAME
+    samples: int = DEFAULT_LEARNED_LAYOUTS
+    seed: int = 0
+    solver: CoreSolver | None = None
+    network: Network | None = None
+    name: str = "learned"
+
+    def __post_init__(self) -> None:
+        check_int("endgame", self.endgame, 0, TRICKS)
+        check_int("samples", self.samples, 1, MAX_PIMC_SAMPLES)
+        self.search = ContractPimcPlayer(self.samples, self.seed, self.solver)
+        if self.network is None:
+            self.network = default_network()
+
+    def by_network(self, state: PlayState) -> bool:
+        """Whether the network decides this position (a choice to make before the endgame)."""
+        return len(state.tricks) < TRICKS - self.endgame and popcount(state.legal()) > 1
+
+    def choose(self, record: Record, state: PlayState) -> Card:
+        if self.by_network(state):
+            assert self.network is not None
+            return network_cards(self.network, [(record, state)])[0]
+        legal = state.legal()
+        if popcount(legal) == 1:
+            return next(iter(cards_of(legal)))
+        return self.search.choose(record, state)
+
+
+def network_cards(network: Network, positions: Sequence[tuple[Record, PlayState]]) -> list[Card]:
+    """``network``'s cards for many positions, in one forward pass: the highest logit among each one's legal cards."""
+    logits = network.logits(np.stack([features(r, s) for r, s in positions]))
+    legal = np.zeros(logits.shape, dtype=np.bool_)
+    for i, (_, s) in enumerate(positions):
+        legal[i, list(cards_of(s.legal()))] = True
+    return [int(c) for c in np.where(legal, logits, -np.inf).argmax(axis=1)]
+
+
+def play_out_many(records: Sequence[Record], players: Sequence[Sequence[Player]]) -> list[PlayedDeal]:
+    """Play each record out from its ``played`` point, ``players[i][s]`` choosing seat ``s``'s cards of deal ``i``;
+    the positions a :class:`LearnedPlayer`'s network decides advance together, one forward pass per network and
+    step.  The same cards as :func:`~calasolve.play.players.play_out` deal by deal."""
+    if len(players) != len(records):
+        raise ParameterError("players", len(players), f"needs one set of players per record ({len(records)})")
+    start = time.perf_counter()
+    states = []
+    for record, seats in zip(records, players):
+        check_record("record", record)
+        if len(seats) != 3:
+            raise ParameterError("players", seats, "needs one player per seat (3)")
+        if record.needs_exchange:
+            raise CalasolveError(f"{record.where()}: the exchange is incomplete; give it or let the exchange be searched first")
+        states.append(record.state())
+    played: list[list[Card]] = [[] for _ in records]
+    while True:
+        batches: dict[int, tuple[Network, list[int]]] = {}
+        for i, state in enumerate(states):
+            if state.is_over:
+                continue
+            player = players[i][state.to_move]
+            if isinstance(player, LearnedPlayer) and player.network is not None and player.by_network(state):
+                batches.setdefault(id(player.network), (player.network, []))[1].append(i)
+            else:
+                card = player.choose(records[i], state)
+                play_choice(state, player, card)
+                played[i].append(card)
+        if not batches and all(s.is_over for s in states):
+            break
+        for network, idx in batches.values():
+            for i, card in zip(idx, network_cards(network, [(records[i], states[i]) for i in idx])):
+                play_choice(states[i], players[i][states[i].to_move], card)
+                played[i].append(card)
+    seconds = (time.perf_counter() - start) / max(1, len(records))
+    return [PlayedDeal(r.with_(played=r.played + tuple(cards)), tuple(p.name for p in seats), seconds)  # type: ignore[arg-type]
+            for r, seats, cards in zip(records, players, played)]

@@ -1,0 +1,181 @@
+"""The learned card player: legal cards only, what its seat sees only, the batched play-outs equal to the
+one-at-a-time ones, the shipped weights, and the training data and fit reproducible from their seeds."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calasolve.game.cards import cards_of, popcount
+from calasolve.game.errors import CalasolveError, ParameterError
+from calasolve.play.factory import make_player
+from calasolve.play.knowledge import view_of
+from calasolve.play.learned import (
+    N_FEATURES, WEIGHTS, LearnedPlayer, Network, default_network, features, network_cards, play_out_many,
+)
+from calasolve.play.players import play_out
+from calasolve.search.solving import default_solver
+from calasolve.train.data import CHUNK, Chunk, Rows, chunks_of, deal_rows, generate, training_deal
+from calasolve.types.record import Record
+
+DEALS = [training_deal(mix, d, default_solver()) for mix, d in
+         [("rule", 900_001), ("rule", 900_002), ("stakes", 900_003), ("stakes", 900_004), ("stakes", 900_005)]]
+
+
+def test_the_shipped_network_loads_and_is_small() -> None:
+    net = default_network()
+    assert net.layers[0][0].shape == (N_FEATURES, 256) and net.layers[-1][0].shape == (256, 40)
+    path = Path(__file__).resolve().parents[2] / "src" / "calasolve" / "play" / WEIGHTS
+    assert path.stat().st_size < 4 * 2**20
+
+
+@pytest.mark.parametrize("endgame", [0, 6, 12])
+def test_learned_players_play_whole_deals_legally_and_reproducibly(endgame: int) -> None:
+    # play_choice raises on an illegal card; the same seed plays the same cards
+    for record, seed in DEALS:
+        first = play_out(record, [LearnedPlayer(endgame=endgame, seed=seed) for _ in range(3)]).record
+        again = play_out(record, [LearnedPlayer(endgame=endgame, seed=seed) for _ in range(3)]).record
+        assert len(first.played) == 36 and first.played == again.played
+        assert first.state().is_over
+
+
+def test_many_deals_played_together_play_the_cards_played_one_at_a_time() -> None:
+    records = [r for r, _ in DEALS]
+    for endgame in (0, 6):
+        together = play_out_many(records, [[LearnedPlayer(endgame=endgame, seed=s) for _ in range(3)] for _, s in DEALS])
+        alone = [play_out(r, [LearnedPlayer(endgame=endgame, seed=s) for _ in range(3)]) for r, s in DEALS]
+        assert [p.record.played for p in together] == [p.record.played for p in alone]
+    # mixed seats: a learned soloist against contract-minded defenders
+    mixed = [[make_player("learned", samples=4, seed=s) if seat == r.soloist else make_player("contract", samples=4, seed=s)
+              for seat in range(3)] for r, s in DEALS]
+    assert [p.record.played for p in play_out_many(records, mixed)] == [
+        play_out(r, seats).record.played for r, seats in zip(records, mixed)]
+
+
+def test_play_out_many_checks_its_input() -> None:
+    record = DEALS[0][0]
+    with pytest.raises(ParameterError):
+        play_out_many([record], [])
+    with pytest.raises(ParameterError):
+        play_out_many([record], [[LearnedPlayer()] * 2])
+    with pytest.raises(CalasolveError, match="exchange is incomplete"):
+        play_out_many([Record(hands=record.hands, monte=record.monte, contract="solo", soloist=0)], [[LearnedPlayer()] * 3])
+
+
+def _swapped(record: Record, a: int, b: int, ca: int, cb: int) -> Record:
+    hands = list(record.hands)
+    hands[a] = hands[a] & ~(1 << ca) | 1 << cb
+    hands[b] = hands[b] & ~(1 << cb) | 1 << ca
+    return record.with_(hands=tuple(hands))
+
+
+def _unseen_pair(record: Record, played: int) -> tuple[Record, int, int, int, int] | None:
+    """A position ``played`` cards in and two cards the mover has not seen, one in each other hand, that
+    may be in either (so the swapped deal is one the mover cannot tell apart)."""
+    state = record.with_(played=record.played[:played]).state()
+    m = state.to_move
+    view = view_of(record, state, m)
+    a, b = (m + 1) % 3, (m + 2) % 3
+    both = (1 << a) | (1 << b)
+    # dealt to the seat and held there still (not moved by the exchange)
+    in_a = [c for c in cards_of(state.hands[a] & record.hands[a]) if view.unseen.get(c, 0) & both == both]
+    in_b = [c for c in cards_of(state.hands[b] & record.hands[b]) if view.unseen.get(c, 0) & both == both]
+    if not in_a or not in_b:
+        return None
+    return record.with_(played=record.played[:played]), a, b, in_a[0], in_b[0]
+
+
+@pytest.mark.parametrize("endgame", [0, 6])
+def test_the_player_decides_alike_on_deals_its_seat_cannot_tell_apart(endgame: int) -> None:
+    checked = 0
+    for record, seed in DEALS:
+        line = play_out(record, [LearnedPlayer(endgame=0, seed=seed) for _ in range(3)]).record.played
+        full = record.with_(played=line)
+        for played in (0, 4, 13, 20, 26):
+            found = _unseen_pair(full, played)
+            if found is None:
+                continue
+            here, a, b, ca, cb = found
+            other = _swapped(here, a, b, ca, cb)
+            s1, s2 = here.state(), other.state()
+            assert s1.hands != s2.hands
+            assert np.array_equal(features(here, s1), features(other, s2))
+            p1, p2 = LearnedPlayer(endgame=endgame, seed=seed), LearnedPlayer(endgame=endgame, seed=seed)
+            assert p1.choose(here, s1) == p2.choose(other, s2)
+            checked += 1
+    assert checked >= 10
+
+
+def test_network_cards_are_legal_and_the_best_legal_logit() -> None:
+    record, _ = DEALS[0]
+    state = record.state()
+    (card,) = network_cards(default_network(), [(record, state)])
+    logits = default_network().logits(features(record, state)[None, :])[0]
+    legal = list(cards_of(state.legal()))
+    assert card in legal and logits[card] == max(logits[c] for c in legal)
+
+
+def test_a_file_that_is_not_a_card_network_is_one_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.npz"
+    np.savez(path, w0=np.zeros((3, 40), np.float32), b0=np.zeros(40, np.float32))
+    with pytest.raises(CalasolveError, match="not a card network"):
+        Network.load(str(path))
+
+
+def test_endgame_and_samples_are_checked() -> None:
+    with pytest.raises(ParameterError, match="endgame"):
+        LearnedPlayer(endgame=13)
+    with pytest.raises(ParameterError, match="samples"):
+        LearnedPlayer(samples=0)
+
+
+def test_training_data_is_a_function_of_the_deal_and_the_learner() -> None:
+    first, again = deal_rows(("stakes", 900_003, None)), deal_rows(("stakes", 900_003, None))
+    assert np.array_equal(first.x, again.x) and np.array_equal(first.chosen, again.chosen)
+    assert first.x.shape[1] == N_FEATURES and all(first.legal[i, c] for i, c in enumerate(first.chosen))
+    assert all(popcount(sum(1 << int(c) for c in np.flatnonzero(row))) > 1 for row in first.legal)
+    # with a learner, only the positions its network decides are labelled (the first six tricks)
+    taught = deal_rows(("stakes", 900_003, default_network()))
+    assert 0 < len(taught.chosen) and all(x[-1] < 6 / 12 + 1e-6 for x in taught.x)
+    assert [c.name for c in chunks_of("rule", 0, CHUNK + 1)] == [f"rule-0-{CHUNK // 2 + 1}.npz", f"rule-{CHUNK // 2 + 1}-{CHUNK // 2}.npz"]
+    with pytest.raises(ParameterError):
+        chunks_of("bogus", 0, 1)
+
+
+def test_generate_on_a_pool_is_the_same_as_here(tmp_path: Path) -> None:
+    from calasolve.scale.workers import worker_pool
+
+    chunk = Chunk("rule", 900_010, 3)
+    here = generate(chunk)
+    with worker_pool(2) as pool:
+        there = generate(chunk, None, pool)
+    assert np.array_equal(here.x, there.x) and np.array_equal(here.chosen, there.chosen)
+    here.save(str(tmp_path / chunk.name))
+    back = Rows.load(str(tmp_path / chunk.name))
+    assert np.array_equal(back.legal, here.legal)
+
+
+def test_the_fit_is_seeded_and_its_weights_play() -> None:
+    pytest.importorskip("torch")
+    from calasolve.train.fit import fit
+
+    rows = [generate(Chunk("stakes", 900_020, 4))]
+    a = fit(rows, seed=3, epochs=2, log=lambda _: None)
+    b = fit(rows, seed=3, epochs=2, log=lambda _: None)
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    net = Network(tuple((a[f"w{i}"], a[f"b{i}"]) for i in range(3)))
+    record, seed = DEALS[0]
+    assert len(play_out(record, [LearnedPlayer(endgame=0, network=net, seed=seed)] * 3).record.played) == 36
+
+
+def test_the_training_command_fails_in_one_line_without_deals(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from calasolve.train.__main__ import main
+
+    result = CliRunner().invoke(main, ["--out", str(tmp_path / "w.npz"), "--deals", "0", "--stake-deals", "0"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and "no deals" in result.output
+    assert not os.path.exists(tmp_path / "w.npz")
