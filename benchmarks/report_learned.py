@@ -154,14 +154,15 @@ def agreement(args: argparse.Namespace) -> dict[str, Any]:
                             play_samples=args.deals, pimc_samples=8, defender_policy="sampled")
         assert fast.played is not None
         for e in fast.played.estimates:
-            p = next(x for x in plain.estimates if x.contract == e.contract)
+            p = next(x for x in plain.estimates if x.contract == e.contract).pimc
             lo, hi = p.p_make_95
+            p_make = p.makes / p.deals
             meet = e.p_make_95[0] <= hi and lo <= e.p_make_95[1]
             rows.append({"hand": k, "contract": e.contract, "learned": e.p_make, "learned_95": e.p_make_95,
-                         "pimc": p.p_make, "pimc_95": p.p_make_95, "meet": meet,
-                         "same_side": (e.p_make >= 0.5) == (p.p_make >= 0.5)})
+                         "pimc": p_make, "pimc_95": p.p_make_95, "meet": meet,
+                         "same_side": (e.p_make >= 0.5) == (p_make >= 0.5)})
             print(f"hand {k:2d} {e.contract:9s} learned {e.p_make:.2f} [{e.p_make_95[0]:.2f}, {e.p_make_95[1]:.2f}] "
-                  f"PIMC {p.p_make:.2f} [{lo:.2f}, {hi:.2f}] {'meet' if meet else 'APART'}", flush=True)
+                  f"PIMC {p_make:.2f} [{lo:.2f}, {hi:.2f}] {'meet' if meet else 'APART'}", flush=True)
     diffs = [abs(r["learned"] - r["pimc"]) for r in rows]
     summary = {"pairs": len(rows), "meet": sum(r["meet"] for r in rows), "same_side": sum(r["same_side"] for r in rows),
                "mean_abs_diff": statistics.mean(diffs), "max_abs_diff": max(diffs)}

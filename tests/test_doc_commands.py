@@ -58,6 +58,8 @@ def shrink(command: str) -> str:
             words += ["--thirds-samples", "0", "--jobs", "1"]
             if "--samples" not in words:
                 words += ["--samples", str(SHRINK["--samples"])]
+            if "--play-samples" not in words:
+                words += ["--play-samples", "8"]
         parts.append(shlex.join(words) + (" > " + stage.split(" > ")[1] if " > " in stage else ""))
     return " | ".join(parts)
 

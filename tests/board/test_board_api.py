@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import pytest
+
+from calasolve.game.defaults import DEFAULT_LEARNED_DEALS
 from processes import children
 
 pytest.importorskip("starlette", reason="the board needs the extra calasolve[board]")
@@ -333,14 +335,15 @@ def test_played_advice_has_both_odds_and_equals_advise() -> None:
         body = {"hand": "32AR.3A.2A7.543", "seat": 1, "samples": 16, "seed": 3, "contracts": ["solo"]}
         started = c.post("/api/advise", json=body)
         assert started.status_code == 202 and started.json()["play"] == "played"
-        assert started.json()["total"] == 16 + 8  # the double-dummy samples' cap, then 8 deals played out
+        # the double-dummy samples' cap, then the deals the learned players play out
+        assert started.json()["total"] == 16 + DEFAULT_LEARNED_DEALS
         status = wait_advice(c)
         assert status["state"] == "done"
         result = status["result"]
         assert result["basis"] == "played" and result["dd_recommendation"] in ("solo", "pass")
         [dd] = result["contracts"]
         [played] = result["played"]["contracts"]
-        assert dd["contract"] == played["contract"] == "solo" and played["deals"] == 8
+        assert dd["contract"] == played["contract"] == "solo" and played["deals"] == DEFAULT_LEARNED_DEALS
         for estimate in (dd, played):
             lo, hi = estimate["p_make_95"]
             assert 0 <= lo <= estimate["p_make"] <= hi <= 1
@@ -350,7 +353,8 @@ def test_played_advice_has_both_odds_and_equals_advise() -> None:
         expected = advise("32AR.3A.2A7.543", seat=1, samples=16, seed=3, jobs=1, contracts=["solo"],
                           progress=counted.append).to_dict()
         assert sum(counted) <= started.json()["total"]  # the progress bar's end is the cap
-        assert sum(counted) == dd["samples"] + 8  # after the double-dummy samples, one count a deal played out
+        # after the double-dummy samples, one count a deal played out
+        assert sum(counted) == dd["samples"] + DEFAULT_LEARNED_DEALS
         assert contracts_of(result) == contracts_of(expected)
         assert contracts_of(result["played"]) == contracts_of(expected["played"])
         assert (result["recommendation"], result["dd_recommendation"]) == (expected["recommendation"],

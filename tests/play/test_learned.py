@@ -179,3 +179,28 @@ def test_the_training_command_fails_in_one_line_without_deals(tmp_path: Path) ->
     result = CliRunner().invoke(main, ["--out", str(tmp_path / "w.npz"), "--deals", "0", "--stake-deals", "0"])
     assert result.exit_code == 2 and result.output.count("\n") == 1 and "no deals" in result.output
     assert not os.path.exists(tmp_path / "w.npz")
+
+
+def test_the_exchange_fit_is_seeded_and_its_networks_decide() -> None:
+    pytest.importorskip("torch")
+    from calasolve.advice.learned_exchange import learned_defender_exchange
+    from calasolve.train.exchange import fit_exchange, generate_exchange
+
+    data = [generate_exchange(900_000, 12)]
+    a = fit_exchange(data, seed=1, epochs=2, log=lambda _: None)
+    b = fit_exchange(data, seed=1, epochs=2, log=lambda _: None)
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    assert {k[:2] for k in a} == {"dw", "db", "sw", "sb", "ow", "ob"}
+    record, _ = DEALS[2]
+    assert learned_defender_exchange(record.hands, record.monte, "scegliete", record.soloist).takes is not None
+
+
+def test_exchange_data_saves_and_loads_every_head(tmp_path: Path) -> None:
+    from calasolve.train.exchange import HEADS, Heads, generate_exchange
+
+    data = generate_exchange(900_100, 4)
+    data.save(str(tmp_path / "x.npz"))
+    back = Heads.load(str(tmp_path / "x.npz"))
+    for head in HEADS:
+        assert all(np.array_equal(a, b) for a, b in zip(getattr(data, head), getattr(back, head)))
+    assert back.split[0].shape[1] != back.soloist[0].shape[1]

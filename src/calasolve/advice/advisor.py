@@ -101,14 +101,15 @@ def advise(
     as keywords (``seat``, ``seed``, ``samples``, ``jobs``, ``policy``, ``defender_policy``,
     ``contracts``, ``known``, ``rules``, ...), or both (the keywords override the settings; ``hand``
     too).  ``samples`` is the cap per contract (with ``fixed``, every contract gets
-    exactly that many; None: 64 with ``play="played"``, 400 with ``dd``); ``precision``
+    exactly that many; None: 400, or 64 with ``play="played"`` and PIMC players); ``precision``
     the 95% half-width wanted on the recommended contract's P(make);
     ``thirds_samples`` how many samples of each contract also get their exact
-    final thirds (None: the deals played out with ``played``, 24 with ``dd``).  ``policy`` is the soloist's
-    exchange policy, ``defender_policy`` the defenders'.  With ``play="played"``
-    (the default) the first ``play_samples`` deals of each contract (None: 8) are
-    also played out by ``players`` (None: ``contract``, the contract-minded
-    PIMC player; or ``pimc``) with ``pimc_samples`` layouts a decision (None: 8),
+    final thirds (None: 24, or the deals PIMC players play out with ``played``).  ``policy`` is the
+    soloist's exchange policy, ``defender_policy`` the defenders'.  With ``play="played"``
+    (the default) the first ``play_samples`` deals of each contract are also played out by
+    ``players`` (None: ``learned``, :mod:`calasolve.play.learned`, on 300 deals read alone; or
+    ``contract``, the contract-minded PIMC player, or ``pimc``, on 8 deals paired with double
+    dummy) with ``pimc_samples`` layouts a PIMC decision (None: 8),
     and the recommendation is made on the played odds
     (:mod:`calasolve.advice.played`); ``play="dd"`` is the double-dummy advice
     alone.  ``progress`` is called

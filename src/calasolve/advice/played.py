@@ -1,11 +1,18 @@
-"""The default advice's played side: each contract's odds when nobody sees the hidden cards, from
-the double-dummy samples and a few paired play-outs (docs/advisor.md, "Played odds (the default)").
+"""The default advice's played side: each contract's odds when nobody sees the hidden cards
+(docs/advisor.md, "Played odds (the default)").
 
-The double-dummy race judges ``n`` sampled deals of a contract; the first
+**The learned players** (the default, :func:`alone_estimate`): the first ``play_samples`` (300)
+sampled deals of each contract are played out by :class:`~calasolve.play.learned.LearnedPlayer`
+on every seat, the defenders' exchange by the ``learned`` policy, and read alone: P(make) by the
+Clopper-Pearson interval, the game points and two contracts' difference on the same deals by the
+betting interval in their known range, each at 95% for that fixed number of deals.
+
+**PIMC players** (``players="contract"`` or ``"pimc"``), a few play-outs paired with double dummy:
+the double-dummy race judges ``n`` sampled deals of a contract; the first
 ``play_samples`` of those same deals are also played out
 (:mod:`calasolve.advice.realplay`) by PIMC players on every seat, who see only
-their own hands: the contract-minded player by default, the defenders'
-exchange by the ``sampled`` policy (each defender chooses with what it sees).
+their own hands, the defenders' exchange by the ``sampled`` policy (each
+defender chooses with what it sees).
 The played estimate is the double-dummy mean over all ``n`` deals plus the
 mean gap, played minus double dummy, over the deals played out:
 
@@ -51,7 +58,7 @@ from .stats import clopper_pearson, mean_se
 
 __all__ = [
     "LEARNED_INTERVAL_METHOD", "PLAYED_INTERVAL_METHOD", "alone_estimate", "bounded_mean", "dd_pairs", "gap_difference",
-    "paired_estimate", "play_chunks", "played_advice", "played_difference", "played_players",
+    "paired_estimate", "play_chunks", "played_advice", "played_policies", "played_difference", "played_players",
 ]
 
 #: The 5% of a played interval: half to the paired estimate (double dummy plus the gap, a quarter
@@ -115,6 +122,13 @@ def played_players(settings: AdviceSettings) -> str:
     return f"{kind} PIMC on every seat, {settings.layouts} layouts a decision"
 
 
+def played_policies(settings: AdviceSettings) -> tuple[str, str]:
+    """The exchange policies of the play-outs, the soloist's and the defenders': the learned networks for
+    the learned players; else the soloist's as the race's, the defenders' ``sampled`` (each with what it
+    sees)."""
+    return ("learned", "learned") if settings.players == "learned" else (settings.policy, "sampled")
+
+
 #: Deals a worker plays out together with the learned players (one forward pass a step for all of them).
 LEARNED_CHUNK = 25
 
@@ -123,7 +137,7 @@ def play_chunks(settings: AdviceSettings, race: Race) -> list[PlayChunk]:
     """The play-outs: the first ``play_samples`` deals of every contract, one deal a task; a deal the
     race has no full double-dummy judgement of (it stopped sooner, or asked only the upper end) is
     also judged double dummy by its task, as the race would have."""
-    playing = replace(settings, defender_policy="sampled", dd=False)
+    playing = replace(settings, policy=played_policies(settings)[0], defender_policy=played_policies(settings)[1], dd=False)
     if settings.players == "learned":
         return _learned_chunks(settings, race, playing)
     chunks = []
@@ -320,6 +334,6 @@ def played_advice(race: Race, played: Sequence[PlayedSample], settings: AdviceSe
     return PlayedAdvice(
         estimates=tuple(sorted(estimates, key=lambda e: CONTRACTS.index(e.contract))), recommendation=best,
         toss_up=tuple(c for c, _ in parts), reason=why, players=played_players(settings), layouts=settings.layouts,
-        defender_policy="sampled",
+        defender_policy=played_policies(settings)[1],
         interval_method=LEARNED_INTERVAL_METHOD if settings.players == "learned" else PLAYED_INTERVAL_METHOD,
     )

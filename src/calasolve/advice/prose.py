@@ -17,12 +17,14 @@ PAYOFF_METHOD = (
 POLICY_NOTES = {
     "soloist": {
         "sampled": "the soloist chooses with what they know",
+        "learned": "the soloist chooses with what they know, by a network imitating the sampled policy",
         "dd": "the soloist sees every card: an optimistic upper bound",
     },
     "defenders": {
         "dd": "the defenders see every card: conservative for the soloist",
         "heuristic": "plain card sense: leans towards the soloist",
         "sampled": "each defender chooses with what it sees",
+        "learned": "each defender chooses with what it sees, by networks imitating the sampled policy",
     },
 }
 

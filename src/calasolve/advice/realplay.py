@@ -1,5 +1,5 @@
-"""One of the advisor's sampled deals played out by PIMC players (what a worker runs for
-``advise --play pimc|both``).
+"""The advisor's sampled deals played out by the settings' players (what a worker runs for the
+played odds and ``advise --play pimc|both``).
 
 The deal is the advisor's sample (:func:`calasolve.advice.samples.deal_sample`,
 the same cards for every contract), the exchange the one the advisor's
@@ -7,9 +7,10 @@ policies make on it (the same generator, so the same draws and re-deals).
 The ``dd`` defence is a choice among every exchange, not one exchange: the
 defenders play the exchange that is double-dummy best for them (fewest
 soloist thirds; in dividete for the draw the advisor's sample drew).  Then
-three PIMC players play the cards, each seeing only what its seat sees (the
-settings' ``players``: :class:`~calasolve.play.target.ContractPimcPlayer`, who
-plays for the contract, or :class:`~calasolve.play.players.PimcPlayer`, who
+three players play the cards, each seeing only what its seat sees (the
+settings' ``players``: :class:`~calasolve.play.learned.LearnedPlayer`, whose
+deals a worker plays together, :class:`~calasolve.play.target.ContractPimcPlayer`,
+who plays for the contract, or :class:`~calasolve.play.players.PimcPlayer`, who
 plays for thirds), and the finished deal is scored.
 
 With ``dd``, the same deal is also judged as the default advice first judges

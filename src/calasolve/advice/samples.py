@@ -20,6 +20,7 @@ from ..game.sampling import deal_rest, rng_for
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contract, first_leader
 from ..search import engines
 from .outcome import UPPER_BUDGET, DefenceOracle, Oracle, SampleOutcome, PositionOracle, judge
+from .learned_exchange import learned_defender_exchange, learned_soloist_exchange
 from .defence import sampled_defender_exchange
 from .policies import bonus_after_exchange, heuristic_exchange, random_draw, soloist_policy
 from .settings import AdviceSettings
@@ -85,11 +86,15 @@ def policy_exchange(
     seat = settings.seat
     if contract == "solissimo":
         return Exchange(), None
+    if contract in SOLOIST_EXCHANGE and settings.policy == "learned":
+        return learned_soloist_exchange(hands, monte, contract, seat, settings.rules), None
     if contract in SOLOIST_EXCHANGE:
         policy = soloist_policy(settings.policy, candidates=settings.candidates, redeals=settings.redeals)
         return policy.exchange(hands, monte, contract, seat, settings.rules, solver, rng)
     # the draw first from the sample's generator, the same under every defender policy
     takes = random_draw(monte, seat, rng) if contract == "dividete" else None
+    if settings.defender_policy == "learned":
+        return learned_defender_exchange(hands, monte, contract, seat, takes), None
     if settings.defender_policy == "sampled":
         return sampled_defender_exchange(hands, monte, contract, seat, settings.rules, solver, rng, takes=takes,
                                          candidates=settings.candidates, redeals=settings.redeals), None

@@ -32,8 +32,8 @@ from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, Contrac
 from ..play.players import MAX_PIMC_SAMPLES
 from ..game.defaults import DEFAULT_CANDIDATES, DEFAULT_REDEALS
 
-SOLOIST_POLICIES = ("sampled", "dd")
-DEFENDER_POLICIES = ("dd", "heuristic", "sampled")
+SOLOIST_POLICIES = ("sampled", "dd", "learned")
+DEFENDER_POLICIES = ("dd", "heuristic", "sampled", "learned")
 DEFAULT_DEFENDER_POLICY = "dd"
 #: ``advise --play``: played (double dummy and the played odds, paired: the default), dd (double dummy
 #: alone), pimc (a plain estimate: the first deals played out) or both (pimc and double dummy on its deals).

@@ -46,13 +46,16 @@ ADVICE_OPTIONS = (
     click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Random seed: same seed, same answer."),
     click.option("--contracts", default=",".join(CONTRACTS), show_default=True, help="Comma-separated contracts to estimate."),
     click.option("--known", multiple=True, metavar="WHERE=CARDS", help="Pin cards: a seat 0-2 or 'monte', e.g. --known 1=3B (repeatable)."),
-    click.option("--policy", type=click.Choice(["sampled", "dd"]), default="sampled", show_default=True,
-                 help="The soloist's exchange policy (solo, chiamo): sampled, or dd (sees every card; "
-                      "an exact exchange search per sample, minutes)."),
-    click.option("--defender-policy", type=click.Choice(["dd", "heuristic", "sampled"]), default="dd", show_default=True,
+    click.option("--policy", type=click.Choice(["sampled", "dd", "learned"]), default="sampled", show_default=True,
+                 help="The soloist's exchange policy (solo, chiamo): sampled, dd (sees every card; "
+                      "an exact exchange search per sample, minutes), or learned (the sampled policy's choices by a "
+                      "network; what the learned players' play-outs use)."),
+    click.option("--defender-policy", type=click.Choice(["dd", "heuristic", "sampled", "learned"]), default="dd",
+                 show_default=True,
                  help="The defenders' exchange policy (dividete, scegliete): dd, the double-dummy best "
-                      "(conservative for the soloist), heuristic, cheaper but kinder to the soloist, or sampled, "
-                      "each defender choosing with what it sees (as a real defender would)."),
+                      "(conservative for the soloist), heuristic, cheaper but kinder to the soloist, sampled, "
+                      "each defender choosing with what it sees (as a real defender would), or learned, the sampled "
+                      "policy's choices by small networks (what the learned players' play-outs use)."),
     click.option("--play", "play_mode", type=click.Choice(list(PLAY_MODES)), default="played", show_default=True,
                  help="How the sampled deals are played: played (double dummy, and the played odds from the first "
                       "--play-samples deals of each contract played out by players who see one hand: the learned "

@@ -16,9 +16,11 @@ and the advisor's exchange policies); ``dd`` sees every card, an upper reference
   :class:`~calasolve.play.players.PimcPlayer`'s card (``samples`` layouts a decision), or with
   ``play="contract"`` the contract-minded player of the advice's play-outs
   (:class:`~calasolve.play.target.ContractPimcPlayer`).
-- ``learned``: as ``pimc``, but plays :class:`~calasolve.play.learned.LearnedPlayer`'s card (its network
-  over what the seat sees, the contract-minded player for the last tricks; ``samples`` layouts a decision
-  there, 8 by default).
+- ``learned``: bids as ``pimc``; exchanges by the ``learned`` policies (:mod:`calasolve.advice.learned_exchange`:
+  the soloist's return and discards, scegliete's split and the defenders' discards by small networks
+  over what the seat sees; chiamo's call by the ``sampled`` policy's rule); plays :class:`~calasolve.play.learned.LearnedPlayer`'s card (its
+  network over what the seat sees, the contract-minded player for the last tricks; ``samples`` layouts a
+  decision there, 8 by default).
 - ``dd``: bids by :func:`rule_bid`; exchanges double dummy (:func:`calasolve.exchange.search.search_exchange`
   on the real cards); plays :class:`~calasolve.play.players.DoubleDummyPlayer`'s card.
 
@@ -35,6 +37,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from ..advice.defence import propose_split, sampled_defender_discards, split_candidates
+from ..advice.learned_exchange import learned_defender_discards, learned_soloist_plan, learned_split
 from ..advice.policies import best_suit_call, distinct_choices, heuristic_discards, sampled_plan
 from ..game.auction import LADDERS
 from ..game.cards import FULL_DECK, Card, Mask, cards_of, popcount, strength
@@ -54,7 +57,7 @@ from .actions import PASS, SPLIT_BASE, bid_action
 from .game import MONTE, GameState
 
 __all__ = [
-    "AGENTS", "Agent", "BID_STRENGTH", "DoubleDummyAgent", "HeuristicAgent", "PimcAgent", "RandomAgent",
+    "AGENTS", "Agent", "BID_STRENGTH", "DoubleDummyAgent", "HeuristicAgent", "LearnedAgent", "PimcAgent", "RandomAgent",
     "fitted_discards", "fresh_seed", "make_agent", "parse_agent", "rule_bid",
 ]
 
@@ -343,6 +346,34 @@ class PimcAgent(_Planner):
         return self.player.choose(state.record(), state.play)
 
 
+class LearnedAgent(PimcAgent):
+    """The learned agent (see the module doc): the pimc agent's bidding, the learned exchange and card player."""
+
+    def __init__(self, samples: int = DEFAULT_LEARNED_LAYOUTS, seed: int = 0, *, bidding: str = "rule",
+                 candidates: int = DEFAULT_CANDIDATES, redeals: int = DEFAULT_REDEALS,
+                 solver: CoreSolver | None = None) -> None:
+        super().__init__(samples, seed, bidding=bidding, candidates=candidates, redeals=redeals, play="learned",
+                         solver=solver, name="learned")
+
+    def soloist_plan(self, state: GameState, seat: int) -> tuple[Card | None, Mask]:
+        mine, call, holder, _ = _soloist_view(state, seat)
+        assert state.contract is not None
+        leads = first_leader(state.contract, seat, state.rules) == seat
+        return learned_soloist_plan(mine, state.monte, call, holder, state.contract, leads)
+
+    def split(self, state: GameState, seat: int) -> Mask:
+        assert state.soloist is not None
+        return learned_split(state.held(seat), state.monte, seat, state.soloist)
+
+    def defender_discards(self, state: GameState, seat: int) -> Mask:
+        soloist, contract = state.soloist, state.contract
+        assert soloist is not None and contract is not None
+        partner = 3 - seat - soloist
+        seen = state.takes[partner] if contract == "scegliete" else 0
+        return learned_defender_discards(_pool_before_discards(state, seat), state.takes[seat], seen, contract, seat,
+                                         soloist)
+
+
 class DoubleDummyAgent(_Planner):
     """Sees every card: bids by :func:`rule_bid`, exchanges and plays double dummy (see the module doc)."""
 
@@ -448,8 +479,7 @@ def make_agent(spec: str, seed: int | None = None, solver: CoreSolver | None = N
     if name == "pimc":
         return PimcAgent(seed=seed, solver=solver, **kwargs)
     if name == "learned":
-        kwargs.setdefault("samples", DEFAULT_LEARNED_LAYOUTS)
-        return PimcAgent(seed=seed, solver=solver, play="learned", name="learned", **kwargs)
+        return LearnedAgent(seed=seed, solver=solver, **kwargs)
     objective = kwargs.get("objective", "thirds")
     if objective not in ("thirds", "payoff"):
         raise ParameterError("agent", spec, f"option objective: {objective!r} (use thirds or payoff)")

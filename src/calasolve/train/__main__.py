@@ -8,8 +8,14 @@ the network to it (:mod:`calasolve.train.fit`).  Each further round (``--rounds`
 half as many new deals of each mix with the learned players of the round before, labels the positions
 they reach with the PIMC players' cards (DAgger: Ross, Gordon and Bagnell, 2011), and fits afresh on all
 the data so far.  The data go to ``--data``, one file per chunk; a file already there is used as it is.
-With the defaults it makes the weights shipped with the package (``src/calasolve/play/learned_cards.npz``):
-about 100 minutes of CPU for the data, 10 for the fits.
+With ``--exchange-out`` it then makes the exchange networks too (:mod:`calasolve.train.exchange`:
+``--exchange-deals`` deals' exchanges by the ``sampled`` policies, one data file).  With the defaults it makes
+the weights shipped with the package:
+
+    python -m calasolve.train --out src/calasolve/play/learned_cards.npz \
+        --exchange-out src/calasolve/advice/learned_exchange.npz --data train-data --jobs 2
+
+about 100 minutes of CPU for the data, 20 for the fits.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import numpy as np
 from ..game.errors import CalasolveError
 from ..play.learned import Network
 from .data import Chunk, Rows, chunks_of, generate
+from .exchange import Heads, fit_exchange, generate_exchange
 from .fit import fit, require_torch
 
 #: The first deal of the ``stakes`` mix (apart from the ``rule`` mix's deals).
@@ -74,12 +81,16 @@ def round_chunks(deals: int, stake_deals: int, round: int) -> list[Chunk]:
               help="Rounds of data and fit: the first by the PIMC players, each other by the learned players of the "
                    "round before, labelled by PIMC.")
 @click.option("--epochs", type=click.IntRange(1, 1000), default=12, show_default=True, help="Epochs of each fit.")
+@click.option("--exchange-out", default=None, type=click.Path(dir_okay=False),
+              help="Also fit the exchange networks (the soloist's, the defenders') and write them here (.npz).")
+@click.option("--exchange-deals", type=click.IntRange(1, 10**6), default=8000, show_default=True,
+              help="Deals whose exchanges (the soloist's and the defenders') are learned from.")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True, help="The fits' seed.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default="every core",
               help="Worker processes for the data.")
 @click.option("--scheduler", default=None, help="Generate the data on a Dask cluster (ADDRESS or local[:N]).")
-def main(out: str, data_dir: str, deals: int, stake_deals: int, rounds: int, epochs: int, seed: int, jobs: int,
-         scheduler: str | None) -> None:
+def main(out: str, data_dir: str, deals: int, stake_deals: int, rounds: int, epochs: int, exchange_out: str | None,
+         exchange_deals: int, seed: int, jobs: int, scheduler: str | None) -> None:
     """Generate the learned card player's data and fit its network, round by round (see the module doc)."""
     try:
         if deals + stake_deals == 0:
@@ -102,9 +113,18 @@ def main(out: str, data_dir: str, deals: int, stake_deals: int, rounds: int, epo
                 click.echo(f"round {r}: fitting on {len(files)} files", err=True)
                 weights = fit(files, seed=seed, epochs=epochs, log=lambda line: click.echo(line, err=True))
                 network = Network(tuple((weights[f"w{i}"], weights[f"b{i}"]) for i in range(len(weights) // 2)))
-        with open(out, "wb") as f:
-            np.savez(f, **weights)  # type: ignore[arg-type]
-        click.echo(f"{out}: the card network's weights")
+            with open(out, "wb") as f:
+                np.savez(f, **weights)  # type: ignore[arg-type]
+            click.echo(f"{out}: the card network's weights")
+            if exchange_out is not None:
+                path = os.path.join(data_dir, f"exchange-0-{exchange_deals}.npz")
+                if not os.path.exists(path):
+                    mapper = mapper or _mapper(stack, jobs, scheduler)
+                    generate_exchange(0, exchange_deals, mapper).save(path)
+                heads = fit_exchange([Heads.load(path)], seed=seed, log=lambda line: click.echo(line, err=True))
+                with open(exchange_out, "wb") as f:
+                    np.savez(f, **heads)  # type: ignore[arg-type]
+                click.echo(f"{exchange_out}: the exchange networks")
     except CalasolveError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)
