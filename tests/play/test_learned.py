@@ -204,3 +204,29 @@ def test_exchange_data_saves_and_loads_every_head(tmp_path: Path) -> None:
     for head in HEADS:
         assert all(np.array_equal(a, b) for a, b in zip(getattr(data, head), getattr(back, head)))
     assert back.split[0].shape[1] != back.soloist[0].shape[1]
+
+
+def test_the_training_command_makes_weights_the_players_load(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from click.testing import CliRunner
+
+    from calasolve.advice.learned_exchange import SOLOIST_INPUTS
+    from calasolve.train.__main__ import main
+
+    out, ex = tmp_path / "cards.npz", tmp_path / "exchange.npz"
+    args = ["--out", str(out), "--exchange-out", str(ex), "--data", str(tmp_path / "data"), "--deals", "4",
+            "--stake-deals", "2", "--rounds", "2", "--epochs", "1", "--exchange-deals", "4", "--jobs", "1"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "data").iterdir())
+    assert names == ["exchange-0-4.npz", "rule-0-4.npz", "rule-4-2-r1.npz", "stakes-20000-2.npz", "stakes-20002-1-r1.npz"]
+    net = Network.load(str(out))
+    record, seed = DEALS[0]
+    assert len(play_out(record, [LearnedPlayer(endgame=0, network=net, seed=seed)] * 3).record.played) == 36
+    with np.load(ex) as data:
+        assert data["ow0"].shape[0] == SOLOIST_INPUTS
+    # again: the data files are kept, and the same seed fits the same weights
+    again = tmp_path / "again.npz"
+    assert CliRunner().invoke(main, ["--out", str(again), *args[4:]]).exit_code == 0
+    with np.load(out) as a, np.load(again) as b:
+        assert all(np.array_equal(a[k], b[k]) for k in a.files)

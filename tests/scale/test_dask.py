@@ -219,3 +219,18 @@ def test_bad_scheduler_value(value: str, fragment: str, capsys: pytest.CaptureFi
 def test_jobs_and_scheduler_do_not_go_together(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["solve", "--jobs", "2", "--scheduler", "local:2", PLAYED], capsys)
     assert code == 2 and "--jobs and --scheduler" in err
+
+
+def test_training_data_on_a_local_cluster_is_the_local_data() -> None:
+    import numpy as np
+
+    from calasolve.scale.cluster import dask_map
+    from calasolve.train.data import Chunk, generate
+    from calasolve.train.exchange import generate_exchange
+
+    chunk = Chunk("stakes", 900_030, 3)
+    here, ex_here = generate(chunk), generate_exchange(900_030, 3)
+    with dask_map("local:2") as mapper:
+        there, ex_there = generate(chunk, None, mapper), generate_exchange(900_030, 3, mapper)
+    assert np.array_equal(here.x, there.x) and np.array_equal(here.chosen, there.chosen)
+    assert np.array_equal(ex_here.soloist[0], ex_there.soloist[0]) and np.array_equal(ex_here.discard[2], ex_there.discard[2])
