@@ -39,6 +39,8 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .exchange.solve import solve
     from .search.position import Position, solve_position
     from .game.notation import Notation, hand_diagram, notation, table_diagram
+    from .play.learned import LearnedPlayer, play_out_many
+    from .types.view import View, seat_view
 
 __version__ = "0.1.0"
 
@@ -62,6 +64,10 @@ _LAZY = {
     "dd_table": ".table.ddtable",
     "dd_tables": ".table.batch",
     "advise": ".advice.advisor",
+    "LearnedPlayer": ".play.learned",
+    "play_out_many": ".play.learned",
+    "View": ".types.view",
+    "seat_view": ".types.view",
     "Notation": ".game.notation",
     "notation": ".game.notation",
     "hand_diagram": ".game.notation",
@@ -70,10 +76,11 @@ _LAZY = {
 
 __all__ = [
     "Analysis", "CalasolveError", "CardValues", "DDTable", "DealFileError", "DealResult", "Exchange", "ExchangeError",
-    "ExchangeResult", "IllegalPlayError", "Notation", "ParameterError", "PlayState", "Position", "Record",
-    "RuleError", "Rules", "SolveResult", "Solver", "advise", "analyse", "best_exchange", "card_name", "cards_name",
-    "check_deal_file", "dd_table", "dd_tables", "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards",
-    "parse_deal_text", "parse_hand", "read_deal_file", "score", "solve", "solve_position", "table_diagram",
+    "ExchangeResult", "IllegalPlayError", "LearnedPlayer", "Notation", "ParameterError", "PlayState", "Position", "Record",
+    "RuleError", "Rules", "SolveResult", "Solver", "View", "advise", "analyse", "best_exchange", "card_name",
+    "cards_name", "check_deal_file", "dd_table", "dd_tables", "hand_diagram", "hand_name", "notation", "parse_card",
+    "parse_cards", "parse_deal_text", "parse_hand", "play_out_many", "read_deal_file", "score", "seat_view", "solve",
+    "solve_position", "table_diagram",
 ]
 
 
