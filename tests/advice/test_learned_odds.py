@@ -75,3 +75,11 @@ def test_the_settings_default_to_the_learned_players() -> None:
     s = AdviceSettings(hand=0xFFF)
     assert (s.players, s.deals, s.cap) == ("learned", 300, 400)
     assert s.replace(play="dd").players == "pimc"
+
+
+def test_explain_says_how_the_learned_odds_were_read(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["advise", "--explain", "--samples", "16", "--contracts", "solo", "--jobs", "1"]
+    code, out, _ = run([*args, "--play-samples", "12", STRONG], capsys)
+    assert code == 0 and "the first 12 deals of each contract played out by the learned player" in out
+    code, out, _ = run([*args, "--players", "contract", "--play-samples", "2", STRONG], capsys)
+    assert code == 0 and "double dummy above plus the gap on the first 2 deals" in out

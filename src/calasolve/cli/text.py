@@ -572,11 +572,13 @@ def _played_lines(advice: Any) -> list[str]:
     """The default advice's played side: every contract under play, beside its double-dummy P(make)."""
     played = advice.played
     deals = played.estimates[0].deals if played.estimates else 0
+    # the learned players' deals are read alone (advice.played.LEARNED_INTERVAL_METHOD), PIMC's paired
+    alone = played.interval_method.startswith("95% from the deals played out alone")
+    how = "the first" if alone else "double dummy above plus the gap on the first"
     lines = [
         "",
-        f"under play (nobody sees the hidden cards): double dummy above plus the gap on the first "
-        f"{plural(deals, 'deal')} of each contract played out by {played.players}; the defenders' exchange "
-        f"{played.defender_policy}",
+        f"under play (nobody sees the hidden cards): {how} {plural(deals, 'deal')} of each contract played out by "
+        f"{played.players}; the defenders' exchange {played.defender_policy}",
         "",
         f"  {'contract':<10} {'P(make)':>7} {'95% interval':>12} {'DD':>6} {'gap':>6} "
         f"{'game points':>11} {'95% interval':>16}  multipliers (played deals)",

@@ -13,6 +13,9 @@ deals a sample for that hand, the exchange made as its play-outs make it (the
 :class:`~calasolve.play.target.ContractPimcPlayer` (8 layouts) on every seat.
 Each decision with more than one legal card is a row: the mover's
 :func:`~calasolve.play.learned.features`, its legal cards, the card chosen.
+In a later round (DAgger) the deal is played by the learned players of the round
+before instead, and the positions their network decides are the rows, each
+labelled with the card the PIMC player would have chosen there.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from ..play.target import ContractPimcPlayer
 from ..search.solving import default_solver
 from ..types.record import Record
 
-__all__ = ["CHUNK", "MIXES", "Chunk", "Rows", "chunks_of", "deal_rows", "training_deal"]
+__all__ = ["CHUNK", "MIXES", "Chunk", "Rows", "chunks_of", "deal_rows", "generate", "training_deal"]
 
 #: How the soloist's contract is chosen (see the module doc).
 MIXES = ("rule", "stakes")
