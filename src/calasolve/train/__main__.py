@@ -24,6 +24,7 @@ import os
 import sys
 import time
 from contextlib import ExitStack
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -89,45 +90,87 @@ def round_chunks(deals: int, stake_deals: int, round: int) -> list[Chunk]:
 @click.option("--jobs", type=click.IntRange(1, 256), default=os.cpu_count() or 1, show_default="every core",
               help="Worker processes for the data.")
 @click.option("--scheduler", default=None, help="Generate the data on a Dask cluster (ADDRESS or local[:N]).")
-def main(out: str, data_dir: str, deals: int, stake_deals: int, rounds: int, epochs: int, exchange_out: str | None,
-         exchange_deals: int, seed: int, jobs: int, scheduler: str | None) -> None:
+def main(**options: Any) -> None:
     """Generate the learned card player's data and fit its network, round by round (see the module doc)."""
+    plan = Plan(**options)
     try:
-        if deals + stake_deals == 0:
+        if plan.deals + plan.stake_deals == 0:
             raise CalasolveError("--deals and --stake-deals: no deals to learn from")
         require_torch()
-        os.makedirs(data_dir, exist_ok=True)
-        files: list[Rows] = []
-        network: Network | None = None
+        os.makedirs(plan.data_dir, exist_ok=True)
         with ExitStack() as stack:
-            mapper: Any = None
-            for r in range(rounds):
-                for chunk in round_chunks(deals, stake_deals, r):
-                    path = os.path.join(data_dir, chunk.name)
-                    if not os.path.exists(path):
-                        mapper = mapper or _mapper(stack, jobs, scheduler)
-                        start = time.perf_counter()
-                        generate(chunk, network, mapper).save(path)
-                        click.echo(f"{path}: {chunk.count} deals in {time.perf_counter() - start:.0f} s", err=True)
-                    files.append(Rows.load(path))
-                click.echo(f"round {r}: fitting on {len(files)} files", err=True)
-                weights = fit(files, seed=seed, epochs=epochs, log=lambda line: click.echo(line, err=True))
-                network = Network(tuple((weights[f"w{i}"], weights[f"b{i}"]) for i in range(len(weights) // 2)))
-            with open(out, "wb") as f:
-                np.savez(f, **weights)  # type: ignore[arg-type]
-            click.echo(f"{out}: the card network's weights")
-            if exchange_out is not None:
-                path = os.path.join(data_dir, f"exchange-0-{exchange_deals}.npz")
-                if not os.path.exists(path):
-                    mapper = mapper or _mapper(stack, jobs, scheduler)
-                    generate_exchange(0, exchange_deals, mapper).save(path)
-                heads = fit_exchange([Heads.load(path)], seed=seed, log=lambda line: click.echo(line, err=True))
-                with open(exchange_out, "wb") as f:
-                    np.savez(f, **heads)  # type: ignore[arg-type]
-                click.echo(f"{exchange_out}: the exchange networks")
+            maps = _Maps(stack, plan.jobs, plan.scheduler)
+            _cards(plan, maps)
+            if plan.exchange_out is not None:
+                _exchange(plan, maps, plan.exchange_out)
     except CalasolveError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The command's options (see :func:`main`)."""
+
+    out: str
+    data_dir: str
+    deals: int
+    stake_deals: int
+    rounds: int
+    epochs: int
+    exchange_out: str | None
+    exchange_deals: int
+    seed: int
+    jobs: int
+    scheduler: str | None
+
+
+class _Maps:
+    """The data's map, started at the first file to generate (none when every file is there)."""
+
+    def __init__(self, stack: ExitStack, jobs: int, scheduler: str | None) -> None:
+        self.stack, self.jobs, self.scheduler, self.mapper = stack, jobs, scheduler, None
+
+    def get(self) -> Any:
+        if self.mapper is None:
+            self.mapper = _mapper(self.stack, self.jobs, self.scheduler)
+        return self.mapper
+
+
+def _log(line: str) -> None:
+    click.echo(line, err=True)
+
+
+def _cards(plan: Plan, maps: _Maps) -> None:
+    """The card network's rounds of data and fit, its weights written to ``plan.out``."""
+    files: list[Rows] = []
+    network: Network | None = None
+    weights: dict[str, np.ndarray] = {}
+    for r in range(plan.rounds):
+        for chunk in round_chunks(plan.deals, plan.stake_deals, r):
+            path = os.path.join(plan.data_dir, chunk.name)
+            if not os.path.exists(path):
+                start = time.perf_counter()
+                generate(chunk, network, maps.get()).save(path)
+                _log(f"{path}: {chunk.count} deals in {time.perf_counter() - start:.0f} s")
+            files.append(Rows.load(path))
+        _log(f"round {r}: fitting on {len(files)} files")
+        weights = fit(files, seed=plan.seed, epochs=plan.epochs, log=_log)
+        network = Network(tuple((weights[f"w{i}"], weights[f"b{i}"]) for i in range(len(weights) // 2)))
+    with open(plan.out, "wb") as f:
+        np.savez(f, **weights)  # type: ignore[arg-type]
+    click.echo(f"{plan.out}: the card network's weights")
+
+
+def _exchange(plan: Plan, maps: _Maps, out: str) -> None:
+    """The exchange networks' data and fit, their weights written to ``out``."""
+    path = os.path.join(plan.data_dir, f"exchange-0-{plan.exchange_deals}.npz")
+    if not os.path.exists(path):
+        generate_exchange(0, plan.exchange_deals, maps.get()).save(path)
+    heads = fit_exchange([Heads.load(path)], seed=plan.seed, log=_log)
+    with open(out, "wb") as f:
+        np.savez(f, **heads)  # type: ignore[arg-type]
+    click.echo(f"{out}: the exchange networks")
 
 
 if __name__ == "__main__":
