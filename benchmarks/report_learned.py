@@ -46,14 +46,7 @@ from calasolve.play.target import ContractPimcPlayer
 from calasolve.search.solving import default_solver
 from calasolve.search.suites import ADVISE_HANDS
 from calasolve.train.data import training_deal
-
-
-def hand_list(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out += range(int(a), int(b or a) + 1)
-    return out
+from report_played import hand_list  # benchmarks/ is the script's own folder
 
 
 def _duplicate(task: tuple[str, int]) -> tuple[str, int, int, int]:

@@ -32,7 +32,7 @@ from ..game.exchange import Exchange, Hands
 from ..game.rules import Rules
 from ..game.state import Contract, defender_seats, first_leader
 from ..play.learned import Network
-from .policies import best_suit_call, keep_score
+from .policies import keep_score, soloist_sees
 
 __all__ = [
     "DISCARD_INPUTS", "SOLOIST_INPUTS", "SPLIT_INPUTS", "default_networks", "discard_features",
@@ -138,12 +138,7 @@ def learned_soloist_exchange(hands: Hands, monte: Mask, contract: Contract, solo
     is read (its hand, the monte, the called card's holder, which chiamo reveals)."""
     if contract not in ("chiamo", "solo"):
         raise CalasolveError(f"{contract}: the soloist exchanges only in chiamo and solo")
-    mine = hands[soloist] | monte
-    call = returned_to = None
-    if contract == "chiamo":
-        call = best_suit_call(hands[soloist])
-        returned_to = next((s for s in range(3) if s != soloist and hands[s] >> call & 1), None)
-        mine |= 1 << call
+    mine, call, returned_to = soloist_sees(hands, monte, contract, soloist)
     leads = first_leader(contract, soloist, rules) == soloist
     ret, discards = learned_soloist_plan(mine, monte, call, returned_to, contract, leads)
     d = [0, 0, 0]

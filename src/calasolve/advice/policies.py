@@ -196,17 +196,25 @@ def sampled_soloist_exchange(
     are re-dealt from ``rng``.
     """
     leader = first_leader(contract, soloist, rules)
+    mine, call, returned_to = soloist_sees(hands, monte, contract, soloist)
+    ret, discards = sampled_plan(mine, call, returned_to, FULL_DECK & ~mine, soloist, leader, solver, rng,
+                                 candidates=candidates, redeals=redeals)
+    d = [0, 0, 0]
+    d[soloist] = discards
+    return Exchange(call=call, returned=ret, discards=(d[0], d[1], d[2]))
+
+
+def soloist_sees(hands: Sequence[Mask], monte: Mask, contract: Contract, soloist: int
+                 ) -> tuple[Mask, Card | None, int | None]:
+    """What the soloist exchanges with: its cards (the hand, the monte and in chiamo the called card, the
+    ``sampled`` policy's call), the called card, and the seat that hands it over (None: it was in the monte)."""
     mine = hands[soloist] | monte
     call = returned_to = None
     if contract == "chiamo":
         call = best_suit_call(hands[soloist])
         returned_to = next((s for s in range(3) if s != soloist and hands[s] >> call & 1), None)
         mine |= 1 << call
-    ret, discards = sampled_plan(mine, call, returned_to, FULL_DECK & ~mine, soloist, leader, solver, rng,
-                                 candidates=candidates, redeals=redeals)
-    d = [0, 0, 0]
-    d[soloist] = discards
-    return Exchange(call=call, returned=ret, discards=(d[0], d[1], d[2]))
+    return mine, call, returned_to
 
 
 def sampled_plan(
