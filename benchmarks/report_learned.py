@@ -1,6 +1,6 @@
 """The learned players (issue #58): strength, speed, the advice they make, and its agreement with PIMC.
 
-    python3 benchmarks/report_learned.py strength [--mix rule] [--first 100000] [--deals 1000] [--jobs 2]
+    python3 benchmarks/report_learned.py strength [--mix rule] [--first 100000] [--deals 1000] [--jobs 2] [--endgame 6]
     python3 benchmarks/report_learned.py speed [--deals 200]
     python3 benchmarks/report_learned.py advice [--hands 0-20] [--jobs 2] [--players learned]
     python3 benchmarks/report_learned.py agreement [--hands 0,3,...] [--deals 64] [--jobs 2]
@@ -40,7 +40,7 @@ import numpy as np
 from calasolve.advice.advisor import advise
 from calasolve.advice.playadvice import advise_play
 from calasolve.game.state import CONTRACTS
-from calasolve.play.learned import LearnedPlayer, play_out_many
+from calasolve.play.learned import DEFAULT_ENDGAME, LearnedPlayer, play_out_many
 from calasolve.play.players import play_out
 from calasolve.play.target import ContractPimcPlayer
 from calasolve.search.solving import default_solver
@@ -49,9 +49,9 @@ from calasolve.train.data import training_deal
 from report_played import hand_list  # benchmarks/ is the script's own folder
 
 
-def _duplicate(task: tuple[str, int]) -> tuple[str, int, int, int]:
+def _duplicate(task: tuple[str, int, int]) -> tuple[str, int, int, int]:
     """One deal: the soloist's game points with PIMC everywhere, learned soloist, learned defenders."""
-    mix, d = task
+    mix, d, endgame = task
     solver = default_solver()
     record, seed = training_deal(mix, d, solver)
 
@@ -60,20 +60,21 @@ def _duplicate(task: tuple[str, int]) -> tuple[str, int, int, int]:
 
     out = []
     for learned_seats in ((), (record.soloist,), tuple(s for s in range(3) if s != record.soloist)):
-        players = [LearnedPlayer(seed=seed, solver=solver) if s in learned_seats else pimc() for s in range(3)]
+        players = [LearnedPlayer(endgame=endgame, seed=seed, solver=solver) if s in learned_seats else pimc()
+                   for s in range(3)]
         out.append(play_out(record, players).record.state().result(record.contract, record.rules).soloist_payoff)
     return record.contract, out[0], out[1], out[2]
 
 
 def strength(args: argparse.Namespace) -> dict[str, Any]:
-    tasks = [(args.mix, d) for d in range(args.first, args.first + args.deals)]
+    tasks = [(args.mix, d, args.endgame) for d in range(args.first, args.first + args.deals)]
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = list(pool.map(_duplicate, tasks, chunksize=8))
     contracts = np.array([r[0] for r in rows])
     base = np.array([r[1] for r in rows], dtype=float)
     sol = np.array([r[2] for r in rows], dtype=float) - base
     dfn = base - np.array([r[3] for r in rows], dtype=float)  # the defenders gain what the soloist loses
-    report: dict[str, Any] = {"mix": args.mix, "deals": len(rows), "first": args.first}
+    report: dict[str, Any] = {"mix": args.mix, "deals": len(rows), "first": args.first, "endgame": args.endgame}
     for name, diff in (("soloist", sol), ("defenders", dfn)):
         part = {"all": (float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(len(diff))), len(diff))}
         for c in CONTRACTS:
@@ -171,6 +172,7 @@ def main() -> None:
     s.add_argument("--first", type=int, default=100_000)
     s.add_argument("--deals", type=int, default=1000)
     s.add_argument("--jobs", type=int, default=2)
+    s.add_argument("--endgame", type=int, default=DEFAULT_ENDGAME, help="tricks at the end played by PIMC")
     p = sub.add_parser("speed")
     p.add_argument("--deals", type=int, default=200)
     a = sub.add_parser("advice")
