@@ -166,7 +166,7 @@ def test_the_fit_is_seeded_and_its_weights_play() -> None:
     a = fit(rows, seed=3, epochs=2, log=lambda _: None)
     b = fit(rows, seed=3, epochs=2, log=lambda _: None)
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
-    net = Network(tuple((a[f"w{i}"], a[f"b{i}"]) for i in range(3)))
+    net = Network.from_weights(a)
     record, seed = DEALS[0]
     assert len(play_out(record, [LearnedPlayer(endgame=0, network=net, seed=seed)] * 3).record.played) == 36
 

@@ -85,14 +85,9 @@ def default_networks() -> tuple[Network, Network, Network]:
     """The defenders' discard and split networks and the soloist's, shipped with the package."""
     with resources.as_file(resources.files(__package__).joinpath(WEIGHTS)) as path:
         with np.load(path) as data:
-            nets = []
-            for head, inputs in (("d", DISCARD_INPUTS), ("s", SPLIT_INPUTS), ("o", SOLOIST_INPUTS)):
-                order = sorted(int(k[2:]) for k in data.files if k.startswith(f"{head}w"))
-                layers = tuple((data[f"{head}w{i}"].astype(np.float32), data[f"{head}b{i}"].astype(np.float32))
-                               for i in order)
-                if not layers or layers[0][0].shape[0] != inputs or layers[-1][0].shape[1] != 40:
-                    raise CalasolveError(f"{path}: not the exchange networks")
-                nets.append(Network(layers))
+            weights = {k: data[k] for k in data.files}
+        nets = [Network.from_weights(weights, head, inputs, where=str(path), what="the exchange networks")
+                for head, inputs in (("d", DISCARD_INPUTS), ("s", SPLIT_INPUTS), ("o", SOLOIST_INPUTS))]
     return nets[0], nets[1], nets[2]
 
 

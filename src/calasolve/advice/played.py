@@ -48,7 +48,7 @@ from ..game.errors import InternalError
 from ..game.state import CONTRACT_VALUE, CONTRACTS, Contract
 from ..play.learned import DEFAULT_ENDGAME
 from ..search.payoff import multiplier_of
-from ..types.advice import PlayedAdvice, PlayedEstimate
+from ..types.advice import LEARNED_INTERVAL_METHOD, PlayedAdvice, PlayedEstimate
 from .confseq import interval as bounded_interval, lower_bound, upper_bound
 from .race import Race, Track, difference_interval
 from ..types.playout import PlayedSample
@@ -74,13 +74,6 @@ PLAYED_INTERVAL_METHOD = (
     "at 98.75%) and the deals played out alone; each valid for any number of deals: Clopper-Pearson for "
     "P(make) and the discordant deals, the betting interval within the contract's range for game points; "
     "the estimate is the narrower part's"
-)
-
-
-LEARNED_INTERVAL_METHOD = (
-    "95% from the deals played out alone, each valid for any number of deals: Clopper-Pearson for P(make), "
-    "the betting interval within the contract's range for game points and for two contracts' difference on "
-    "the same deals; the gaps to double dummy on the deals the race judged too"
 )
 
 
@@ -137,7 +130,8 @@ def play_chunks(settings: AdviceSettings, race: Race) -> list[PlayChunk]:
     """The play-outs: the first ``play_samples`` deals of every contract, one deal a task; a deal the
     race has no full double-dummy judgement of (it stopped sooner, or asked only the upper end) is
     also judged double dummy by its task, as the race would have."""
-    playing = replace(settings, policy=played_policies(settings)[0], defender_policy=played_policies(settings)[1], dd=False)
+    soloist_policy, defender_policy = played_policies(settings)
+    playing = replace(settings, policy=soloist_policy, defender_policy=defender_policy, dd=False)
     if settings.players == "learned":
         return _learned_chunks(settings, race, playing)
     chunks = []
@@ -200,15 +194,11 @@ def paired_estimate(track: Track, played: Sequence[PlayedSample], settings: Advi
     pts, pts_95 = _held(paired_pts, (sum(points) / m, bounded_mean(points, low, high, DIRECT_ALPHA)))
 
     thirds, se_thirds = mean_se([float(s.thirds) for s in played])
-    counts: dict[int, int] = {}
-    for s in played:
-        k = multiplier_of(s.points, contract, settings.rules)
-        counts[k] = counts.get(k, 0) + 1
     return PlayedEstimate(
         contract=contract, deals=m, makes=sum(made), dd_makes=sum(dd_make), p_make=p_make, p_make_95=p_95,
         gap_p_make=gap_p, gap_p_make_95=gap_p_95, mean_payoff=pts, payoff_95=pts_95, gap_payoff=d_mid,
         gap_payoff_95=gap_95, mean_thirds=thirds, se_thirds=se_thirds,
-        multipliers={k: v / m for k, v in sorted(counts.items())}, seconds=sum(s.seconds for s in played),
+        multipliers=_multipliers(played, track.contract, settings), seconds=sum(s.seconds for s in played),
     )
 
 
@@ -229,16 +219,12 @@ def alone_estimate(track: Track, played: Sequence[PlayedSample], settings: Advic
     else:
         gap_p, gap_p_95, gap_pts, gap_95 = 0.0, (-1.0, 1.0), 0.0, (low - high, high - low)
     thirds, se_thirds = mean_se([float(s.thirds) for s in played])
-    counts: dict[int, int] = {}
-    for s in played:
-        k = multiplier_of(s.points, track.contract, settings.rules)
-        counts[k] = counts.get(k, 0) + 1
     return PlayedEstimate(
         contract=track.contract, deals=m, makes=sum(made), dd_makes=sum(1 for _, o in judged if o.makes),
         p_make=sum(made) / m, p_make_95=clopper_pearson(sum(made), m, 0.05), gap_p_make=gap_p, gap_p_make_95=gap_p_95,
         mean_payoff=sum(points) / m, payoff_95=bounded_mean(points, low, high, 0.05), gap_payoff=gap_pts,
         gap_payoff_95=gap_95, mean_thirds=thirds, se_thirds=se_thirds,
-        multipliers={k: v / m for k, v in sorted(counts.items())}, seconds=sum(s.seconds for s in played),
+        multipliers=_multipliers(played, track.contract, settings), seconds=sum(s.seconds for s in played),
     )
 
 
@@ -250,6 +236,15 @@ def played_difference(a: Track, a_played: Sequence[PlayedSample], b: Track, b_pl
     by_index = {s.index: s for s in b_played}
     diffs = [float(x.points - by_index[x.index].points) for x in a_played if x.index in by_index]
     return bounded_mean(diffs, float(a.low - b.high), float(a.high - b.low), 0.05)
+
+
+def _multipliers(played: Sequence[PlayedSample], contract: Contract, settings: AdviceSettings) -> dict[int, float]:
+    """The share of the deals played out that ended at each multiplier."""
+    counts: dict[int, int] = {}
+    for s in played:
+        k = multiplier_of(s.points, contract, settings.rules)
+        counts[k] = counts.get(k, 0) + 1
+    return {k: v / len(played) for k, v in sorted(counts.items())}
 
 
 def _make_gap(made: Sequence[bool], dd_make: Sequence[bool]) -> tuple[float, tuple[float, float]]:

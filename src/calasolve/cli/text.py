@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from ..game.cards import MAKE_THIRDS, Card, parse_hand, mask_thirds
 from ..game.exchange import Exchange
 from ..game.state import CONTRACTS, DEFENDER_EXCHANGE, SOLOIST_EXCHANGE, PlayState
+from ..types.advice import LEARNED_INTERVAL_METHOD
 from ..types.arena import ArenaResult
 from ..types.playout import PlayAdvice
 from ..types.exchange import ExchangeResult
@@ -572,8 +573,8 @@ def _played_lines(advice: Any) -> list[str]:
     """The default advice's played side: every contract under play, beside its double-dummy P(make)."""
     played = advice.played
     deals = played.estimates[0].deals if played.estimates else 0
-    # the learned players' deals are read alone (advice.played.LEARNED_INTERVAL_METHOD), PIMC's paired
-    alone = played.interval_method.startswith("95% from the deals played out alone")
+    # the learned players' deals are read alone, PIMC's paired with double dummy
+    alone = played.interval_method == LEARNED_INTERVAL_METHOD
     how = "the first" if alone else "double dummy above plus the gap on the first"
     lines = [
         "",

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -102,12 +102,21 @@ class Network:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Network:
-        """The network in an ``.npz`` of weights ``wK`` (inputs x outputs) and biases ``bK``, layers in the order of K."""
+        """The card network in an ``.npz`` as the trainer writes it (:meth:`from_weights`)."""
         with np.load(path) as data:
-            order = sorted(int(k[1:]) for k in data.files if k.startswith("w"))
-            layers = tuple((data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)) for i in order)
-        if not layers or layers[0][0].shape[0] != N_FEATURES or layers[-1][0].shape[1] != 40:
-            raise CalasolveError(f"{path}: not a card network ({N_FEATURES} inputs, 40 outputs)")
+            return cls.from_weights({k: data[k] for k in data.files}, where=str(path))
+
+    @classmethod
+    def from_weights(cls, weights: Mapping[str, np.ndarray], prefix: str = "", inputs: int = N_FEATURES,
+                     where: str = "weights", what: str = "a card network") -> Network:
+        """The network of weights ``{prefix}wK`` (inputs x outputs) and biases ``{prefix}bK``, layers in the
+        order of K; one of ``inputs`` inputs and 40 outputs, else an error naming ``where`` and ``what``."""
+        w = prefix + "w"
+        order = sorted(int(k[len(w):]) for k in weights if k.startswith(w) and k[len(w):].isdigit())
+        layers = tuple((np.asarray(weights[f"{w}{i}"], np.float32), np.asarray(weights[f"{prefix}b{i}"], np.float32))
+                       for i in order)
+        if not layers or layers[0][0].shape[0] != inputs or layers[-1][0].shape[1] != 40:
+            raise CalasolveError(f"{where}: not {what} ({inputs} inputs, 40 outputs)")
         return cls(layers)
 
     def logits(self, x: np.ndarray) -> np.ndarray:

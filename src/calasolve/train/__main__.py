@@ -156,7 +156,7 @@ def _cards(plan: Plan, maps: _Maps) -> None:
             files.append(Rows.load(path))
         _log(f"round {r}: fitting on {len(files)} files")
         weights = fit(files, seed=plan.seed, epochs=plan.epochs, log=_log)
-        network = Network(tuple((weights[f"w{i}"], weights[f"b{i}"]) for i in range(len(weights) // 2)))
+        network = Network.from_weights(weights)
     with open(plan.out, "wb") as f:
         np.savez(f, **weights)  # type: ignore[arg-type]
     click.echo(f"{plan.out}: the card network's weights")

@@ -165,6 +165,14 @@ class PlayedEstimate:
         }
 
 
+#: How the learned players' odds are read (:attr:`PlayedAdvice.interval_method`): from their deals alone.
+LEARNED_INTERVAL_METHOD = (
+    "95% from the deals played out alone, each valid for any number of deals: Clopper-Pearson for P(make), "
+    "the betting interval within the contract's range for game points and for two contracts' difference on "
+    "the same deals; the gaps to double dummy on the deals the race judged too"
+)
+
+
 @dataclass(frozen=True)
 class PlayedAdvice:
     """The played side of an advice: every contract's estimate under play and the recommendation
