@@ -27,6 +27,7 @@ from ..game.rules import STANDARD
 from ..game.sampling import rng_for
 from ..game.state import Contract, defender_seats, first_leader
 from ..search.solving import default_solver
+from .fit import require_torch
 
 __all__ = ["EXCHANGE_SEED", "HEADS", "Heads", "exchange_rows", "fit_exchange", "generate_exchange", "soloist_row"]
 
@@ -130,8 +131,6 @@ def generate_exchange(first: int, count: int, mapper: Any = None) -> Heads:
 
 
 def _fit_head(x: np.ndarray, m: np.ndarray, y: np.ndarray, seed: int, epochs: int, log: Any, name: str) -> list[Any]:
-    from .fit import require_torch
-
     torch = require_torch()
     torch.manual_seed(seed)
     cut = int(len(x) * 0.9)
