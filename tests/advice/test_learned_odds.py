@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from calasolve.advice.advisor import advise
-from calasolve.advice.played import LEARNED_INTERVAL_METHOD, PLAYED_INTERVAL_METHOD, bounded_mean, played_difference
+from calasolve.advice.played import PLAYED_INTERVAL_METHOD, bounded_mean, played_difference
 from calasolve.advice.race import Track
 from calasolve.advice.settings import AdviceSettings
 from calasolve.advice.stats import clopper_pearson
+from calasolve.types.advice import LEARNED_INTERVAL_METHOD
 from calasolve.types.playout import PlayedSample
 from cli_run import run
 from steady import steady

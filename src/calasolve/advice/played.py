@@ -57,7 +57,7 @@ from .settings import AdviceSettings
 from .stats import clopper_pearson, mean_se
 
 __all__ = [
-    "LEARNED_INTERVAL_METHOD", "PLAYED_INTERVAL_METHOD", "alone_estimate", "bounded_mean", "dd_pairs", "gap_difference",
+    "PLAYED_INTERVAL_METHOD", "alone_estimate", "bounded_mean", "dd_pairs", "gap_difference",
     "paired_estimate", "play_chunks", "played_advice", "played_policies", "played_difference", "played_players",
 ]
 
