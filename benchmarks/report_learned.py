@@ -40,7 +40,8 @@ import numpy as np
 from calasolve.advice.advisor import advise
 from calasolve.advice.playadvice import advise_play
 from calasolve.game.state import CONTRACTS
-from calasolve.play.learned import DEFAULT_ENDGAME, LearnedPlayer, play_out_many
+from calasolve.game.defaults import DEFAULT_ENDGAME
+from calasolve.play.learned import LearnedPlayer, play_out_many
 from calasolve.play.players import play_out
 from calasolve.play.target import ContractPimcPlayer
 from calasolve.search.solving import default_solver

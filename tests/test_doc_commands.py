@@ -29,7 +29,7 @@ NOT_HERE = {
 #: commands that take minutes: run with the slow checks (``pytest -m slow``)
 SLOW = {"calasolve table examples/example.deal": "15 exchange searches per record, chiamo's among them"}
 #: options whose value only sets the size of the run, and the value a test uses
-SHRINK = {"-n": 3, "--count": 3, "--deals": 2, "--samples": 16}  # play's PIMC samples: 4
+SHRINK = {"-n": 3, "--count": 3, "--deals": 2, "--samples": 16, "--layouts": 8}  # play's PIMC samples: 4
 
 
 def commands() -> list[tuple[str, str]]:
@@ -54,7 +54,11 @@ def shrink(command: str) -> str:
             words += ["--samples", "4"]
         if words[1] == "bench" and "--deals" not in words:
             words += ["--deals", str(SHRINK["--deals"])]
-        if words[1] == "advise":
+        if words[1] == "advise" and any(w.endswith("views.txt") for w in words):  # a seat's view: its own sizes
+            if "--layouts" not in words:
+                words += ["--layouts", "8"]
+            words += ["--jobs", "1"]
+        elif words[1] == "advise":
             words += ["--thirds-samples", "0", "--jobs", "1"]
             if "--samples" not in words:
                 words += ["--samples", str(SHRINK["--samples"])]

@@ -41,6 +41,11 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .game.notation import Notation, hand_diagram, notation, table_diagram
     from .play.learned import LearnedPlayer, play_out_many
     from .types.view import View, seat_view
+    from .types.seat import SeatAdvice
+    from .seat.advice import advise_view
+    from .seat.layouts import posterior_layouts, view_layouts
+    from .seat.bidding import BiddingModel
+    from .seat.agent import TableAgent
 
 __version__ = "0.1.0"
 
@@ -68,6 +73,12 @@ _LAZY = {
     "play_out_many": ".play.learned",
     "View": ".types.view",
     "seat_view": ".types.view",
+    "SeatAdvice": ".types.seat",
+    "advise_view": ".seat.advice",
+    "posterior_layouts": ".seat.layouts",
+    "view_layouts": ".seat.layouts",
+    "BiddingModel": ".seat.bidding",
+    "TableAgent": ".seat.agent",
     "Notation": ".game.notation",
     "notation": ".game.notation",
     "hand_diagram": ".game.notation",
@@ -75,12 +86,13 @@ _LAZY = {
 }
 
 __all__ = [
-    "Analysis", "CalasolveError", "CardValues", "DDTable", "DealFileError", "DealResult", "Exchange", "ExchangeError",
-    "ExchangeResult", "IllegalPlayError", "LearnedPlayer", "Notation", "ParameterError", "PlayState", "Position", "Record",
-    "RuleError", "Rules", "SolveResult", "Solver", "View", "advise", "analyse", "best_exchange", "card_name",
-    "cards_name", "check_deal_file", "dd_table", "dd_tables", "hand_diagram", "hand_name", "notation", "parse_card",
-    "parse_cards", "parse_deal_text", "parse_hand", "play_out_many", "read_deal_file", "score", "seat_view", "solve",
-    "solve_position", "table_diagram",
+    "Analysis", "BiddingModel", "CalasolveError", "CardValues", "DDTable", "DealFileError", "DealResult", "Exchange",
+    "ExchangeError", "ExchangeResult", "IllegalPlayError", "LearnedPlayer", "Notation", "ParameterError", "PlayState",
+    "Position", "Record", "RuleError", "Rules", "SeatAdvice", "SolveResult", "Solver", "TableAgent", "View", "advise",
+    "advise_view", "analyse", "best_exchange", "card_name", "cards_name", "check_deal_file", "dd_table", "dd_tables",
+    "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text", "parse_hand",
+    "play_out_many", "posterior_layouts", "read_deal_file", "score", "seat_view", "solve", "solve_position",
+    "table_diagram", "view_layouts",
 ]
 
 

@@ -872,3 +872,42 @@ def test_pimc_plays_on_after_a_called_card_discarded(client: TestClient) -> None
     data = ok(client.post("/api/pimc", json={"deal": {"text": text, "played": played}, "samples": 4, "seed": 1,
                                              "double_dummy": False}))
     assert data["over"] and len(data["played"]) == 36 and data["played"][:len(played)] == played
+
+
+# -- advice for a seat's decision ------------------------------------------------------------
+
+
+def test_seat_advice_of_a_pasted_view_is_advise_views(client: TestClient) -> None:
+    from calasolve.seat.advice import advise_view
+    from calasolve.types.view import View
+
+    text = "view: 2\nhands: ? ? 2AC7.R7.R4.RC76\nauction: chiamo pass\n"
+    data = ok(client.post("/api/seat-advice", json={"text": text, "layouts": 6, "seed": 3}))
+    view = View.from_dict(data["view"])
+    expected = advise_view(view, layouts=6, seed=3).to_dict()
+    got = data["advice"]
+    expected.pop("seconds"), got.pop("seconds")
+    assert got == expected and data["text"].startswith("view: 2")
+
+
+def test_seat_advice_of_the_deal_shown(played_client: TestClient) -> None:
+    """Four cards into the played record: the seat to play gets its card's advice, the others one line."""
+    record = read_deal_file(PLAYED)[0]
+    deal = {"record": 1, "played": [card_name(c) for c in record.played[:4]]}
+    answers = [played_client.post("/api/seat-advice", json={"deal": deal, "seat": s, "layouts": 4}) for s in range(3)]
+    to_move = record.with_(played=record.played[:4]).state().to_move
+    assert answers[to_move].json()["advice"]["decision"] == "card"
+    for s in range(3):
+        if s != to_move:
+            assert f"seat {to_move} is to play, not seat {s}" in refused(answers[s])
+
+
+@pytest.mark.parametrize("body, expected", [
+    ({"text": "hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76\nmonte: R4.-.3F.-\ncontract: solo\nsoloist: 0"},
+     "paste one seat's view"),
+    ({"text": "view: 2\nhands: ? ? 2AC7.R7.R4.RC76\nauction: solo chiamo"}, "a bid must be higher than solo"),
+    ({"deal": {"record": 1}}, "seat: the seat whose view to advise is missing"),
+    ({"text": "view: 2\nhands: ? ? 2AC7.R7.R4.RC76\nauction: pass", "layouts": 1}, "layouts: 1 is out of range"),
+])
+def test_seat_advice_refuses_bad_views(client: TestClient, body: dict[str, Any], expected: str) -> None:
+    assert expected in refused(client.post("/api/seat-advice", json=body))

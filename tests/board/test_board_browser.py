@@ -678,3 +678,32 @@ def test_continue_with_pimc_and_moving_on_drops_the_run(browser: Any, played_boa
         assert all("status of 400" in e for e in page.errors), page.errors
     finally:
         p.close()
+
+
+def test_seat_advice_from_the_board_and_from_a_pasted_view(example_page: Page) -> None:
+    """Advise the seat to play at the shown position, then a pasted view; a bad view shows its one line."""
+    page = example_page.page
+    page.fill("#seat-layouts", "4")
+    page.wait_for_selector(".card.legal .val")
+    refused = 0
+    for seat in range(3):  # two seats are refused (not their turn), one is advised
+        page.select_option("#seat-which", str(seat))
+        page.click("#seat-shown")
+        expect(page.locator("#seat-status")).to_have_text("", timeout=60_000)
+        error = page.locator("#seat-error").text_content() or ""
+        if error:
+            assert "is to play, not seat" in error, error
+            refused += 1
+    assert refused == 2
+    expect(page.locator("#seat-panel")).to_be_visible()
+    assert "card" in (page.locator("#seat-result p.seat-answer").text_content() or "")
+    assert page.locator("#seat-table tr").count() >= 2
+    page.fill("#seat-paste", "view: 2\nhands: ? ? 2AC7.R7.R4.RC76\nauction: chiamo pass\n")
+    page.click("#seat-go")
+    expect(page.locator("#seat-result p.seat-answer")).to_contain_text("Seat 2, call: ", timeout=60_000)
+    assert sorted(page.locator("#seat-table tr td:first-child").all_text_contents()) == ["pass", "solissimo", "solo"]
+    page.fill("#seat-paste", "view: 2\nhands: ? ? 2AC7.R7.R4.RC76\nauction: solo chiamo\n")
+    page.click("#seat-go")
+    expect(page.locator("#seat-error")).to_contain_text("a bid must be higher than solo", timeout=30_000)
+    example_page.shot("seat-advice")
+    assert all("status of 400" in e for e in example_page.errors), example_page.errors

@@ -46,7 +46,7 @@ from typing import Sequence
 
 from ..game.errors import InternalError
 from ..game.state import CONTRACT_VALUE, CONTRACTS, Contract
-from ..play.learned import DEFAULT_ENDGAME
+from ..game.defaults import DEFAULT_ENDGAME
 from ..search.payoff import multiplier_of
 from ..types.advice import LEARNED_INTERVAL_METHOD, PlayedAdvice, PlayedEstimate
 from .confseq import interval as bounded_interval, lower_bound, upper_bound

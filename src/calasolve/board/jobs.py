@@ -29,6 +29,7 @@ from ..search.engines import make_solver
 if TYPE_CHECKING:
     from ..types.analysis import Analysis
     from ..types.exchange import ExchangeResult
+    from ..types.seat import SeatAdvice
     from ..types.table import TableEntry
     from .pimc import PimcContinuation
 
@@ -62,10 +63,16 @@ def _pimc(solver: Any, record: Any, samples: int, seed: int, cards: int | None, 
     return continue_with_pimc(record, samples=samples, seed=seed, cards=cards, solver=solver, double_dummy=judge)
 
 
+def _seat(solver: Any, view: Any, layouts: int | None, seed: int) -> SeatAdvice:
+    from ..seat.advice import advise_view
+
+    return advise_view(view, layouts=layouts, seed=seed, solver=solver)
+
+
 #: What the child answers, by name (names, not functions, go through the pipe; the answers are
 #: result objects, pickled as the worker pools' are: the server writes their JSON).
 QUESTIONS: dict[str, Callable[..., Any]] = {
-    "analyse": _analyse, "exchange": _exchange, "table_entry": _table_entry, "pimc": _pimc,
+    "analyse": _analyse, "exchange": _exchange, "table_entry": _table_entry, "pimc": _pimc, "seat": _seat,
 }
 
 

@@ -50,6 +50,8 @@ VALUE_KEYS = ("played", "to_move", "over", "value", "makes", "values", "best", "
 
 #: The largest request body accepted, in bytes (a pasted record is well under 1 KiB).
 MAX_BODY = 65_536
+#: The most deals per option a page may ask of a seat's advice.
+MAX_SEAT_LAYOUTS = 2000
 #: The longest time limit a page may set on an exchange search, in seconds.
 MAX_TIME_LIMIT = 600
 #: No page but our own may use the API or load anything from elsewhere.
@@ -218,6 +220,33 @@ class Board:
         played = await self.slow.ask("pimc", (record, samples, seed, cards, judge), _gone(request))
         return JSONResponse(played.to_dict())
 
+    async def seat_advice(self, request: Request) -> Response:
+        """The advice for a seat's decision (docs/seat.md): a pasted view (``text``), or the view of ``seat`` of
+        the deal shown (``deal``, at its played cards)."""
+        from ..records.dealfile import check_entries_text
+        from ..types.view import View, format_view, seat_view
+
+        body = await read_json(request)
+        text = want(body, "text", str)
+        if text is not None:
+            entries, errors = check_entries_text(text, path=PASTED)
+            if errors:
+                raise BadRequest(str(errors[0]))
+            if len(entries) != 1 or not isinstance(entries[0], View):
+                raise BadRequest("text: paste one seat's view (a record with 'view: SEAT', docs/deal-format.md)")
+            view = entries[0]
+        else:
+            record = deal_record(body.get("deal"), self.records)
+            if "seat" not in body:
+                raise BadRequest("seat: the seat whose view to advise is missing")
+            view = seat_view(record, want_int(body, "seat", 0, 2, 0))
+        layouts = want(body, "layouts", int)
+        if layouts is not None and not 2 <= layouts <= MAX_SEAT_LAYOUTS:
+            raise BadRequest(f"layouts: {layouts} is out of range 2..{MAX_SEAT_LAYOUTS}")
+        seed = want_int(body, "seed", 0, MAX_SEED, 0)
+        advice = await self.slow.ask("seat", (view, layouts, seed), _gone(request))
+        return JSONResponse({"advice": advice.to_dict(), "view": view.to_dict(), "text": format_view(view)})
+
     async def par(self, request: Request) -> Response:
         """The par of a table whose 15 entries the page has (as /api/table-entry gave them)."""
         from ..table.ddtable import par_of
@@ -371,6 +400,7 @@ def create_app(
         Route("/api/exchange", board.exchange, methods=["POST"]),
         Route("/api/table-entry", board.table_entry, methods=["POST"]),
         Route("/api/par", board.par, methods=["POST"]),
+        Route("/api/seat-advice", board.seat_advice, methods=["POST"]),
         Route("/api/pimc", board.pimc, methods=["POST"]),
         Route("/api/advise", board.advise, methods=["POST"]),
         Route("/api/advise", board.advice_status, methods=["GET"]),

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import nullcontext
 from typing import Any, Mapping, Sequence
 
 import click
+from click.core import ParameterSource
 
 from ..game.defaults import (
+    DEFAULT_CARD_LAYOUTS, DEFAULT_ENDGAME, DEFAULT_EXCHANGE_ENDGAME, DEFAULT_SEAT_CANDIDATES, DEFAULT_SEAT_LAYOUTS,
     DEFAULT_GOAL_MB, DEFAULT_LEARNED_DEALS, DEFAULT_PLAY_PIMC_SAMPLES, DEFAULT_PLAY_SAMPLES, DEFAULT_PLAYED_DEALS,
     DEFAULT_PLAYED_LAYOUTS, DEFAULT_PLAYED_RACE_SAMPLES, DEFAULT_PRECISION, DEFAULT_SAMPLES, DEFAULT_THIRDS_SAMPLES,
 )
@@ -18,6 +21,7 @@ from ..game.sampling import parse_known
 from ..game.state import CONTRACTS
 from ..play.players import MAX_PIMC_SAMPLES
 from ..advice.checks import fold_options
+from ..game.errors import CalasolveError
 from ..advice.settings import PLAY_MODES, PLAYERS, AdviceSettings
 from ..types.advice import Advice
 from ..types.playout import PlayAdvice
@@ -27,6 +31,7 @@ from .bulk import NoBar, check_scheduler, emit_json
 from .options import F, jobs_option, json_option, known_errors, rule_option, scheduler_options, symbols_option, tt_option
 from .glance import glance
 from .plot import check_plot, draw_odds
+from .seattext import format_seat_advice
 from .text import advice_bar_label, format_advice, format_play_advice
 
 
@@ -102,11 +107,22 @@ def advice_options(f: F) -> F:
 @click.option("--goal-mb", type=click.IntRange(1, MAX_TABLE_MB), default=DEFAULT_GOAL_MB, show_default=True,
               help="The payoff goal search's memo per worker, in MiB (one the machine cannot allocate is an error).")
 @scheduler_options
+@click.option("--layouts", type=click.IntRange(2, MAX_SAMPLES), default=None,
+              help=f"With a view: the deals each option is played on [default: {DEFAULT_SEAT_LAYOUTS}; "
+                   f"{DEFAULT_CARD_LAYOUTS} for a card].")
+@click.option("--endgame", type=click.IntRange(0, 12), default=None,
+              help=f"With a view: the last tricks of each play-out searched by the learned players [default: "
+                   f"{DEFAULT_ENDGAME} for a call, {DEFAULT_EXCHANGE_ENDGAME} for an exchange, 0 (the network alone) "
+                   "for a card].")
+@click.option("--candidates", type=click.IntRange(1, 100), default=DEFAULT_SEAT_CANDIDATES, show_default=True,
+              help="With a view: the exchange candidates valued (the learned policy's and the static estimate's best).")
 def advise_cmd(
     hand: Sequence[str], as_json: bool, explain: bool, plot_path: str | None, symbols: bool | None,
-    scheduler: str | None, scheduler_timeout: float, **options: Any,
+    scheduler: str | None, scheduler_timeout: float, layouts: int | None, endgame: int | None, candidates: int,
+    **options: Any,
 ) -> None:
-    """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo.
+    """Advise a bid for a 12-card HAND: every contract's chances by Monte Carlo;
+    or, given a deal file of views (FILE), advise each view's seat at the decision it faces.
 
     HAND is hand notation (32A7.RC5.F64.AR) or 12 card tokens.  For each
     contract the unseen cards are dealt at random, the exchange is made by
@@ -142,7 +158,20 @@ def advise_cmd(
       calasolve advise --seat 2 --samples 1000 --seed 7 3B 2B AB RB 3S 2S AS 3C AC 2D AD 5D
       calasolve advise --contracts solo,solissimo --json 32AR.32A.3A.2A5
       calasolve advise --play both --play-samples 8 --contracts solo 32AR.32A.3A.2A5
+      calasolve advise examples/views.txt
+
+    A view (docs/deal-format.md, "Views") is what one seat knows: its hand, the
+    calls so far, the exchange as it saw it, the cards played.  The advice
+    values every option of its next decision (a call, keeping or aggravating
+    solissimo, chiamo's call, the return and discards, the split, a card; the
+    exchange's strongest --candidates) by playing the rest of the deal out on
+    --layouts deals consistent with the view, drawn as the calls heard make
+    them likely (docs/seat.md); only --seed, --layouts, --endgame,
+    --candidates, --jobs, --json and --symbols apply.
     """
+    if len(hand) == 1 and os.path.isfile(hand[0]):
+        _advise_views(hand[0], as_json, symbols, (layouts, endgame, candidates), options)
+        return
     with known_errors():
         settings = _settings(hand, options)
     check_scheduler(scheduler, settings.jobs)
@@ -166,6 +195,43 @@ def advise_cmd(
         assert result is not None
         lines = format_advice(result, n, explain=explain)
     click.echo("\n".join(lines))
+
+
+#: the options a view's advice takes (the others are the hand advisor's)
+_VIEW_OPTIONS = ("seed", "layouts", "endgame", "candidates", "jobs", "as_json", "symbols")
+
+
+def _advise_views(path: str, as_json: bool, symbols: bool | None, asked: tuple[int | None, int | None, int],
+                  options: Mapping[str, Any]) -> None:
+    """``advise FILE``: every view of the file advised at its decision (a whole record is an error)."""
+    from ..records.dealfile import read_entries
+    from ..scale.workers import worker_pool
+    from ..seat.advice import advise_view
+    from ..types.view import View
+
+    ctx = click.get_current_context()
+    for param in ctx.command.params:
+        if param.name not in _VIEW_OPTIONS and param.name != "hand" and \
+                ctx.get_parameter_source(param.name or "") == ParameterSource.COMMANDLINE:
+            raise CalasolveError(f"{param.opts[0]}: does not apply to a view (a view takes only --seed, --layouts, "
+                                 "--endgame, --candidates, --jobs, --json, --symbols)")
+    entries = read_entries(path)
+    for entry in entries:
+        if not isinstance(entry, View):
+            raise CalasolveError(f"{entry.where()}: a whole deal; advise takes a hand or a seat's view "
+                                 "('view: SEAT', docs/deal-format.md)")
+    layouts, endgame, candidates = asked
+    jobs = options["jobs"] or os.cpu_count() or 1
+    n = notation(symbols)
+    with worker_pool(jobs) if jobs > 1 else nullcontext() as pool:
+        for i, view in enumerate(entries):
+            assert isinstance(view, View)
+            result = advise_view(view, layouts=layouts, endgame=endgame, seed=options["seed"], candidates=candidates,
+                                 jobs=jobs, pool=pool)
+            if as_json:
+                emit_json({**result.to_dict(), "view": view.to_dict()})
+            else:
+                click.echo(("\n" if i else "") + "\n".join(format_seat_advice(result, view, n)))
 
 
 def _settings(hand: Sequence[str], options: Mapping[str, Any]) -> AdviceSettings:

@@ -22,7 +22,7 @@ DEFAULT_DEALS = 100
 
 def _agents(text: str) -> tuple[str, ...]:
     # agent specs hold commas of their own (pimc:samples=8,bidding=advisor): a new agent starts at a known name
-    from ..env.agents import AGENTS
+    from ..seat.agent import ALL_AGENTS as AGENTS
 
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
@@ -41,9 +41,10 @@ def _agents(text: str) -> tuple[str, ...]:
 @click.command("arena")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--agents", "agent_text", default="pimc,heuristic", show_default=True, metavar="A,B[,C]",
-              help="Two or three agents: random, heuristic, pimc, learned or dd, each with options as NAME:KEY=VALUE,... "
-                   "(pimc: samples, bidding=rule|advisor, candidates, redeals, play=pimc|contract|learned; learned: samples, "
-                   "bidding, candidates, redeals; dd: objective=thirds|payoff).")
+              help="Two or three agents: random, heuristic, pimc, learned, dd or table, each with options as "
+                   "NAME:KEY=VALUE,... (pimc: samples, bidding=rule|advisor, candidates, redeals, "
+                   "play=pimc|contract|learned; learned: samples, bidding, candidates, redeals; dd: "
+                   "objective=thirds|payoff; table: layouts, budget (seconds a decision), cards=advice|learned).")
 @click.option("--deals", type=click.IntRange(1, 10**7), default=None,
               help=f"Deals to play: generated from --seed (default {DEFAULT_DEALS}), or the first of the FILES' records.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
@@ -76,6 +77,7 @@ def arena_cmd(
       calasolve arena --agents dd,pimc:samples=8,heuristic --deals 3 examples/example.deal
     """
     from ..env.arena import arena, random_deals, summarise
+    from ..seat.agent import make_table_agent
 
     agents = _agents(agent_text)
     rules = Rules.parse(rule_items)
@@ -94,7 +96,8 @@ def arena_cmd(
     show = sys.stderr.isatty() and not as_json
     played: list[Any] = []
     with click.progressbar(length=len(dealt), label="duplicate deals", file=sys.stderr) if show else NoBar() as bar:
-        for deal in arena(dealt, agents, rules=rules, seed=seed, map=on_workers, tt_mb=tt_mb):
+        for deal in arena(dealt, agents, rules=rules, seed=seed, map=on_workers, tt_mb=tt_mb,
+                          factory=make_table_agent):
             played.append(deal)
             bar.update(1)
     result = summarise(agents, played, rules=rules, seed=seed, seconds=time.perf_counter() - start)

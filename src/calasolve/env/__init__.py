@@ -11,5 +11,5 @@ between them.  :mod:`~calasolve.env.pettingzoo` (a PettingZoo AEC environment) a
 that need the extra ``calasolve[env]``; nothing here imports them.
 
 Imports :mod:`calasolve.advice` (the exchange policies and the advisor the agents use),
-:mod:`calasolve.play` and everything below; beside :mod:`calasolve.board`, below the command line.
+:mod:`calasolve.play` and everything below; below :mod:`calasolve.seat` (the advice from a seat's view), the board and the command line.
 """

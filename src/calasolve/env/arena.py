@@ -18,7 +18,7 @@ import math
 import time
 from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from ..advice.stats import mean_se
 from ..game.cards import Mask, cards_of, mask_of, popcount
@@ -28,7 +28,7 @@ from ..game.rules import STANDARD, Rules
 from ..game.sampling import rng_for
 from ..search import engines
 from ..types.arena import ArenaComparison, ArenaDeal, ArenaGame, ArenaResult, ArenaStanding
-from .agents import make_agent
+from .agents import Agent, make_agent
 from .game import GameState
 
 __all__ = ["Deal", "GameJob", "arena", "play_game", "random_deals", "seatings", "summarise"]
@@ -68,6 +68,10 @@ def seatings(agents: int) -> list[tuple[int, int, int]]:
     raise ParameterError("agents", agents, "an arena seats 2 or 3 agents")
 
 
+#: Makes an agent of a spec, with a seed and a solver (None: its own), as :func:`~calasolve.env.agents.make_agent`.
+AgentFactory = Callable[[str, Optional[int], Optional[engines.CoreSolver]], Agent]
+
+
 @dataclass(frozen=True)
 class GameJob:
     """One game of the arena, what a worker runs: the deal, the seating, the agents' specs and the options."""
@@ -79,13 +83,15 @@ class GameJob:
     rules: Rules
     seed: int
     tt_mb: int | None = None
+    #: what makes an agent of a spec (a module-level function, so that a job pickles)
+    factory: AgentFactory = make_agent
 
 
 def play_game(job: GameJob) -> ArenaGame:
     """Play ``job``'s deal with its agents seated, from the auction to the game points."""
     solver = engines.solver(job.tt_mb)
     agent_seed = int(rng_for(job.seed, job.deal_index).integers(2**62))
-    players = [make_agent(job.agents[job.seating[s]], seed=agent_seed, solver=solver) for s in range(3)]
+    players = [job.factory(job.agents[job.seating[s]], agent_seed, solver) for s in range(3)]
     state = GameState(job.rules)
     for seat in range(3):  # chance deals the deal given, seat by seat
         for card in cards_of(job.deal[0][seat]):
@@ -128,19 +134,20 @@ def _points(agents: int, games: Sequence[ArenaGame]) -> tuple[float, ...]:
 
 def arena(
     deals: Iterable[Deal], agents: Sequence[str], *, rules: Rules = STANDARD, seed: int = 0,
-    map: Callable[..., Iterable[ArenaGame]] = map, tt_mb: int | None = None,
+    map: Callable[..., Iterable[ArenaGame]] = map, tt_mb: int | None = None, factory: AgentFactory = make_agent,
 ) -> Iterator[ArenaDeal]:
-    """Play every deal under :func:`seatings` with ``agents`` (specs of :func:`~calasolve.env.agents.make_agent`);
-    yield each deal's games and points in order as soon as they are in.  The agents are checked first."""
+    """Play every deal under :func:`seatings` with ``agents`` (specs of ``factory``, by default
+    :func:`~calasolve.env.agents.make_agent`); yield each deal's games and points in order as soon as they are
+    in.  The agents are checked first."""
     names = tuple(agents)
     for spec in names:
-        make_agent(spec)  # an unknown agent or option fails before any game
+        factory(spec, None, None)  # an unknown agent or option fails before any game
     order = seatings(len(names))
     check_int("seed", seed, 0, 2**63 - 1)
     jobs: list[GameJob] = []
     for index, deal in enumerate(deals):
         _check_deal(index, deal)
-        jobs += [GameJob(index, deal, seating, names, rules, seed, tt_mb) for seating in order]
+        jobs += [GameJob(index, deal, seating, names, rules, seed, tt_mb, factory) for seating in order]
     games: list[ArenaGame] = []
     for game in map(play_game, jobs):
         games.append(game)

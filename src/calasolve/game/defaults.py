@@ -37,3 +37,14 @@ DEFAULT_PLAYED_RACE_SAMPLES = 64
 #: The ``sampled`` soloist's exchange: candidates weighed, and re-deals of the unseen cards each is tested on.
 DEFAULT_CANDIDATES = 4
 DEFAULT_REDEALS = 4
+#: The advice from a seat's view (docs/seat.md): deals played per option (a call or an exchange, and a card, whose
+#: options are more and whose answer is wanted sooner), the first of them that also get each card's double-dummy
+#: value (a search of the whole rest of the deal each), and the exchange candidates valued.
+DEFAULT_SEAT_LAYOUTS = 200
+DEFAULT_CARD_LAYOUTS = 100
+DEFAULT_DD_LAYOUTS = 32
+DEFAULT_SEAT_CANDIDATES = 6
+#: The tricks the learned players search at the end of each play-out: the learned player's own (a call's
+#: play-outs, as the hand advice's), and an exchange's, half that within its time (docs/experiments.md).
+DEFAULT_ENDGAME = 6
+DEFAULT_EXCHANGE_ENDGAME = 3

@@ -32,6 +32,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from ..game.defaults import DEFAULT_ENDGAME
 from ..game.cards import Card, cards_of, popcount
 from ..game.errors import CalasolveError, ParameterError
 from ..game.limits import check_int
@@ -44,7 +45,7 @@ from .players import MAX_PIMC_SAMPLES, Player, play_choice
 from .target import ContractPimcPlayer
 
 __all__ = [
-    "DEFAULT_ENDGAME", "DEFAULT_LEARNED_LAYOUTS", "LearnedPlayer", "N_FEATURES", "Network", "default_network",
+    "DEFAULT_LEARNED_LAYOUTS", "LearnedPlayer", "N_FEATURES", "Network", "default_network",
     "features", "network_cards", "play_out_many",
 ]
 
@@ -53,8 +54,6 @@ __all__ = [
 #: 17 of context (the contract, the soloist and the leader relative to the mover, the trick's length, the
 #: thirds each side took, the tricks played).
 N_FEATURES = 12 * 40 + 17
-#: Tricks at the end played by the contract-minded PIMC player.
-DEFAULT_ENDGAME = 6
 #: Its layouts per decision (those of the players the network imitates).
 DEFAULT_LEARNED_LAYOUTS = 8
 #: The weights shipped with the package.

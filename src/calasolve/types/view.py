@@ -38,7 +38,7 @@ from ..game.sampling import layout_exists
 from ..game.state import DEFENDER_EXCHANGE, Contract, defender_seats, first_leader, parse_contract, trick_winner
 from .record import Record, check_at_lines, where_of
 
-__all__ = ["MONTE", "View", "format_view", "record_auction", "seat_view"]
+__all__ = ["MONTE", "View", "first_lead_places", "format_view", "record_auction", "seat_view"]
 
 #: ``View.call_from`` of a called card found in the monte.
 MONTE = "monte"
@@ -76,6 +76,9 @@ class View:
     line: int | None = field(default=None, compare=False)
     index: int = field(default=1, compare=False)
     key_lines: Mapping[str, int] | None = field(default=None, compare=False, repr=False)
+    #: the soloist won solissimo under ``aggravations=declared`` and has not declared: no ``contract`` was
+    #: given and nothing is played yet (``contract`` shows solissimo, the bid)
+    to_declare: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         check_at_lines(self, _validate)
@@ -106,7 +109,7 @@ class View:
             "hand": hand_name(self.hand),
             "monte": None if self.monte is None else hand_name(self.monte),
             "auction": list(self.calls),
-            "contract": self.contract,
+            "contract": None if self.to_declare else self.contract,
             "soloist": self.soloist,
             "leader": self.leader,
             "first_leader": self.first_leader,
@@ -200,6 +203,8 @@ def _validate_auction(v: View) -> None:
         hint = ", or its aggravation dividete or scegliete" if result.bid == "solissimo" and v.rules.aggravations == "declared" else ""
         _bad("contract", f"contract {contract}: the auction ended with {result.bid} by seat {result.soloist}"
              f" (the contract is {result.bid}{hint})")
+    put(v, "to_declare", v.contract is None and result.bid == "solissimo" and v.rules.aggravations == "declared"
+        and not v.played)
     put(v, "contract", contract)
     put(v, "soloist", result.soloist)
 
@@ -465,6 +470,18 @@ def _places(v: View, own: Mask, contract: Contract, soloist: int) -> tuple[dict[
     return allowed, room, notes
 
 
+def first_lead_places(view: View) -> tuple[Mask, Mask, dict[Card, int], list[int]] | None:
+    """What ``view`` says of the deal at the first lead: the seat's hand then, the cards it knows are in the
+    new monte, each other card with the places it may have been (bit per seat, bit 3 the new monte) and the
+    room each place had for those cards; None while the exchange as the seat saw it is not over."""
+    own = _validate_exchange(view)
+    if own is None or view.contract is None or view.soloist is None:
+        return None
+    allowed, room, _ = _places(view, own, view.contract, view.soloist)
+    known_monte = FULL_DECK & ~own & ~sum(bit(c) for c in allowed)
+    return own, known_monte, allowed, room
+
+
 # -- a record's views ----------------------------------------------------------
 
 
@@ -549,7 +566,7 @@ def format_view(view: View) -> str:
     out.append(f"monte: {'?' if v.monte is None else hand_name(v.monte)}")
     if v.calls:
         out.append(f"auction: {' '.join(v.calls)}")
-    if v.contract is not None:
+    if v.contract is not None and not v.to_declare:
         out.append(f"contract: {v.contract}")
         out.append(f"soloist: {v.soloist}")
     if v.leader is not None:

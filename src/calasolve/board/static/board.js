@@ -995,6 +995,61 @@ function drawAdvice(result) {
   $("advice-panel").hidden = false;
 }
 
+// -- advice for a seat's decision ------------------------------------------------------
+
+let seatAbort = null;  // stops the seat's advice under way when another is asked
+
+function pointsRange(pair) {
+  return `${signedPoints(pair[0])} to ${signedPoints(pair[1])}`;
+}
+
+async function seatAdvice(pasted) {
+  const body = {};
+  if (pasted) {
+    body.text = $("seat-paste").value;
+  } else {
+    if (!state.deal) {
+      $("seat-error").textContent = "open a deal first, or paste a view";
+      return;
+    }
+    body.deal = dealSpec(state.line.slice(0, state.cursor));
+    body.seat = Number($("seat-which").value);
+  }
+  const layouts = $("seat-layouts").value;
+  if (layouts) body.layouts = Number(layouts);
+  if (seatAbort) seatAbort.abort();
+  seatAbort = new AbortController();
+  $("seat-error").textContent = "";
+  $("seat-status").textContent = "playing the options out\u2026";
+  try {
+    drawSeatAdvice(await api("POST", "/api/seat-advice", body, seatAbort.signal));
+    $("seat-status").textContent = "";
+  } catch (err) {
+    if (!dropped(err)) {
+      $("seat-status").textContent = "";
+      $("seat-error").textContent = err.message;
+    }
+  }
+}
+
+function drawSeatAdvice({ advice, text }) {
+  const best = advice.options[0];
+  const card = advice.decision === "card";
+  const verdict = advice.clear ? "clearly best" : "not clearly better than every other option";
+  const answer = el("p", { class: "info seat-answer" }, `Seat ${advice.seat}, ${advice.decision}: ` +
+    `${advice.recommendation}, ${signedPoints(best.points)} game points (${pointsRange(best.points_95)}); ${verdict}`);
+  const heads = ["option", "game points", "95%", "behind the best", "95%", ...(card ? ["dd thirds"] : [])];
+  const rows = advice.options.map((o, i) => el("tr", i === 0 ? { class: "best" } : {},
+    el("td", {}, o.option), el("td", {}, signedPoints(o.points)), el("td", {}, pointsRange(o.points_95)),
+    el("td", {}, i === 0 ? "-" : o.behind.toFixed(2)), el("td", {}, i === 0 ? "" : pointsRange(o.behind_95)),
+    ...(card ? [el("td", {}, o.dd === null ? "" : o.dd.toFixed(1))] : [])));
+  const table = el("table", { id: "seat-table" }, el("tr", {}, ...heads.map((h) => el("th", {}, h))), ...rows);
+  const rests = el("p", { class: "note" }, `${advice.layouts} deals per option from the bidding model's posterior ` +
+    `(${advice.proposed} drawn), played by the ${advice.players}; seed ${advice.seed}; ${advice.seconds.toFixed(1)} s`);
+  $("seat-result").replaceChildren(el("pre", { class: "note seat-view" }, text), answer, table, rests);
+  $("seat-panel").hidden = false;
+}
+
 // -- start ---------------------------------------------------------------------------
 
 function onKey(event) {
@@ -1017,6 +1072,8 @@ async function start() {
   $("pimc-go").addEventListener("click", startPimc);
   $("advice-form").addEventListener("submit", startAdvice);
   $("advice-cancel").addEventListener("click", cancelAdvice);
+  $("seat-shown").addEventListener("click", () => seatAdvice(false));
+  $("seat-go").addEventListener("click", () => seatAdvice(true));
   document.addEventListener("keydown", onKey);
   const { file, records, table_workers: tableWorkers } = await api("GET", "/api/records");
   state.tableWorkers = tableWorkers || 1;
