@@ -6,10 +6,11 @@
 ``inference``: self-play deals (learned agents bidding by the agents' rule, :func:`calasolve.env.agents.rule_bid`;
 the bidding model is that rule softened and was fitted to none of them), one seat per deal in turn, at the first
 lead.  For every card the seat has not seen, the chance of each place it may be (the other two seats, the monte)
-from ``--layouts`` deals of the bidding model's posterior (:func:`calasolve.seat.layouts.posterior_layouts`)
-and from as many uniform ones (:func:`calasolve.seat.layouts.view_layouts`, weights ignored), each smoothed by
-half a deal; the mean log-loss (natural log) of the true place, and the calibration of P(seat X holds card c)
-in 10 bins.
+from ``--layouts`` uniform deals consistent with the view (:func:`calasolve.seat.layouts.view_layouts`), weighted
+by each method: none (uniform), the bidding model's chance of the calls heard, and that times the chance the
+``learned`` soloist policy gives the discards a defender did not see (:func:`calasolve.seat.layouts.exchange_chance`,
+at temperature 1 and 2); each smoothed by half a deal.  The mean log-loss (natural log) of the true place, and the
+calibration of P(seat X holds card c) in 10 bins.
 
 ``speed``: every decision of self-play games (calls, declarations, exchanges; every ``--every``-th card) advised
 with the defaults: the median and largest wall time per kind of decision.
@@ -36,7 +37,7 @@ from calasolve.game.cards import cards_of
 from calasolve.game.sampling import rng_for
 from calasolve.seat.advice import advise_view
 from calasolve.seat.bidding import BiddingModel
-from calasolve.seat.layouts import game_state, posterior_layouts, view_layouts
+from calasolve.seat.layouts import exchange_chance, game_state, view_layouts
 from calasolve.seat.views import state_view
 from calasolve.types.view import first_lead_places
 
@@ -76,6 +77,20 @@ def _shares(games: list[GameState], seat: int, unseen: list[int]) -> np.ndarray:
     return counts / counts.sum(axis=1, keepdims=True)
 
 
+def _weighted_shares(games: list[GameState], weights: np.ndarray, seat: int, unseen: list[int]) -> np.ndarray:
+    counts = np.full((len(unseen), PLACES), 0.5 / PLACES * 2 * weights.mean())  # half a deal spread over the places
+    for h, w in zip(games, weights):
+        where = _where(h)
+        for i, c in enumerate(unseen):
+            counts[i, where[c]] += w
+    counts[:, seat] = 0
+    return counts / counts.sum(axis=1, keepdims=True)
+
+
+#: the methods compared: the weights each gives a uniform layout
+METHODS = ("uniform", "calls", "calls+exchange", "calls+exchange/2")
+
+
 def _inference_deal(task: tuple[int, int, int, float]) -> dict[str, Any] | None:
     d, first, layouts, softness = task
     g = _first_lead(d, first)
@@ -85,14 +100,20 @@ def _inference_deal(task: tuple[int, int, int, float]) -> dict[str, Any] | None:
     view = state_view(g, seat)
     truth = _where(g)
     model = BiddingModel(softness=softness)
-    post, proposed, resampled = posterior_layouts(view, layouts, seed=d, model=model)
-    uniform = view_layouts(view, layouts, seed=d + 10**6, model=model)
+    uniform = view_layouts(view, layouts, seed=d, model=model)
+    games = [game_state(view, x) for x in uniform]
+    calls = np.array([x.weight for x in uniform])
+    exchange = [np.array([exchange_chance(view, h.dealt, h.monte, h.exchange(), t) for h in games]) for t in (1.0, 2.0)]
+    weights = {"uniform": np.ones(len(games)), "calls": calls, "calls+exchange": calls * exchange[0],
+               "calls+exchange/2": calls * exchange[1]}
     places = first_lead_places(view)
     assert places is not None
     unseen = sorted(places[2])  # the cards the seat cannot place
-    out: dict[str, Any] = {"contract": g.contract, "resampled": resampled, "proposed": proposed}
-    for name, lays in (("inference", post), ("uniform", uniform)):
-        p = _shares([game_state(view, x) for x in lays], seat, unseen)
+    out: dict[str, Any] = {"contract": g.contract, "soloist": g.soloist == seat}
+    for name in METHODS:
+        w = weights[name]
+        out[name + "_ess"] = float(w.sum() ** 2 / (w ** 2).sum()) if w.sum() > 0 else 0.0
+        p = _weighted_shares(games, w if w.sum() > 0 else np.ones(len(games)), seat, unseen)
         out[name] = [-math.log(p[i, truth[c]]) for i, c in enumerate(unseen)]
         out[name + "_pairs"] = [(float(p[i, x]), truth[c] == x) for i, c in enumerate(unseen) for x in range(3) if x != seat]
     return out
@@ -104,18 +125,22 @@ def inference(args: argparse.Namespace) -> None:
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = [r for r in pool.map(_inference_deal, tasks, chunksize=8) if r is not None]
     print(f"{len(rows)} deals played to the first lead (of {args.deals}; the rest passed out), "
-          f"{args.layouts} deals per method, softness {args.softness}, {time.time() - start:.0f} s")
+          f"{args.layouts} uniform layouts a deal, weighted by each method; softness {args.softness}, "
+          f"{time.time() - start:.0f} s")
     print("contracts: " + ", ".join(f"{c} {sum(r['contract'] == c for r in rows)}" for c in
                                     ("chiamo", "solo", "solissimo", "dividete", "scegliete")))
-    print(f"posterior: {np.mean([r['proposed'] for r in rows]) / args.layouts:.1f} drawn per deal kept; "
-          f"{sum(r['resampled'] > 0 for r in rows)} views resampled by weight")
-    for name in ("inference", "uniform"):
+    for name in METHODS:
         losses = [x for r in rows for x in r[name]]
-        print(f"{name:<9}: mean log-loss {np.mean(losses):.4f} over {len(losses)} unseen cards "
-              f"(SE {np.std(losses) / math.sqrt(len(losses)):.4f})")
-    diff = [np.mean(r["uniform"]) - np.mean(r["inference"]) for r in rows]
-    print(f"uniform minus inference, per deal: {np.mean(diff):+.4f} ± {1.96 * np.std(diff) / math.sqrt(len(diff)):.4f}")
-    for name in ("inference", "uniform"):
+        diff = [np.mean(r["uniform"]) - np.mean(r[name]) for r in rows]
+        ess = np.median([r[name + "_ess"] for r in rows])
+        print(f"{name:<17}: mean log-loss {np.mean(losses):.4f} over {len(losses)} unseen cards; better than uniform "
+              f"by {np.mean(diff):+.4f} ± {1.96 * np.std(diff) / math.sqrt(len(diff)):.4f} a deal; median ESS {ess:.0f}")
+        defenders = [np.mean(r["uniform"]) - np.mean(r[name]) for r in rows if not r["soloist"]
+                     and r["contract"] in ("chiamo", "solo")]
+        if defenders:
+            print(f"{'':<19}chiamo and solo defenders ({len(defenders)}): {np.mean(defenders):+.4f} ± "
+                  f"{1.96 * np.std(defenders) / math.sqrt(len(defenders)):.4f}")
+    for name in METHODS:
         pairs = [x for r in rows for x in r[name + "_pairs"]]
         print(f"\ncalibration, {name}: P(seat holds card) bin, predicted mean, observed share, pairs")
         p = np.array([x for x, _ in pairs])

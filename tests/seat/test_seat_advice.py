@@ -168,3 +168,19 @@ def test_bad_views_are_one_line_errors(tmp_path: object, capsys: pytest.CaptureF
         f.write(text)
     code, out, err = run(["advise", path, *extra], capsys)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_soloists_leaving_chance_is_a_distribution_led_by_the_policys_choice() -> None:
+    import itertools
+
+    from calasolve.advice.learned_exchange import learned_soloist_plan, soloist_leaving_chance
+    from calasolve.game.cards import cards_of
+
+    monte = parse_hand("5.-.6.R3")
+    mine = parse_hand("32AF.C65.AC7.2A") | monte
+    _, chosen = learned_soloist_plan(mine, monte, None, None, "solo", False)
+    sets = [sum(1 << c for c in four) for four in itertools.combinations(cards_of(mine), 4)]
+    for t in (1.0, 3.0):
+        chances = {s: soloist_leaving_chance(mine, monte, None, False, "solo", False, s, t) for s in sets}
+        assert abs(sum(chances.values()) - 1) < 1e-9 and max(chances, key=lambda s: chances[s]) == chosen
+    assert soloist_leaving_chance(mine, monte, None, False, "solo", False, parse_hand("3F.C.-.4")) == 0.0  # 4D not held

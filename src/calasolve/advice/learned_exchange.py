@@ -37,7 +37,7 @@ from .policies import keep_score, soloist_sees
 __all__ = [
     "DISCARD_INPUTS", "SOLOIST_INPUTS", "SPLIT_INPUTS", "default_networks", "discard_features",
     "learned_defender_discards", "learned_defender_exchange", "learned_soloist_exchange", "learned_soloist_plan",
-    "learned_split", "soloist_features", "split_features",
+    "learned_split", "soloist_features", "soloist_leaving_chance", "split_features",
 ]
 
 #: Discards: mine, my takes, my partner's takes as seen (40 each), the contract (2), the discards (0-4: 5),
@@ -126,6 +126,26 @@ def learned_soloist_plan(mine: Mask, monte: Mask, call: Card | None, returned_to
     out = sum(1 << c for c in leaving)
     low = min(leaving, key=lambda c: (keep_score(c, mine), c))
     return low, out & ~(1 << low)
+
+
+def soloist_leaving_chance(mine: Mask, monte: Mask, call: Card | None, returns: bool, contract: Contract, leads: bool,
+                           leaving: Mask, temperature: float = 1.0, network: Network | None = None) -> float:
+    """The chance that the soloist holding ``mine`` lets the cards ``leaving`` go (its discards, and the card it
+    gives back), when it picks a set of that size with chance proportional to the product of the ``learned``
+    policy's odds of each card (``exp(logit / temperature)``): the policy's own choice is the most likely set."""
+    net = network or default_networks()[2]
+    logits = net.logits(soloist_features(mine, monte, call, contract, returns, leads)[None, :])[0].astype(np.float64)
+    allowed = [c for c in cards_of(mine) if not (returns and c == call)]
+    x = np.exp((logits[allowed] - logits[allowed].max()) / temperature)
+    k = popcount(leaving)
+    e = np.zeros(k + 1)  # e[j]: the elementary symmetric sum of degree j of the odds so far
+    e[0] = 1.0
+    for v in x:
+        e[1:] = e[1:] + v * e[:-1]
+    chosen = [i for i, c in enumerate(allowed) if leaving >> c & 1]
+    if len(chosen) != k:
+        return 0.0
+    return float(np.prod(x[chosen]) / e[k])
 
 
 def learned_soloist_exchange(hands: Hands, monte: Mask, contract: Contract, soloist: int, rules: Rules) -> Exchange:

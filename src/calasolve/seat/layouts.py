@@ -28,10 +28,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..advice.learned_exchange import learned_defender_discards
+from ..advice.learned_exchange import learned_defender_discards, soloist_leaving_chance
 from ..env.actions import PASS, SPLIT_BASE, bid_action
 from ..env.game import GameState
-from ..game.cards import FULL_DECK, Card, Mask, bit, cards_of, popcount
+from ..game.cards import FULL_DECK, Card, Mask, bit, cards_of, popcount, suit_of
 from ..game.errors import CalasolveError, InternalError, ParameterError
 from ..game.exchange import Exchange
 from ..game.limits import MAX_SAMPLES, check_int
@@ -43,7 +43,7 @@ from ..types.seat import Layout
 from ..types.view import MONTE, View, first_lead_places
 from .bidding import BiddingModel
 
-__all__ = ["MAX_PROPOSALS", "game_state", "played_by", "posterior_layouts", "view_layouts"]
+__all__ = ["MAX_PROPOSALS", "exchange_chance", "game_state", "played_by", "posterior_layouts", "view_layouts"]
 
 #: :func:`posterior_layouts` draws at most this many deals per deal it keeps.
 MAX_PROPOSALS = 40
@@ -61,8 +61,8 @@ def played_by(view: View) -> tuple[list[Mask], list[int]]:
         assert leader is not None
         seat = (leader + len(trick)) % 3
         by[seat] |= bit(card)
-        if trick and card // 10 != trick[0] // 10:
-            voids[seat] |= 1 << (trick[0] // 10)
+        if trick and suit_of(card) != suit_of(trick[0]):
+            voids[seat] |= 1 << suit_of(trick[0])
         trick.append(card)
         if len(trick) == 3:
             leader, trick = trick_winner(trick, leader), []
@@ -74,7 +74,7 @@ def _in_play(view: View) -> tuple[SeatView, list[Mask]] | None:
     places = first_lead_places(view)
     if places is None or view.first_leader is None:
         return None
-    own, known_monte, allowed, room = places
+    own, known_monte, allowed, _ = places  # the room: the sizes below say it once the played cards are out
     by, voids = played_by(view)
     seat = view.seat
     placed = [0, 0, 0, known_monte]
@@ -84,10 +84,9 @@ def _in_play(view: View) -> tuple[SeatView, list[Mask]] | None:
     for card, where in allowed.items():
         if played >> card & 1:
             continue
-        unseen[card] = where & ~sum(1 << s for s in range(3) if voids[s] >> (card // 10) & 1)
+        unseen[card] = where & ~sum(1 << s for s in range(3) if voids[s] >> suit_of(card) & 1)
     sizes = [12 - popcount(by[s]) for s in range(3)] + [4]
     sizes[seat] = popcount(placed[seat])
-    del room  # the sizes say the same once the played cards are out
     sv = SeatView(seat, (placed[0], placed[1], placed[2], placed[3]), unseen, (sizes[0], sizes[1], sizes[2], sizes[3]),
                   (voids[0], voids[1], voids[2]))
     return sv, by
@@ -173,14 +172,28 @@ def _rebuilt(view: View, first: Sequence[Mask], new_monte: Mask, rng: np.random.
             Exchange(takes=(takes[0], takes[1], takes[2]), discards=(disc[0], disc[1], disc[2])))
 
 
+def exchange_chance(view: View, hands: Sequence[Mask], monte: Mask, ex: Exchange, temperature: float = 1.0) -> float:
+    """The chance the ``learned`` soloist policy gives the discards (and the card given back) of a deal rebuilt
+    for ``view`` (:func:`~calasolve.advice.learned_exchange.soloist_leaving_chance`), where the seat did not see
+    them (a defender in chiamo or solo); 1 elsewhere."""
+    contract, sol = view.contract, view.soloist
+    if contract not in ("chiamo", "solo") or sol is None or sol == view.seat or ex.discards is None:
+        return 1.0
+    handed = contract == "chiamo" and ex.returned is not None
+    mine = hands[sol] | monte | (bit(ex.call) if handed and ex.call is not None else 0)
+    leaving = ex.discards[sol] | (bit(ex.returned) if handed and ex.returned is not None else 0)
+    return soloist_leaving_chance(mine, monte, ex.call if contract == "chiamo" else None, handed, contract,
+                                  view.first_leader == sol, leaving, temperature)
+
+
 def _from_exchange(ex: Exchange) -> Hidden:
     """The unseen exchange actions of a rebuilt deal."""
     def act(g: GameState) -> int:
         phase, seat = g.phase, g.current_player
-        if phase == "draw":
+        if phase == "draw":  # chance gives the first defender its two cards, lowest first
             assert ex.takes is not None
-            return min(cards_of(ex.takes[seat if seat >= 0 else defender_seats(g.soloist or 0)[0]] & ~g.takes[
-                defender_seats(g.soloist or 0)[0]]))
+            first = defender_seats(g.soloist or 0)[0]
+            return min(cards_of(ex.takes[first] & ~g.takes[first]))
         if phase == "split":
             assert ex.takes is not None
             return _split(g.monte, ex.takes[seat])
