@@ -160,7 +160,7 @@ def advise_cmd(
       calasolve advise --play both --play-samples 8 --contracts solo 32AR.32A.3A.2A5
       calasolve advise examples/views.txt
 
-    A view (docs/deal-format.md, "Views") is what one seat knows: its hand, the
+    A view (docs/deal-format.md, "A seat's view") is what one seat knows: its hand, the
     calls so far, the exchange as it saw it, the cards played.  The advice
     values every option of its next decision (a call, keeping or aggravating
     solissimo, chiamo's call, the return and discards, the split, a card; the

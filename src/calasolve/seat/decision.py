@@ -23,14 +23,14 @@ from ..env.actions import action_contract, bid_action
 from ..env.agents import LearnedAgent
 from ..env.game import MONTE as GAME_MONTE
 from ..env.game import GameState
-from ..game.cards import FULL_DECK, Card, Mask, card_name, cards_name, cards_of, display_order, popcount
+from ..game.cards import FULL_DECK, Mask, card_name, cards_name, cards_of, display_order, popcount
 from ..game.defaults import DEFAULT_SEAT_CANDIDATES
 from ..game.errors import CalasolveError, ParameterError
 from ..game.limits import check_int
 from ..types.view import View
 from .layouts import _split, game_state, view_layouts
 
-__all__ = ["CALLS_PER_SUIT", "Decision", "Option", "decision_of", "option_card"]
+__all__ = ["CALLS_PER_SUIT", "Decision", "Option", "decision_of"]
 
 #: The chiamo calls offered in each suit: the highest cards the soloist lacks.
 CALLS_PER_SUIT = 2
@@ -153,8 +153,3 @@ def decision_of(view: View, candidates: int = DEFAULT_SEAT_CANDIDATES) -> Decisi
     if not decision.options:
         raise CalasolveError(f"{view.where()}: seat {seat} has no option ({decision.kind})")
     return decision
-
-
-def option_card(option: Option) -> Card:
-    """The card a card option plays."""
-    return option.actions[0]
