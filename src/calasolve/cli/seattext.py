@@ -51,7 +51,7 @@ def format_seat_advice(advice: SeatAdvice, view: View, n: Notation) -> list[str]
     width = max(len("option"), *(len(o.option) for o in advice.options))
     dd = advice.decision == "card"
     head = f"{'option':<{width}}  {'game points':>11} {'95%':<16} {'behind':>7} {'95%':<16}"
-    lines.append(head + ("  dd thirds" if dd else ""))
+    lines.append((head + ("  dd thirds" if dd else "")).rstrip())
     for o in advice.options:
         behind = f"{o.behind:>7.2f} {_span(o.behind_95):<16}" if o is not best else f"{'-':>7} {'':<16}"
         row = f"{o.option:<{width}}  {o.points:>+11.2f} {_span(o.points_95):<16} {behind}"
