@@ -6,8 +6,9 @@
 ``inference``: self-play deals (learned agents bidding by the agents' rule, :func:`calasolve.env.agents.rule_bid`;
 the bidding model is that rule softened and was fitted to none of them), one seat per deal in turn, at the first
 lead.  For every card the seat has not seen, the chance of each place it may be (the other two seats, the monte)
-from ``--layouts`` uniform deals consistent with the view (:func:`calasolve.seat.layouts.view_layouts`), weighted
-by each method: none (uniform), the bidding model's chance of the calls heard, and that times the chance the
+from ``--layouts`` deals of the bidding model's posterior (:func:`calasolve.seat.layouts.posterior_layouts`, what
+the advice plays on), and from as many uniform deals consistent with the view (:func:`calasolve.seat.layouts.view_layouts`),
+weighted by each other method: none (uniform), the bidding model's chance of the calls heard, and that times the chance the
 ``learned`` soloist policy gives the discards a defender did not see (:func:`calasolve.seat.layouts.exchange_chance`,
 at temperature 1 and 2); each smoothed by half a deal.  The mean log-loss (natural log) of the true place, and the
 calibration of P(seat X holds card c) in 10 bins.
@@ -37,7 +38,7 @@ from calasolve.game.cards import cards_of
 from calasolve.game.sampling import rng_for
 from calasolve.seat.advice import advise_view
 from calasolve.seat.bidding import BiddingModel
-from calasolve.seat.layouts import exchange_chance, game_state, view_layouts
+from calasolve.seat.layouts import exchange_chance, game_state, posterior_layouts, view_layouts
 from calasolve.seat.views import state_view
 from calasolve.types.view import first_lead_places
 
@@ -67,16 +68,6 @@ def _where(g: GameState) -> list[int]:
     return out
 
 
-def _shares(games: list[GameState], seat: int, unseen: list[int]) -> np.ndarray:
-    counts = np.full((len(unseen), PLACES), 0.5 / PLACES * 2)  # half a deal spread over the places
-    for h in games:
-        where = _where(h)
-        for i, c in enumerate(unseen):
-            counts[i, where[c]] += 1
-    counts[:, seat] = 0
-    return counts / counts.sum(axis=1, keepdims=True)
-
-
 def _weighted_shares(games: list[GameState], weights: np.ndarray, seat: int, unseen: list[int]) -> np.ndarray:
     counts = np.full((len(unseen), PLACES), 0.5 / PLACES * 2 * weights.mean())  # half a deal spread over the places
     for h, w in zip(games, weights):
@@ -87,8 +78,8 @@ def _weighted_shares(games: list[GameState], weights: np.ndarray, seat: int, uns
     return counts / counts.sum(axis=1, keepdims=True)
 
 
-#: the methods compared: the weights each gives a uniform layout
-METHODS = ("uniform", "calls", "calls+exchange", "calls+exchange/2")
+#: the methods compared: the posterior's deals (the advice's), and the weights each other gives a uniform layout
+METHODS = ("uniform", "posterior", "calls", "calls+exchange", "calls+exchange/2")
 
 
 def _inference_deal(task: tuple[int, int, int, float]) -> dict[str, Any] | None:
@@ -110,7 +101,13 @@ def _inference_deal(task: tuple[int, int, int, float]) -> dict[str, Any] | None:
     assert places is not None
     unseen = sorted(places[2])  # the cards the seat cannot place
     out: dict[str, Any] = {"contract": g.contract, "soloist": g.soloist == seat}
-    for name in METHODS:
+    post, proposed, resampled = posterior_layouts(view, layouts, seed=d + 10**6, model=model)
+    out.update(proposed=proposed, resampled=resampled)
+    p = _weighted_shares([game_state(view, x) for x in post], np.ones(len(post)), seat, unseen)
+    out["posterior"] = [-math.log(p[i, truth[c]]) for i, c in enumerate(unseen)]
+    out["posterior_pairs"] = [(float(p[i, x]), truth[c] == x) for i, c in enumerate(unseen) for x in range(3) if x != seat]
+    out["posterior_ess"] = float(layouts)
+    for name in ("uniform", *METHODS[2:]):
         w = weights[name]
         out[name + "_ess"] = float(w.sum() ** 2 / (w ** 2).sum()) if w.sum() > 0 else 0.0
         p = _weighted_shares(games, w if w.sum() > 0 else np.ones(len(games)), seat, unseen)
@@ -129,6 +126,8 @@ def inference(args: argparse.Namespace) -> None:
           f"{time.time() - start:.0f} s")
     print("contracts: " + ", ".join(f"{c} {sum(r['contract'] == c for r in rows)}" for c in
                                     ("chiamo", "solo", "solissimo", "dividete", "scegliete")))
+    print(f"posterior: {np.mean([r['proposed'] for r in rows]) / args.layouts:.1f} drawn per deal kept; "
+          f"{sum(r['resampled'] > 0 for r in rows)} views resampled by weight")
     for name in METHODS:
         losses = [x for r in rows for x in r[name]]
         diff = [np.mean(r["uniform"]) - np.mean(r[name]) for r in rows]
