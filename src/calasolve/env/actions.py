@@ -20,11 +20,11 @@ action     meaning
 
 from __future__ import annotations
 
-from ..game.cards import NUM_CARDS, card_name
+from ..game.cards import NUM_CARDS, Mask, card_name, cards_of
 from ..game.state import CONTRACTS, Contract
 
 __all__ = [
-    "BID_BASE", "NUM_ACTIONS", "PASS", "SPLIT_BASE", "SPLITS", "action_contract", "action_name", "bid_action", "is_card",
+    "BID_BASE", "NUM_ACTIONS", "PASS", "SPLIT_BASE", "SPLITS", "action_contract", "action_name", "bid_action", "is_card", "split_action",
 ]
 
 #: The auction's pass.
@@ -57,6 +57,11 @@ def action_contract(action: int) -> Contract | None:
     if BID_BASE <= action < SPLIT_BASE:
         return CONTRACTS[action - BID_BASE]
     return None
+
+
+def split_action(monte: Mask, takes: Mask) -> int:
+    """Scegliete's split action giving the first defender ``takes`` of ``monte`` (the other takes the rest)."""
+    return SPLIT_BASE + sum(1 << i for i, c in enumerate(cards_of(monte)) if takes >> c & 1)
 
 
 def action_name(action: int) -> str:

@@ -53,7 +53,7 @@ from ..play.learned import DEFAULT_LEARNED_LAYOUTS
 from ..play.players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, DoubleDummyPlayer, HeuristicPlayer, Objective
 from ..search.engines import CoreSolver
 from ..search.solving import default_solver
-from .actions import PASS, SPLIT_BASE, bid_action
+from .actions import PASS, bid_action, split_action
 from .game import MONTE, GameState
 
 __all__ = [
@@ -109,11 +109,6 @@ def _bid_toward(state: GameState, target: Contract | None) -> int:
 
 def _declare(target: Contract | None) -> int:
     return bid_action(target if target in ("dividete", "scegliete") else "solissimo")
-
-
-def _split_action(monte: Mask, takes: Mask) -> int:
-    """The split action giving the first defender ``takes``."""
-    return SPLIT_BASE + sum(1 << i for i, c in enumerate(cards_of(monte)) if takes >> c & 1)
 
 
 class _Plans:
@@ -206,7 +201,7 @@ class _Planner(ABC):
         if phase == "call":
             return self.call(state, seat)
         if phase == "split":
-            return _split_action(state.monte, self.split(state, seat))
+            return split_action(state.monte, self.split(state, seat))
         if phase == "return":
             ret, _ = self.plans.get(state, seat, lambda: self.soloist_plan(state, seat))
             assert ret is not None

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..advice.defence import defender_discard_choices, split_candidates
 from ..advice.policies import distinct_choices
-from ..env.actions import action_contract, bid_action
+from ..env.actions import action_contract, bid_action, split_action
 from ..env.agents import LearnedAgent
 from ..env.game import MONTE as GAME_MONTE
 from ..env.game import GameState
@@ -28,7 +28,7 @@ from ..game.defaults import DEFAULT_SEAT_CANDIDATES
 from ..game.errors import CalasolveError, ParameterError
 from ..game.limits import check_int
 from ..types.view import View
-from .layouts import _split, game_state, view_layouts
+from .layouts import game_state, view_layouts
 
 __all__ = ["CALLS_PER_SUIT", "Decision", "Option", "decision_of"]
 
@@ -108,7 +108,7 @@ def _defender(g: GameState, seat: int, agent: LearnedAgent, count: int) -> tuple
 def _split_options(g: GameState, seat: int, agent: LearnedAgent, count: int) -> tuple[Option, ...]:
     takes = [agent.split(g, seat)] + split_candidates(g.held(seat), g.monte, count)
     return _unique([Option(f"take {_set_name(t) or '-'}, partner {_set_name(g.monte & ~t) or '-'}",
-                           (_split(g.monte, t),)) for t in takes])[:count]
+                           (split_action(g.monte, t),)) for t in takes])[:count]
 
 
 def _phase_decision(g: GameState, seat: int, count: int) -> Decision:

@@ -29,7 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..advice.learned_exchange import learned_defender_discards, soloist_leaving_chance
-from ..env.actions import PASS, SPLIT_BASE, bid_action
+from ..env.actions import PASS, bid_action, split_action
 from ..env.game import GameState
 from ..game.cards import FULL_DECK, Card, Mask, bit, cards_of, popcount, suit_of
 from ..game.errors import CalasolveError, InternalError, ParameterError
@@ -196,7 +196,7 @@ def _from_exchange(ex: Exchange) -> Hidden:
             return min(cards_of(ex.takes[first] & ~g.takes[first]))
         if phase == "split":
             assert ex.takes is not None
-            return _split(g.monte, ex.takes[seat])
+            return split_action(g.monte, ex.takes[seat])
         if phase == "discard":
             assert ex.discards is not None
             return min(cards_of(ex.discards[seat] & ~g.discards[seat]))
@@ -214,10 +214,6 @@ def _learned_hidden(g: GameState) -> int:
     seen = g.takes[partner] if contract == "scegliete" else 0
     planned = learned_defender_discards(mine, g.takes[seat], seen, contract, seat, soloist)
     return min(cards_of(planned & ~g.discards[seat]))
-
-
-def _split(monte: Mask, takes: Mask) -> int:
-    return SPLIT_BASE + sum(1 << i for i, c in enumerate(cards_of(monte)) if takes >> c & 1)
 
 
 def _replay(view: View, hands: Sequence[Mask], hidden: Hidden) -> GameState:
@@ -249,7 +245,7 @@ def _replay(view: View, hands: Sequence[Mask], hidden: Hidden) -> GameState:
             if ex.takes is None:
                 break  # the first defender's split, still to come
             else:
-                g.apply(_split(g.monte, ex.takes[actor]))
+                g.apply(split_action(g.monte, ex.takes[actor]))
         elif phase == "draw":
             first = defender_seats(g.soloist or 0)[0]
             mine = ex.takes[seat] if ex.takes is not None and seat != g.soloist else 0
