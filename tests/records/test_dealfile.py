@@ -285,6 +285,7 @@ def test_to_dict():
         "first_leader": 0,
         "played": ["3B", "7B", "4B"],
         "rules": {"stramazzo": "off"},
+        "auction": [],
         "exchange": {"call": "AD", "return": "4D", "discards": {"0": "R.-.4.75"}},
     }
 

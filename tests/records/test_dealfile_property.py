@@ -12,7 +12,7 @@ from calasolve.records.dealfile import parse_deal_bytes, parse_deal_text
 from calasolve.game.errors import CalasolveError
 
 EXAMPLES = [p.read_bytes() for p in sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.deal"))]
-KEYS = [b"hands:", b"monte:", b"contract:", b"soloist:", b"leader:", b"played:", b"rules:", b"name:", b"call:",
+KEYS = [b"hands:", b"monte:", b"contract:", b"soloist:", b"leader:", b"played:", b"rules:", b"name:", b"auction:", b"call:",
         b"returned:", b"discards:", b"takes:", b"\n", b"\r", b"#", b"-", b".", b"3B", b"\xff", b"\xef\xbb\xbf"]
 
 

@@ -193,8 +193,8 @@ IMPOSSIBLE = [
     (SEAT0 + "auction: pass solo\nplayed: 3S", 4, "played cards given, but the auction has not decided the contract"),
     (SEAT1 + "auction: pass solo pass\nplayed: 3S", 4,
      "played cards given, but the solo exchange as seat 1 saw it is not complete; give what the seat saw of it"),
-    ("hands: ? 6.C65.AC765.2A5 ?\nmonte: ?\ncontract: solo\nsoloist: 0\nauction: solo", 5,
-     "auction: only a seat's view (view: SEAT) gives the calls; a whole deal gives its contract and soloist"),
+    ("hands: ? 6.C65.AC765.2A5 ?\nmonte: ?\ncontract: solo\nsoloist: 0\nauction: solo", 1,
+     "hands: seat 0: hand '?': needs four suit groups separated by dots, found 1"),
 ]
 
 

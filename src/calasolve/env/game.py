@@ -53,7 +53,7 @@ from ..game.exchange import Exchange, apply_exchange, called_from
 from ..game.rules import STANDARD, Rules
 from ..game.state import Contract, DealResult, PlayState, defender_seats, first_leader
 from ..types.record import Record
-from .actions import NUM_ACTIONS, PASS, SPLIT_BASE, SPLITS, action_contract, action_name, bid_action
+from .actions import NUM_ACTIONS, PASS, SPLIT_BASE, SPLITS, action_contract, action_name, bid_action, split_action
 
 __all__ = [
     "CHANCE_PLAYER", "DEAL_STEPS", "Event", "GameState", "MONTE", "PHASES", "TERMINAL_PLAYER", "Phase",
@@ -453,13 +453,59 @@ class GameState:
         return Exchange()
 
     def record(self) -> Record:
-        """The deal as a :class:`~calasolve.types.record.Record` (hands as dealt, the exchange, the cards
-        played), once the play has begun: what :func:`calasolve.solve` and the card players take."""
+        """The deal as a :class:`~calasolve.types.record.Record` (hands as dealt, the auction, the exchange, the
+        cards played), once the play has begun: what :func:`calasolve.solve` and the card players take."""
         if self.play is None or self.contract is None or self.soloist is None:
             raise CalasolveError(f"the deal is a record only once the play has begun (now: {self.phase})")
         d = self.dealt
         return Record((d[0], d[1], d[2]), self.monte, self.contract, self.soloist, played=tuple(self.play.history),
-                      rules=self.rules, exchange=self.exchange())
+                      rules=self.rules, exchange=self.exchange(), auction=tuple(c for _, c in self.auction.calls))
+
+    @classmethod
+    def from_record(cls, record: Record) -> "GameState":
+        """The game that ``record`` tells: its hands dealt, its auction (the plainest one for its contract when
+        it gives none), its exchange as far as it goes, then its cards played; the inverse of :meth:`record`.
+
+        >>> from calasolve.records.dealfile import parse_deal_text
+        >>> [rec] = parse_deal_text("hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76\\nmonte: R4.-.3F.-\\n"
+        ...                         "contract: solissimo\\nsoloist: 0\\nplayed: 3S 5S")
+        >>> g = GameState.from_record(rec)
+        >>> g.phase, g.current_player, g.record() == rec
+        ('play', 2, True)
+        """
+        from ..types.view import record_auction
+
+        if record.leader is not None and record.leader != first_leader(record.contract, record.soloist, record.rules):
+            raise CalasolveError(f"{record.where()}: leader {record.leader} is not the rules' first leader; "
+                                 "a game has no other")
+        g = cls(record.rules)
+        for hand in record.hands:
+            for card in cards_of(hand):
+                g.apply(card)
+        for call in record.auction or record_auction(record.contract, record.soloist, record.rules):
+            g.apply(PASS if call == PASS_CALL else bid_action(call))
+        if g.phase == "declare":
+            g.apply(bid_action(record.contract))
+        ex = record.exchange
+        while g.phase not in ("play", "over"):
+            phase, seat = g.phase, g.current_player
+            if phase == "call" and ex.call is not None:
+                g.apply(ex.call)
+            elif phase == "return" and ex.returned is not None:
+                g.apply(ex.returned)
+            elif phase in ("draw", "split") and ex.takes is not None:
+                first = g._first_defender()
+                if phase == "split":
+                    g.apply(split_action(g.monte, ex.takes[first]))
+                else:
+                    g.apply(min(cards_of(ex.takes[first] & ~g.takes[first])))
+            elif phase == "discard" and ex.discards is not None:
+                g.apply(min(cards_of(ex.discards[seat] & ~g.discards[seat])))
+            else:
+                return g  # the record stops in its exchange: the decision there is next
+        for card in record.played:
+            g.apply(card)
+        return g
 
     def action_text(self, action: int) -> str:
         """``action`` as the player to move would say it here (``call 3B``, ``bid solo``, ``split: 1 takes AB 3D``)."""

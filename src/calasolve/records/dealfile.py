@@ -56,7 +56,7 @@ __all__ = ["parse_deal_text", "read_deal_file", "check_deal_text", "check_deal_f
 
 REQUIRED_KEYS = ("hands", "monte", "contract", "soloist")
 #: Keys of a seat's view only (docs/deal-format.md, "Views").
-VIEW_KEYS = ("view", "auction")
+VIEW_KEYS = ("view",)
 _ALL_KEYS = KEYS + VIEW_KEYS
 #: What a deal file holds: whole deals and seats' views.
 Entry = Record | View
@@ -203,8 +203,6 @@ def _build(fields_: Mapping[str, str], path: str, start: int, index: int, lines:
     """The record (or view) of one block's ``key -> value``; raises :class:`_Bad`."""
     if "view" in fields_:
         return _build_view(fields_, path, start, index, lines)
-    if "auction" in fields_:
-        _bad("auction", "auction: only a seat's view (view: SEAT) gives the calls; a whole deal gives its contract and soloist")
     for key in REQUIRED_KEYS:
         if key not in fields_:
             _bad(None, f"record has no {key!r} line (required: {', '.join(REQUIRED_KEYS)})")
@@ -235,7 +233,7 @@ def _build(fields_: Mapping[str, str], path: str, start: int, index: int, lines:
     return Record(
         hands=(hands[0], hands[1], hands[2]), monte=monte, contract=contract, soloist=soloist, leader=leader,
         played=played, rules=rules, name=fields_.get("name"), exchange=exchange,
-        path=path, line=start, index=index, key_lines=dict(lines),
+        auction=tuple(fields_.get("auction", "").split()), path=path, line=start, index=index, key_lines=dict(lines),
     )
 
 

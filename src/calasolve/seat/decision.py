@@ -16,6 +16,7 @@ candidates: the learned policy's choice and the best by the static estimate, no 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..advice.defence import defender_discard_choices, split_candidates
 from ..advice.policies import distinct_choices
@@ -25,12 +26,12 @@ from ..env.game import MONTE as GAME_MONTE
 from ..env.game import GameState
 from ..game.cards import FULL_DECK, Mask, card_name, cards_name, cards_of, display_order, popcount
 from ..game.defaults import DEFAULT_SEAT_CANDIDATES
-from ..game.errors import CalasolveError, ParameterError
+from ..game.errors import CalasolveError, IllegalActionError, ParameterError
 from ..game.limits import check_int
 from ..types.view import View
 from .layouts import game_state, view_layouts
 
-__all__ = ["CALLS_PER_SUIT", "Decision", "Option", "decision_of"]
+__all__ = ["CALLS_PER_SUIT", "Decision", "Option", "decision_of", "decisions_taken", "option_name"]
 
 #: The chiamo calls offered in each suit: the highest cards the soloist lacks.
 CALLS_PER_SUIT = 2
@@ -111,6 +112,55 @@ def _split_options(g: GameState, seat: int, agent: LearnedAgent, count: int) -> 
                            (split_action(g.monte, t),)) for t in takes])[:count]
 
 
+def option_name(g: GameState, actions: tuple[int, ...]) -> str:
+    """The name of the option that takes ``actions`` at ``g`` (the seat's whole decision from there), as the
+    decision's options are named: a player's own choice can be matched to the advice's options by it.
+
+    >>> from calasolve.env.actions import PASS
+    >>> from calasolve.game.sampling import rng_for
+    >>> g = GameState(); g.sample_chance(rng_for(1, 0))
+    >>> option_name(g, (PASS,)), option_name(g, (bid_action("solo"),))
+    ('pass', 'solo')
+    """
+    phase, first = g.phase, actions[0]
+    if phase in ("auction", "declare"):
+        return action_contract(first) or "pass"
+    if phase in ("call", "play"):
+        return card_name(first)
+    if phase == "split":
+        k = first - split_action(g.monte, 0)
+        t = sum(1 << c for i, c in enumerate(cards_of(g.monte)) if k >> i & 1)
+        return f"take {_set_name(t) or '-'}, partner {_set_name(g.monte & ~t) or '-'}"
+    if phase == "return":
+        return f"return {card_name(first)}, discard {_set_name(sum(1 << c for c in actions[1:]))}"
+    return f"discard {_set_name(sum(1 << c for c in actions))}"
+
+
+def decisions_taken(g: GameState, seat: int) -> list[tuple[GameState, tuple[int, ...]]]:
+    """Each decision ``seat`` took in ``g``'s history: the game where it faced it and the actions that took it
+    (chiamo's return with its discards, a set of discards: one decision, as :func:`decision_of` offers them).
+
+    >>> from calasolve.env.actions import PASS
+    >>> from calasolve.game.sampling import rng_for
+    >>> g = GameState(); g.sample_chance(rng_for(1, 0))
+    >>> for a in (PASS, bid_action("solo"), PASS): g.apply(a)
+    >>> [(before.phase, len(actions)) for before, actions in decisions_taken(g, 1)]
+    [('auction', 1)]
+    """
+    replay = GameState(g.rules)
+    out: list[tuple[GameState, tuple[int, ...]]] = []
+    grouping = False  # the seat's return or discards so far: its next discard belongs to the same decision
+    for action in g.history:
+        mine = not replay.is_chance and replay.current_player == seat
+        if mine and grouping and replay.phase == "discard":
+            out[-1] = (out[-1][0], (*out[-1][1], action))
+        elif mine:
+            out.append((replay.clone(), (action,)))
+        grouping = mine and replay.phase in ("return", "discard")
+        replay.apply(action)
+    return out
+
+
 def _phase_decision(g: GameState, seat: int, count: int) -> Decision:
     phase = g.phase
     agent = LearnedAgent(seed=0)
@@ -132,9 +182,27 @@ def _phase_decision(g: GameState, seat: int, count: int) -> Decision:
     return Decision("card", seat, tuple(Option(card_name(c), (c,)) for c in cards_of(g.play.legal())))
 
 
-def decision_of(view: View, candidates: int = DEFAULT_SEAT_CANDIDATES) -> Decision:
+def _including(g: GameState, decision: Decision, actions: tuple[int, ...]) -> Decision:
+    """``decision`` with the option that takes ``actions`` (a whole decision, legal at ``g``) added last."""
+    if any(o.actions == actions for o in decision.options):
+        return decision
+    trial, seat = g.clone(), g.current_player
+    try:
+        for action in actions:
+            if trial.is_terminal or trial.current_player != seat:
+                raise ParameterError("include", list(actions), "more actions than the decision takes")
+            trial.apply(action)
+    except IllegalActionError as err:
+        raise ParameterError("include", list(actions), f"not an option here: {err}") from None
+    if g.phase in ("return", "discard") and trial.phase == "discard" and trial.current_player == seat:
+        raise ParameterError("include", list(actions), "the decision takes the whole set of discards")
+    return Decision(decision.kind, decision.seat, (*decision.options, Option(option_name(g, actions), actions)))
+
+
+def decision_of(view: View, candidates: int = DEFAULT_SEAT_CANDIDATES, include: Sequence[int] = ()) -> Decision:
     """The decision ``view``'s seat faces next, with its options; a :class:`CalasolveError` naming who acts
-    when it is not the seat's turn, or what the view lacks."""
+    when it is not the seat's turn, or what the view lacks.  ``include``: the actions of one more option to
+    offer (a player's own choice, to value it beside the candidates), if the options lack it."""
     check_int("candidates", candidates, 1, 100)
     if not isinstance(view, View):
         raise ParameterError("view", view, "must be a View")
@@ -150,6 +218,8 @@ def decision_of(view: View, candidates: int = DEFAULT_SEAT_CANDIDATES) -> Decisi
         what = "to speak" if g.phase == "auction" else "to play" if g.phase == "play" else f"to act ({g.phase})"
         raise CalasolveError(f"{view.where()}: seat {actor} is {what}, not seat {seat}")
     decision = _phase_decision(g, seat, candidates)
+    if include:
+        decision = _including(g, decision, tuple(include))
     if not decision.options:
         raise CalasolveError(f"{view.where()}: seat {seat} has no option ({decision.kind})")
     return decision

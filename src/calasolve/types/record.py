@@ -23,18 +23,21 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NoReturn, Protocol, Sequence
 
+from ..game.auction import AGGRAVATIONS, Auction
 from ..game.cards import (
     NUM_CARDS, SUIT_MASKS, SUIT_NAMES, SUITS, Card, Mask, card_name, cards_name, display_order, hand_name,
     parse_card, parse_hand, popcount,
 )
-from ..game.errors import CalasolveError, DealFileError, RecordError, ExchangeError, ExchangeFieldError, ParameterError
+from ..game.errors import (
+    AuctionError, CalasolveError, DealFileError, RecordError, ExchangeError, ExchangeFieldError, ParameterError,
+)
 from ..game.exchange import Exchange, apply_exchange, check_exchange, is_complete, missing_fields
 from ..game.state import DEFENDER_EXCHANGE, Contract, PlayState, defender_seats, first_leader, parse_contract
 from ..game.rules import STANDARD, Rules
 
 
 #: Every key of a record, in the order :func:`format_record` writes them.
-KEYS = ("name", "hands", "monte", "contract", "soloist", "leader", "rules", "call", "return", "takes", "discards", "played")
+KEYS = ("name", "hands", "monte", "contract", "soloist", "leader", "rules", "auction", "call", "return", "takes", "discards", "played")
 
 
 def _bad(key: str | None, message: str) -> NoReturn:
@@ -94,6 +97,8 @@ class Record:
     rules: Rules = STANDARD
     name: str | None = None
     exchange: Exchange = Exchange()
+    #: the calls that gave the contract, in order from seat 0; ``()`` when not given
+    auction: tuple[str, ...] = ()
     path: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
     index: int = field(default=1, compare=False)
@@ -118,6 +123,8 @@ class Record:
             fields_["leader"] = self.leader
         if self.rules.changes():
             fields_["rules"] = self.rules.describe()
+        if self.auction:
+            fields_["auction"] = " ".join(self.auction)
         if not self.exchange.is_empty:
             fields_["exchange"] = self.exchange
         if self.played:
@@ -173,7 +180,8 @@ class Record:
         hands = tuple(parse_hand(h) for h in d["hands"])
         return cls(hands=(hands[0], hands[1], hands[2]), monte=parse_hand(d["monte"]), contract=d["contract"],
                    soloist=d["soloist"], leader=d["leader"], played=tuple(parse_card(c) for c in d["played"]),
-                   rules=STANDARD.with_(d["rules"]), name=d["name"], exchange=Exchange.from_dict(d["exchange"]))
+                   rules=STANDARD.with_(d["rules"]), name=d["name"], exchange=Exchange.from_dict(d["exchange"]),
+                   auction=tuple(d.get("auction", ())))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description; ``leader`` as written, ``first_leader`` as used."""
@@ -187,6 +195,7 @@ class Record:
             "first_leader": self.first_leader,
             "played": [card_name(c) for c in self.played],
             "rules": self.rules.changes(),
+            "auction": list(self.auction),
             "exchange": self.exchange.to_dict(),
         }
 
@@ -212,6 +221,7 @@ def _validate(rec: Record) -> None:
             _bad(key, f"{key} {value!r}: must be seat 0, 1 or 2")
     if not isinstance(rec.rules, Rules):
         _bad("rules", f"rules must be a Rules value, not {type(rec.rules).__name__}")
+    _validate_auction(rec)
     if rec.name is not None:
         name = str(rec.name).strip()
         if name.splitlines() != [name] or "#" in name:  # one line, even to str.splitlines
@@ -225,6 +235,45 @@ def _validate(rec: Record) -> None:
     except ExchangeFieldError as err:
         _bad(_EXCHANGE_KEY.get(err.field or ""), str(err))
     _validate_played(rec)
+
+
+def _validate_auction(rec: Record) -> None:
+    """The calls, when given, are a finished auction that the soloist won with the contract (or,
+    under ``aggravations=declared``, with the solissimo the contract aggravates).
+
+    >>> from calasolve.records.dealfile import parse_deal_text
+    >>> deal = "hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76\\nmonte: R4.-.3F.-\\n"
+    >>> parse_deal_text(deal + "contract: dividete\\nsoloist: 1\\nauction: Pass solissimo")[0].auction
+    ('pass', 'solissimo')
+    >>> parse_deal_text(deal + "contract: solo\\nsoloist: 1\\nauction: pass solo", "x.deal")
+    Traceback (most recent call last):
+    ...
+    calasolve.game.errors.DealFileError: x.deal:5: auction: the auction is not over (seat 2 to speak)
+    """
+    if isinstance(rec.auction, str):  # tuple("solo") would be its letters
+        _bad("auction", f"auction {rec.auction!r}: give the calls as a tuple of strings, e.g. ('pass', 'solo', 'pass')")
+    calls = tuple(str(c).strip().lower() for c in rec.auction)
+    object.__setattr__(rec, "auction", calls)
+    if not calls:
+        return
+    auction = Auction(rec.rules)
+    for call in calls:
+        try:
+            auction.call(call)
+        except AuctionError as err:
+            _bad("auction", f"auction: {err}")
+    if not auction.is_over:
+        _bad("auction", f"auction: the auction is not over (seat {auction.to_speak} to speak)")
+    result = auction.result()
+    if result.soloist is None or result.bid is None:
+        _bad("auction", "auction: every seat passed, the deal is void (a void deal has no record)")
+    if result.soloist != rec.soloist:
+        _bad("auction", f"auction: the auction makes seat {result.soloist} the soloist, not seat {rec.soloist}")
+    declared = rec.rules.aggravations == "declared" and result.bid == "solissimo"
+    if rec.contract != result.bid and not (declared and rec.contract in AGGRAVATIONS):
+        hint = " or its aggravation dividete or scegliete" if declared else ""
+        _bad("auction", f"auction: the auction ended with {result.bid} by seat {result.soloist}, so the contract is "
+             f"{result.bid}{hint}, not {rec.contract}")
 
 
 def _validate_cards(rec: Record) -> None:
@@ -355,6 +404,8 @@ def format_record(record: Record) -> str:
         out.append(f"leader: {r.leader}")
     if r.rules.changes():
         out.append(f"rules: {r.rules.describe()}")
+    if r.auction:
+        out.append(f"auction: {' '.join(r.auction)}")
     if ex.call is not None:
         out.append(f"call: {card_name(ex.call)}")
     if ex.returned is not None:

@@ -507,7 +507,8 @@ def _only(masks: tuple[Mask, Mask, Mask], seat: int) -> tuple[Mask, Mask, Mask]:
 def seat_view(record: Record, seat: int, played: int | None = None) -> View:
     """What ``seat`` knows of ``record`` after its first ``played`` cards (all of them by default).
 
-    The auction is the plainest one that gives the record's contract (:func:`record_auction`).
+    The auction is the record's, or when it gives none the plainest one that gives its contract
+    (:func:`record_auction`).
     """
     if not _is_seat(seat):
         raise ParameterError("seat", seat, "must be 0, 1 or 2")
@@ -537,7 +538,7 @@ def seat_view(record: Record, seat: int, played: int | None = None) -> View:
         discards = None if ex.discards is None or seat == soloist else _only(ex.discards, seat)
         seen = Exchange(takes=takes, discards=discards)
     return View(seat=seat, hand=record.hands[seat], monte=monte,
-                calls=record_auction(contract, soloist, record.rules), contract=contract, soloist=soloist,
+                calls=record.auction or record_auction(contract, soloist, record.rules), contract=contract, soloist=soloist,
                 leader=record.leader, exchange=seen, call_from=call_from, played=record.played[:n],
                 rules=record.rules, name=record.name)
 
