@@ -12,12 +12,12 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from browser_helpers import ARTEFACTS, CHROMIUM, ROOT, launch, start_board
 from processes import children, cmdline, stat
 from strict_json import strict_lines
 
@@ -25,14 +25,11 @@ pytest.importorskip("starlette", reason="the board needs the extra calasolve[boa
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the test extra)")
 expect = sync_api.expect
 
-CHROMIUM = os.environ.get("CALASOLVE_CHROMIUM", "/usr/bin/chromium")
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, as .ci/run does)", allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = "examples/example.deal"
 PLAYED = "examples/played.deal"
-ARTEFACTS = Path(os.environ.get("CALASOLVE_ARTEFACTS", Path(tempfile.gettempdir()) / "calasolve-board"))
 
 BAD = """name: bad
 hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC7
@@ -74,25 +71,7 @@ def json_lines(*args: str, input: str | None = None) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        # CI runs as root in a container: no sandbox there, and a small /dev/shm
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
-        yield b
-        b.close()
-
-
-def start_board(path: str, server: list[subprocess.Popen[str]] | None = None) -> Iterator[str]:
-    proc = subprocess.Popen([sys.executable, "-m", "calasolve", "board", "--no-browser", path],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
-    if server is not None:
-        server.append(proc)
-    try:
-        line = proc.stdout.readline()  # type: ignore[union-attr]
-        assert line.startswith("calasolve board: http://"), line
-        yield line.split()[2]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+    yield from launch(sync_api)
 
 
 def searchers(server: subprocess.Popen[str]) -> set[int]:
@@ -697,11 +676,11 @@ def test_seat_advice_from_the_board_and_from_a_pasted_view(example_page: Page) -
     assert refused == 2
     expect(page.locator("#seat-panel")).to_be_visible()
     assert "card" in (page.locator("#seat-result p.seat-answer").text_content() or "")
-    assert page.locator("#seat-table tr").count() >= 2
+    assert page.locator("#seat-result .seat-table tr").count() >= 2
     page.fill("#seat-paste", "view: 2\nhands: ? ? 2AC7.R7.R4.RC76\nauction: chiamo pass\n")
     page.click("#seat-go")
     expect(page.locator("#seat-result p.seat-answer")).to_contain_text("Seat 2, call: ", timeout=60_000)
-    assert sorted(page.locator("#seat-table tr td:first-child").all_text_contents()) == ["pass", "solissimo", "solo"]
+    assert sorted(page.locator("#seat-result .seat-table tr td:first-child").all_text_contents()) == ["pass", "solissimo", "solo"]
     page.fill("#seat-paste", "view: 2\nhands: ? ? 2AC7.R7.R4.RC76\nauction: solo chiamo\n")
     page.click("#seat-go")
     expect(page.locator("#seat-error")).to_contain_text("a bid must be higher than solo", timeout=30_000)

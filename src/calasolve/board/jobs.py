@@ -63,10 +63,10 @@ def _pimc(solver: Any, record: Any, samples: int, seed: int, cards: int | None, 
     return continue_with_pimc(record, samples=samples, seed=seed, cards=cards, solver=solver, double_dummy=judge)
 
 
-def _seat(solver: Any, view: Any, layouts: int | None, seed: int) -> SeatAdvice:
+def _seat(solver: Any, view: Any, layouts: int | None, seed: int, include: tuple[int, ...] = ()) -> SeatAdvice:
     from ..seat.advice import advise_view
 
-    return advise_view(view, layouts=layouts, seed=seed, solver=solver)
+    return advise_view(view, layouts=layouts, seed=seed, solver=solver, include=include)
 
 
 #: What the child answers, by name (names, not functions, go through the pipe; the answers are

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import socket
 import threading
 import webbrowser
@@ -35,11 +36,16 @@ from ..records.dealfile import parse_deal_text
 from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import Abandoned, BadRequest, CalasolveError
 from ..game.limits import MAX_SEED
+from ..env.actions import NUM_ACTIONS
+from ..game.rules import STANDARD
 from ..game.state import CONTRACTS
+from ..seat.views import state_view
+from ..types.view import format_view
 from ..types.jsonout import dumps
 from ..search.position import Position
 from ..search.engines import make_solver
 from .advice import ADVICE_PLAYS, MAX_SAMPLES, AdviceRun
+from .game import DEFAULT_AGENT, DEFAULT_PACE, MAX_PACE, Games, TableGame, game_decisions
 from .jobs import SlowPool, SlowWorker
 from .views import PASTED, advice_view, deal_record, graph_of, position_view, record_summary, table_entries, want, want_int
 
@@ -116,6 +122,7 @@ class Board:
         self._solvers = {"quick": make_solver(tt_mb)}
         self.advice: AdviceRun | None = None
         self.advice_runs = 0
+        self.games = Games()
 
     def solver(self, which: str) -> Any:
         """The warm solver of the values' thread ("quick"), used only on that thread."""
@@ -130,6 +137,7 @@ class Board:
         self.quick.shutdown(wait=True, cancel_futures=True)
         self.slow.close()
         self.table_workers.close()
+        self.games.close()
 
     # -- handlers ----------------------------------------------------------------
     async def list_records(self, request: Request) -> Response:
@@ -222,7 +230,7 @@ class Board:
 
     async def seat_advice(self, request: Request) -> Response:
         """The advice for a seat's decision (docs/seat.md): a pasted view (``text``), or the view of ``seat`` of
-        the deal shown (``deal``, at its played cards)."""
+        the deal shown (``deal``, at its played cards); ``include``: one more option's actions to value."""
         from ..records.dealfile import check_entries_text
         from ..types.view import View, format_view, seat_view
 
@@ -244,8 +252,99 @@ class Board:
         if layouts is not None and not 2 <= layouts <= MAX_SEAT_LAYOUTS:
             raise BadRequest(f"layouts: {layouts} is out of range 2..{MAX_SEAT_LAYOUTS}")
         seed = want_int(body, "seed", 0, MAX_SEED, 0)
-        advice = await self.slow.ask("seat", (view, layouts, seed), _gone(request))
+        include = want(body, "include", list, [])
+        if len(include) > 12 or not all(isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS
+                                        for a in include):
+            raise BadRequest(f"include: expected the actions of one option (at most 12 ids in 0..{NUM_ACTIONS - 1})")
+        advice = await self.slow.ask("seat", (view, layouts, seed, tuple(include)), _gone(request))
         return JSONResponse({"advice": advice.to_dict(), "view": view.to_dict(), "text": format_view(view)})
+
+    # -- games against the agents (/play) ------------------------------------------------
+    async def new_game(self, request: Request) -> Response:
+        """A new deal against the agents: ``seat`` (the person's), ``seed`` (the cards, unless ``deal`` names a
+        record to deal), ``agents`` (one spec for both other seats, or a list of two in seat order), ``pace``."""
+        from ..env.arena import random_deals
+        from ..seat.agent import make_table_agent
+
+        body = await read_json(request)
+        seat = want_int(body, "seat", 0, 2, 0)
+        seed = want_int(body, "seed", 0, MAX_SEED, 0) if "seed" in body else secrets.randbelow(MAX_SEED + 1)
+        agents = want(body, "agents", (str, list), DEFAULT_AGENT)
+        specs = [agents, agents] if isinstance(agents, str) else agents
+        if len(specs) != 2 or not all(isinstance(a, str) for a in specs):
+            raise BadRequest("agents: give one agent for both other seats, or a list of two")
+        for spec in specs:
+            make_table_agent(spec, seed=0)  # a bad spec is the request's one-line error, before any game starts
+        pace = want(body, "pace", (int, float), DEFAULT_PACE)
+        if not 0 <= pace <= MAX_PACE:
+            raise BadRequest(f"pace: {pace} is out of range 0..{MAX_PACE} seconds")
+        others = iter(specs)
+        seats = [None if s == seat else next(others) for s in range(3)]
+        if body.get("deal") is not None:
+            record = deal_record(body["deal"], self.records)
+            dealt, rules, source = record.hands, record.rules, record.name or record.where()
+        else:
+            dealt, rules, source = random_deals(1, seed)[0][0], STANDARD, f"seed {seed}"
+        game = self.games.new(lambda gid: TableGame(gid, dealt, seat, seats, seed=seed, rules=rules,
+                                                    pace=float(pace), source=source))
+        return JSONResponse(game.view(), status_code=201)
+
+    async def game(self, request: Request) -> Response:
+        return JSONResponse(self.games.get(request.path_params["gid"]).view())
+
+    async def game_act(self, request: Request) -> Response:
+        game = self.games.get(request.path_params["gid"])
+        body = await read_json(request)
+        game.act(body)
+        game.start(self.games.pool)
+        return JSONResponse(game.view())
+
+    async def game_hint(self, request: Request) -> Response:
+        """The seat's-view advice for the person's decision (docs/seat.md), kept with the game."""
+        game = self.games.get(request.path_params["gid"])
+        body = await read_json(request)
+        layouts = want(body, "layouts", int)
+        if layouts is not None and not 2 <= layouts <= MAX_SEAT_LAYOUTS:
+            raise BadRequest(f"layouts: {layouts} is out of range 2..{MAX_SEAT_LAYOUTS}")
+        with game.lock:
+            at = len(game.check_turn().history)
+            view = state_view(game.state, game.seat)
+        if at not in game.hints or layouts is not None:
+            advice = await self.slow.ask("seat", (view, layouts, 0), _gone(request))
+            game.hints[at] = {"advice": advice.to_dict(), "text": format_view(view), "at": at}
+        return JSONResponse(game.hints[at])
+
+    async def game_duplicate(self, request: Request) -> Response:
+        """The table agent (or ``agent``) plays the finished deal's cards from the person's seat."""
+        from ..seat.agent import make_table_agent
+
+        game = self.games.get(request.path_params["gid"])
+        body = await read_json(request)
+        spec = want(body, "agent", str, DEFAULT_AGENT)
+        make_table_agent(spec, seed=0)
+        self.games.duplicate(game, spec)
+        return JSONResponse(game.view(), status_code=202)
+
+    async def game_leave(self, request: Request) -> Response:
+        self.games.drop(request.path_params["gid"])
+        return JSONResponse({"left": request.path_params["gid"]})
+
+    async def decisions(self, request: Request) -> Response:
+        """Each decision ``seat`` took in the record (its auction, exchange and play), with its view; with
+        ``game``, the hints that game showed, by decision."""
+        from ..env.game import GameState
+
+        body = await read_json(request)
+        record = deal_record(body.get("deal"), self.records)
+        if "seat" not in body:
+            raise BadRequest("seat: the seat whose decisions to review is missing")
+        seat = want_int(body, "seat", 0, 2, 0)
+        found = await self.run(self.quick, lambda: game_decisions(GameState.from_record(record), seat))
+        gid = want(body, "game", str)
+        hints = self.games.get(gid).hints if gid is not None else {}
+        for d in found:
+            d["hint"] = hints.get(d["at"])
+        return JSONResponse({"seat": seat, "decisions": found})
 
     async def par(self, request: Request) -> Response:
         """The par of a table whose 15 entries the page has (as /api/table-entry gave them)."""
@@ -382,14 +481,18 @@ def create_app(
             task.cancel()
             board.close()
 
-    async def index(request: Request) -> Response:
-        from importlib.resources import files
+    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def serve_page(request: Request) -> Response:
+            from importlib.resources import files
 
-        page = files("calasolve.board") / "static" / "index.html"
-        return FileResponse(str(page), headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"})
+            path = files("calasolve.board") / "static" / name
+            return FileResponse(str(path), headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"})
+
+        return serve_page
 
     routes = [
-        Route("/", index),
+        Route("/", page("index.html")),
+        Route("/play", page("play.html")),
         Route("/api/records", board.list_records),
         Route("/api/check", board.check, methods=["POST"]),
         Route("/api/position", board.position, methods=["POST"]),
@@ -402,6 +505,13 @@ def create_app(
         Route("/api/par", board.par, methods=["POST"]),
         Route("/api/seat-advice", board.seat_advice, methods=["POST"]),
         Route("/api/pimc", board.pimc, methods=["POST"]),
+        Route("/api/game", board.new_game, methods=["POST"]),
+        Route("/api/game/{gid}", board.game, methods=["GET"]),
+        Route("/api/game/{gid}", board.game_leave, methods=["DELETE"]),
+        Route("/api/game/{gid}/act", board.game_act, methods=["POST"]),
+        Route("/api/game/{gid}/hint", board.game_hint, methods=["POST"]),
+        Route("/api/game/{gid}/duplicate", board.game_duplicate, methods=["POST"]),
+        Route("/api/decisions", board.decisions, methods=["POST"]),
         Route("/api/advise", board.advise, methods=["POST"]),
         Route("/api/advise", board.advice_status, methods=["GET"]),
         Route("/api/advise", board.advice_cancel, methods=["DELETE"]),

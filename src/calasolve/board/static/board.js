@@ -1,9 +1,6 @@
 // The calasolve analysis board: draws what the JSON API (docs/board.md) answers.
 "use strict";
 
-const SUITS = ["B", "S", "C", "D"];
-const SYMBOL = { B: "\u2663", S: "\u2660", C: "\u2665", D: "\u2666" };
-const SVG = "http://www.w3.org/2000/svg";
 const FIRST_LOOK = 1;  // seconds of the first, provisional exchange search
 
 const state = {
@@ -20,67 +17,6 @@ const state = {
   tableWorkers: 1,   // the server's processes for the table's entries
   checking: null,    // a pasted record being checked: settles once it is open or refused
 };
-
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...children) {
-  const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.setAttribute("class", v);
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
-
-function count(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-function cardLabel(token) {
-  return token.slice(0, -1) + SYMBOL[token.slice(-1)];
-}
-
-function status(text, isError = false) {
-  const s = $("status");
-  s.textContent = text;
-  s.classList.toggle("error", isError);
-}
-
-// A request that was aborted because its answer is no longer wanted: dropped silently.
-function dropped(err) {
-  return err.name === "AbortError";
-}
-
-async function api(method, path, body, signal) {
-  const options = { method, headers: {}, signal };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, options);
-  } catch (err) {
-    if (dropped(err)) throw err;
-    throw new Error(`the board's server does not answer (${err.message})`);
-  }
-  const text = await response.text();
-  let data = null;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    // not our JSON (a proxy's page, a crash): its status and first line
-  }
-  if (!response.ok) {
-    const said = data && data.error ? data.error : text.split("\n")[0].trim() || response.statusText;
-    throw new Error(data && data.error ? said : `${response.status} ${said}`.trim());
-  }
-  if (data === null) throw new Error(`${path}: the answer is not JSON`);
-  return data;
-}
 
 function dealSpec(played) {
   const spec = { ...state.deal };
@@ -253,6 +189,7 @@ async function openDeal(deal, summary) {
   $("graph-panel").hidden = true;
   resetPimc();
   resetTable();
+  forgetReview();
   status("");
   if (summary.needs_exchange) {
     // the table waits for the exchange: nothing of the deal before stays on it
@@ -341,11 +278,6 @@ async function pickExchange(exchange, item) {
 // -- the double-dummy table and par -------------------------------------------------
 
 const CONTRACTS = ["chiamo", "solo", "solissimo", "dividete", "scegliete"];
-
-function signedPoints(x) {
-  const text = Number.isInteger(x) ? String(x) : x.toFixed(1);
-  return x > 0 ? `+${text}` : text;
-}
 
 // As `calasolve table` writes a cell: left of "|" the play for thirds (thirds, * made), right of it the play
 // for game points (the soloist's game points, x2/x3 when every outcome has it, "at N" its thirds where the
@@ -999,10 +931,6 @@ function drawAdvice(result) {
 
 let seatAbort = null;  // stops the seat's advice under way when another is asked
 
-function pointsRange(pair) {
-  return `${signedPoints(pair[0])} to ${signedPoints(pair[1])}`;
-}
-
 async function seatAdvice(pasted) {
   const body = {};
   if (pasted) {
@@ -1032,22 +960,102 @@ async function seatAdvice(pasted) {
   }
 }
 
-function drawSeatAdvice({ advice, text }) {
-  const best = advice.options[0];
-  const card = advice.decision === "card";
-  const verdict = advice.clear ? "clearly best" : "not clearly better than every other option";
-  const answer = el("p", { class: "info seat-answer" }, `Seat ${advice.seat}, ${advice.decision}: ` +
-    `${advice.recommendation}, ${signedPoints(best.points)} game points (${pointsRange(best.points_95)}); ${verdict}`);
-  const heads = ["option", "game points", "95%", "behind the best", "95%", ...(card ? ["dd thirds"] : [])];
-  const rows = advice.options.map((o, i) => el("tr", i === 0 ? { class: "best" } : {},
-    el("td", {}, o.option), el("td", {}, signedPoints(o.points)), el("td", {}, pointsRange(o.points_95)),
-    el("td", {}, i === 0 ? "-" : o.behind.toFixed(2)), el("td", {}, i === 0 ? "" : pointsRange(o.behind_95)),
-    ...(card ? [el("td", {}, o.dd === null ? "" : o.dd.toFixed(1))] : [])));
-  const table = el("table", { id: "seat-table" }, el("tr", {}, ...heads.map((h) => el("th", {}, h))), ...rows);
-  const rests = el("p", { class: "note" }, `${advice.layouts} deals per option from the bidding model's posterior ` +
-    `(${advice.proposed} drawn), played by the ${advice.players}; seed ${advice.seed}; ${advice.seconds.toFixed(1)} s`);
-  $("seat-result").replaceChildren(el("pre", { class: "note seat-view" }, text), answer, table, rests);
+function drawSeatAdvice(answer) {
+  $("seat-result").replaceChildren(...seatAdviceNodes(answer));
   $("seat-panel").hidden = false;
+}
+
+// -- a seat's decisions against its view's advice ------------------------------------------------
+
+const review = { abort: null, game: null };
+
+function verdictOf(advice, taken) {
+  const i = advice.options.findIndex((o) => o.option === taken);
+  if (i === 0) return ["best", "the advice's choice"];
+  if (i < 0) return ["close", `not among the ${count(advice.options.length, "option")} the advice valued`];
+  const o = advice.options[i];
+  if (o.behind === 0) return ["best", `as good as ${advice.recommendation} (an equal choice)`];
+  const behind = `${o.behind.toFixed(2)} game points behind ${advice.recommendation} (${pointsRange(o.behind_95)})`;
+  return o.behind_95[0] > 0 ? ["mistake", `a mistake: ${behind}`] : ["close", `within the noise: ${behind}`];
+}
+
+function decisionLine(d, answer) {
+  const where = d.trick ? `trick ${d.trick}, ` : "";
+  const item = el("li", { dataset: { kind: d.kind } }, `${where}${d.kind}: chose ${d.taken}`);
+  if (!answer) return item;
+  const [kind, text] = verdictOf(answer.advice, d.taken);
+  const best = answer.advice.options[0];
+  item.dataset.verdict = kind;
+  item.append(" — ", el("span", { class: `verdict-${kind}` }, text),
+    el("span", { class: "note" }, ` · advice: ${answer.advice.recommendation} ${signedPoints(best.points)}` +
+      (d.hint ? " · you asked for this hint" : "")));
+  return item;
+}
+
+async function reviewDecisions() {
+  if (!state.deal) {
+    $("decisions-status").textContent = "open a record first";
+    return;
+  }
+  if (review.abort) review.abort.abort();
+  const abort = review.abort = new AbortController();
+  const seat = Number($("decisions-seat").value);
+  const list = $("decisions-list");
+  list.replaceChildren();
+  $("decisions-summary").textContent = "";
+  $("decisions-stop").disabled = false;
+  const progress = $("decisions-progress");
+  try {
+    const body = { deal: dealSpec([]), seat };
+    delete body.deal.played;
+    if (review.game) body.game = review.game;
+    const { decisions } = await api("POST", "/api/decisions", body, abort.signal);
+    progress.hidden = false;
+    progress.max = decisions.length;
+    const tally = { best: 0, close: 0, mistake: 0 };
+    for (const [i, d] of decisions.entries()) {
+      progress.value = i;
+      $("decisions-status").textContent = `decision ${i + 1} of ${decisions.length}…`;
+      const hinted = d.hint && d.hint.advice.options.some((o) => o.option === d.taken);
+      const answer = hinted ? d.hint : await api("POST", "/api/seat-advice", { text: d.text, include: d.actions }, abort.signal);
+      const line = decisionLine(d, answer);
+      tally[line.dataset.verdict] += 1;
+      list.append(line);
+    }
+    $("decisions-status").textContent = "";
+    $("decisions-summary").textContent = `seat ${seat}: ${count(decisions.length, "decision")}; the advice's choice at ` +
+      `${tally.best}, within the noise at ${tally.close}, ${count(tally.mistake, "mistake")} the seat could have seen`;
+  } catch (err) {
+    if (!dropped(err)) $("decisions-status").textContent = err.message;
+  } finally {
+    progress.hidden = true;
+    if (review.abort === abort) $("decisions-stop").disabled = true;
+  }
+}
+
+function forgetReview() {
+  if (review.abort) review.abort.abort();
+  review.game = null;
+  $("decisions-list").replaceChildren();
+  $("decisions-summary").textContent = "";
+  $("decisions-status").textContent = "";
+}
+
+function stopReview() {
+  if (review.abort) review.abort.abort();
+  $("decisions-status").textContent = "stopped";
+  $("decisions-stop").disabled = true;
+}
+
+// A finished game of the game page (/?game=ID): its record opens here, with its player's decisions reviewed.
+async function openGame(id) {
+  const v = await api("GET", `/api/game/${encodeURIComponent(id)}`);
+  if (!v.record) throw new Error(`game ${id}: ${v.over ? "everybody passed: there is no play to review" : "the deal is not over yet"}`);
+  $("paste").value = v.record;
+  await openPasted();
+  review.game = id;
+  $("decisions-seat").value = String(v.seat);
+  await reviewDecisions();
 }
 
 // -- start ---------------------------------------------------------------------------
@@ -1086,7 +1094,12 @@ async function start() {
     list.blur();  // the arrow keys step through the play, not the list
   });
   window.addEventListener("pagehide", leaving);
-  if (records.length) {
+  $("decisions-go").addEventListener("click", reviewDecisions);
+  $("decisions-stop").addEventListener("click", stopReview);
+  const fromGame = new URLSearchParams(window.location.search).get("game");
+  if (fromGame) {
+    await openGame(fromGame);
+  } else if (records.length) {
     list.selectedIndex = 0;
     await openRecord(1, records[0]);
   } else {
