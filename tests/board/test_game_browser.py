@@ -209,6 +209,9 @@ def test_a_hint_then_the_review_then_the_record_saved_and_opened(game: Game, bro
     assert items.count() >= 13
     first = items.first.text_content()
     assert first.startswith("call: chose solo") and "you asked for this hint" in first
+    expect(page.locator("#exchange-judged")).to_contain_text(re.compile(r"^The exchange \(made by the soloist\): \d+ thirds"))
+    expect(page.locator("#par-line")).to_have_text(re.compile("^par: "), timeout=600_000)  # then the table, proven
+    assert "?" not in page.locator("#dd-table").text_content()
     game.shot("game-review")
     # the saved file opened again (another page, no game behind it): its seat's decisions are reviewed from it
     again = browser.new_page(viewport={"width": 1300, "height": 1000})

@@ -190,6 +190,7 @@ async function openDeal(deal, summary) {
   resetPimc();
   resetTable();
   forgetReview();
+  $("exchange-judged").textContent = "";
   status("");
   if (summary.needs_exchange) {
     // the table waits for the exchange: nothing of the deal before stays on it
@@ -1055,7 +1056,28 @@ async function openGame(id) {
   await openPasted();
   review.game = id;
   $("decisions-seat").value = String(v.seat);
+  judgeExchange();  // queued beside the decisions' advice: the server answers slow questions one at a time
   await reviewDecisions();
+  if (review.game === id) await computeTable();
+}
+
+// The exchange made against the double-dummy best (`calasolve analyse --exchange`), under the evaluation graph.
+async function judgeExchange() {
+  const mine = state.opened;
+  const deal = dealSpec();
+  delete deal.played;
+  const line = $("exchange-judged");
+  line.textContent = "judging the exchange against the best one\u2026";
+  try {
+    const { analysis } = await api("POST", "/api/analyse", { deal, exchange: true }, state.abort.signal);
+    if (mine !== state.opened) return;
+    const ex = analysis.exchange;
+    line.textContent = !ex ? "no exchange in this contract" :
+      `The exchange (made by the ${ex.chosen_by}): ${ex.actual} thirds for the soloist double dummy; the best, ` +
+      `${ex.best_exchange}, gives ${ex.best}` + (ex.cost ? `: the exchange made cost ${count(ex.cost, "third")}.` : ": it was the best.");
+  } catch (err) {
+    if (mine === state.opened && !dropped(err)) line.textContent = err.message;
+  }
 }
 
 // -- start ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ function posOf(seat) {
 }
 
 function who(v, seat) {
-  return seat === v.seat ? "you" : v.agents[seat];
+  return seat === v.seat ? "you" : `${v.agents[seat].split(":")[0]} agent`;
 }
 
 function roleOf(v, seat) {
@@ -70,7 +70,8 @@ function drawSeat(v, seat) {
   const tags = [roleOf(v, seat)].filter(Boolean);
   if (v.thinking === seat) tags.push("thinking\u2026");
   else if (v.to_act === seat && !v.over) tags.push(seat === v.seat ? "your turn" : "to act");
-  box.replaceChildren(el("h3", {}, `Seat ${seat}: ${who(v, seat)} `, el("span", { class: "tags" }, tags.join(" \u00b7 "))));
+  box.replaceChildren(el("h3", seat === v.seat ? {} : { title: v.agents[seat] }, `Seat ${seat}: ${who(v, seat)} `,
+    el("span", { class: "tags" }, tags.join(" \u00b7 "))));
   box.classList.toggle("to-move", v.to_act === seat && !v.over);
   box.classList.toggle("soloist", v.soloist === seat);
   box.dataset.seat = seat;
@@ -208,7 +209,7 @@ function drawThinking(v) {
   }
   game.thinkingSince = game.thinkingSince || Date.now();
   const seconds = Math.floor((Date.now() - game.thinkingSince) / 1000);
-  $("thinking").textContent = `seat ${v.thinking} (${v.agents[v.thinking]}) is thinking\u2026` + (seconds ? ` ${seconds} s` : "");
+  $("thinking").textContent = `seat ${v.thinking} (${who(v, v.thinking)}) is thinking\u2026` + (seconds ? ` ${seconds} s` : "");
 }
 
 // -- hints -----------------------------------------------------------------------
@@ -226,7 +227,8 @@ async function hint() {
     const answer = await api("POST", `/api/game/${game.id}/hint`, {}, game.hintAbort.signal);
     if (game.hintAt !== answer.at) return;
     $("hint-status").textContent = "";
-    $("hint-result").replaceChildren(...seatAdviceNodes(answer));
+    const [view, ...rest] = seatAdviceNodes(answer);
+    $("hint-result").replaceChildren(...rest, el("details", {}, el("summary", {}, "the view the advice read"), view));
   } catch (err) {
     if (!dropped(err)) $("hint-status").textContent = err.message;
   }
