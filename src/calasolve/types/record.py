@@ -256,12 +256,7 @@ def _validate_auction(rec: Record) -> None:
     object.__setattr__(rec, "auction", calls)
     if not calls:
         return
-    auction = Auction(rec.rules)
-    for call in calls:
-        try:
-            auction.call(call)
-        except AuctionError as err:
-            _bad("auction", f"auction: {err}")
+    auction = called(calls, rec.rules)
     if not auction.is_over:
         _bad("auction", f"auction: the auction is not over (seat {auction.to_speak} to speak)")
     result = auction.result()
@@ -274,6 +269,17 @@ def _validate_auction(rec: Record) -> None:
         hint = " or its aggravation dividete or scegliete" if declared else ""
         _bad("auction", f"auction: the auction ended with {result.bid} by seat {result.soloist}, so the contract is "
              f"{result.bid}{hint}, not {rec.contract}")
+
+
+def called(calls: Sequence[str], rules: Rules) -> Auction:
+    """The auction after ``calls``, each checked in turn (a :class:`RecordError` at the ``auction`` key)."""
+    auction = Auction(rules)
+    for call in calls:
+        try:
+            auction.call(call)
+        except AuctionError as err:
+            _bad("auction", f"auction: {err}")
+    return auction
 
 
 def _validate_cards(rec: Record) -> None:

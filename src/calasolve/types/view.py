@@ -31,12 +31,12 @@ from ..game.cards import (
     FULL_DECK, NUM_CARDS, SUIT_MASKS, SUIT_NAMES, Card, Mask, bit, card_name, cards_name, display_order, hand_name,
     parse_card, parse_hand, popcount, suit_of,
 )
-from ..game.errors import AuctionError, CalasolveError, ParameterError, RecordError
+from ..game.errors import CalasolveError, ParameterError, RecordError
 from ..game.exchange import Exchange, called_from
 from ..game.rules import STANDARD, Rules
 from ..game.sampling import layout_exists
 from ..game.state import DEFENDER_EXCHANGE, Contract, defender_seats, first_leader, parse_contract, trick_winner
-from .record import Record, check_at_lines, where_of
+from .record import Record, called, check_at_lines, where_of
 
 __all__ = ["MONTE", "View", "first_lead_places", "format_view", "record_auction", "seat_view"]
 
@@ -168,12 +168,7 @@ def _validate_auction(v: View) -> None:
     put = object.__setattr__
     calls = tuple(str(c).strip().lower() for c in v.calls)
     put(v, "calls", calls)
-    auction = Auction(v.rules)
-    for call in calls:
-        try:
-            auction.call(call)
-        except AuctionError as err:
-            _bad("auction", f"auction: {err}")
+    auction = called(calls, v.rules)
     for key in ("soloist", "leader"):
         value = getattr(v, key)
         if value is not None and not _is_seat(value):
