@@ -12,7 +12,6 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Sequence
 
 from ..env.actions import PASS, bid_action, split_action
@@ -189,14 +188,15 @@ class TableGame:
             self.touched = time.monotonic()
 
     # -- the agents ----------------------------------------------------------------------
-    def start(self, pool: ThreadPoolExecutor) -> None:
-        """Let the agents act until it is the person's turn or the deal is over, on ``pool``."""
+    def start(self) -> None:
+        """Let the agents act until it is the person's turn or the deal is over, on a thread of their own (a daemon:
+        a deal under way never holds up the server's exit)."""
         with self.lock:
             g = self.state
             if self.running or self.closed or g.is_terminal or (not g.is_chance and g.current_player == self.seat):
                 return
             self.running = True
-        pool.submit(self._advance)
+        threading.Thread(target=self._advance, name=f"board-game-{self.id}", daemon=True).start()
 
     def _advance(self) -> None:
         try:
@@ -266,11 +266,10 @@ class TableGame:
 
 
 class Games:
-    """The board's games by id, and the thread pool their agents think on."""
+    """The board's games by id."""
 
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self) -> None:
         self.games: dict[str, TableGame] = {}
-        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="board-game")
         self.lock = threading.Lock()
 
     def new(self, make: Callable[[str], TableGame]) -> TableGame:
@@ -280,7 +279,7 @@ class Games:
                 self.drop(oldest.id)
             game = make(secrets.token_hex(8))
             self.games[game.id] = game
-        game.start(self.pool)
+        game.start()
         return game
 
     def get(self, gid: str) -> TableGame:
@@ -298,7 +297,6 @@ class Games:
     def close(self) -> None:
         for game in list(self.games.values()):
             game.close()
-        self.pool.shutdown(wait=False, cancel_futures=True)
 
     def duplicate(self, game: TableGame, spec: str) -> None:
         """Play ``game``'s cards again with the agent ``spec`` on the person's seat and the same opponents (same
@@ -323,7 +321,7 @@ class Games:
                               "soloist": g.soloist, "record": twin.record_text(),
                               "calls": [[s, c] for s, c in g.auction.calls]}
 
-        self.pool.submit(run)
+        threading.Thread(target=run, name=f"board-duplicate-{game.id}", daemon=True).start()
 
 
 def game_decisions(g: GameState, seat: int) -> list[dict[str, Any]]:

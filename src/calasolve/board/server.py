@@ -296,7 +296,7 @@ class Board:
         game = self.games.get(request.path_params["gid"])
         body = await read_json(request)
         game.act(body)
-        game.start(self.games.pool)
+        game.start()
         return JSONResponse(game.view())
 
     async def game_hint(self, request: Request) -> Response:
