@@ -239,7 +239,11 @@ def test_leaving_while_an_agent_thinks_and_clicks_meanwhile(game: Game, url: str
     gone = game.page.request.get(url + f"api/game/{gid}")
     assert gone.status == 404 and "no such game" in gone.json()["error"]
     game.deal(seat=0)  # a new deal at once
-    assert game.wait_turn()["decision"]["kind"] == "call"
+    v = game.wait_turn()
+    assert v["decision"]["kind"] == "call"
+    game.page.reload()  # the tab takes its deal up again
+    expect(game.page.locator("#decision-prompt")).to_have_text("Your call:")
+    assert game.view()["id"] == v["id"] and game.view()["history"] == v["history"]
 
 
 def test_two_pages_play_two_games_at_once(browser: Any, url: str) -> None:

@@ -3,6 +3,7 @@
 
 const POLL_MS = 250;
 const SERIES_KEY = "calasolve-series";
+const GAME_KEY = "calasolve-game";  // the deal under way, taken up again when the tab reloads
 
 const game = {
   id: null,
@@ -344,6 +345,7 @@ async function deal(settings) {
   try {
     const v = await api("POST", "/api/game", settings);
     game.id = v.id;
+    sessionStorage.setItem(GAME_KEY, JSON.stringify({ id: v.id, settings }));
     game.settings = settings;
     game.view = null;
     game.finished = false;
@@ -369,6 +371,7 @@ async function leave() {
   const id = game.id;
   if (!id) return;
   game.id = null;
+  sessionStorage.removeItem(GAME_KEY);
   forgetHint();
   try {
     await api("DELETE", `/api/game/${id}`);
@@ -404,9 +407,6 @@ async function start() {
   $("again").addEventListener("click", again);
   $("duplicate").addEventListener("click", duplicate);
   setInterval(() => game.view && drawThinking(game.view), 1000);
-  window.addEventListener("pagehide", () => {
-    if (game.id && game.view && !game.view.over) fetch(`/api/game/${game.id}`, { method: "DELETE", keepalive: true }).catch(() => {});
-  });
   drawSeries();
   const { records } = await api("GET", "/api/records");
   const list = $("game-record");
@@ -414,6 +414,28 @@ async function start() {
   $("source-record").disabled = !records.length;
   list.disabled = !records.length;
   status("deal to begin");
+  await resume();
+}
+
+// After a reload: the deal this tab was playing, if the server still has it.
+async function resume() {
+  let kept = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(GAME_KEY) || "null");
+  } catch {
+    kept = null;
+  }
+  if (!kept) return;
+  try {
+    const v = await api("GET", `/api/game/${encodeURIComponent(kept.id)}`);
+    game.id = v.id;
+    game.settings = kept.settings;
+    game.finished = series().some((g) => g.id === v.id);
+    draw(v);
+    follow();
+  } catch {
+    sessionStorage.removeItem(GAME_KEY);  // the server restarted, or dropped it
+  }
 }
 
 start().catch((err) => status(err.message, true));
