@@ -183,6 +183,7 @@ def test_the_agents_turns_are_not_the_persons(client: TestClient) -> None:
     ({"seat": 3}, "seat: 3 is out of range 0..2"),
     ({"agents": "nobody"}, "unknown agent 'nobody'"),
     ({"agents": "table:n=3"}, "unknown option 'n' of table"),
+    ({"agents": ["learned", "dd"]}, "dd sees every hand"),
     ({"agents": ["learned"]}, "agents: give one agent for both other seats, or a list of two"),
     ({"pace": 9}, "pace: 9 is out of range"),
     ({"deal": {"record": 99}}, "deal.record: 99 is not a record of the file"),

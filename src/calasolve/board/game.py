@@ -29,7 +29,7 @@ from ..seat.views import state_view
 from ..types.record import format_record
 from ..types.view import format_view
 
-__all__ = ["DEFAULT_AGENT", "DEFAULT_PACE", "Games", "TableGame", "game_decisions"]
+__all__ = ["DEFAULT_AGENT", "DEFAULT_PACE", "Games", "TableGame", "game_decisions", "seat_agent"]
 
 #: The agent on the other seats unless the page picks another: the table agent as the arena measured it.
 DEFAULT_AGENT = "table:layouts=32,cards=learned"
@@ -41,6 +41,17 @@ MAX_PACE = 5.0
 MAX_GAMES = 32
 #: The agents' solver table per game, in MiB (the learned players' endgames are small).
 GAME_TT_MB = 16
+
+
+def seat_agent(spec: str) -> str:
+    """``spec`` checked as an agent of a game: one that plays from its seat's view (not ``dd``, which sees every
+    hand); a bad one is the request's one-line error."""
+    from ..env.agents import parse_agent
+
+    make_table_agent(spec, seed=0)
+    if parse_agent(spec)[0] == "dd":
+        raise BadRequest(f"agent {spec!r}: dd sees every hand; a game's agents play from their own seat's view")
+    return spec
 
 
 def _tokens(mask: Mask) -> list[str]:

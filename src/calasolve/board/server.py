@@ -45,7 +45,7 @@ from ..types.jsonout import dumps
 from ..search.position import Position
 from ..search.engines import make_solver
 from .advice import ADVICE_PLAYS, MAX_SAMPLES, AdviceRun
-from .game import DEFAULT_AGENT, DEFAULT_PACE, MAX_PACE, Games, TableGame, game_decisions
+from .game import DEFAULT_AGENT, DEFAULT_PACE, MAX_PACE, Games, TableGame, game_decisions, seat_agent
 from .jobs import SlowPool, SlowWorker
 from .views import PASTED, advice_view, deal_record, graph_of, position_view, record_summary, table_entries, want, want_int
 
@@ -264,7 +264,6 @@ class Board:
         """A new deal against the agents: ``seat`` (the person's), ``seed`` (the cards, unless ``deal`` names a
         record to deal), ``agents`` (one spec for both other seats, or a list of two in seat order), ``pace``."""
         from ..env.arena import random_deals
-        from ..seat.agent import make_table_agent
 
         body = await read_json(request)
         seat = want_int(body, "seat", 0, 2, 0)
@@ -274,7 +273,7 @@ class Board:
         if len(specs) != 2 or not all(isinstance(a, str) for a in specs):
             raise BadRequest("agents: give one agent for both other seats, or a list of two")
         for spec in specs:
-            make_table_agent(spec, seed=0)  # a bad spec is the request's one-line error, before any game starts
+            seat_agent(spec)  # a bad spec is the request's one-line error, before any game starts
         pace = want(body, "pace", (int, float), DEFAULT_PACE)
         if not 0 <= pace <= MAX_PACE:
             raise BadRequest(f"pace: {pace} is out of range 0..{MAX_PACE} seconds")
@@ -316,12 +315,9 @@ class Board:
 
     async def game_duplicate(self, request: Request) -> Response:
         """The table agent (or ``agent``) plays the finished deal's cards from the person's seat."""
-        from ..seat.agent import make_table_agent
-
         game = self.games.get(request.path_params["gid"])
         body = await read_json(request)
-        spec = want(body, "agent", str, DEFAULT_AGENT)
-        make_table_agent(spec, seed=0)
+        spec = seat_agent(want(body, "agent", str, DEFAULT_AGENT))
         self.games.duplicate(game, spec)
         return JSONResponse(game.view(), status_code=202)
 
