@@ -66,7 +66,9 @@ def _pimc(solver: Any, record: Any, samples: int, seed: int, cards: int | None, 
 def _seat(solver: Any, view: Any, layouts: int | None, seed: int, include: tuple[int, ...] = ()) -> SeatAdvice:
     from ..seat.advice import advise_view
 
-    return advise_view(view, layouts=layouts, seed=seed, solver=solver, include=include)
+    # every core, where workers fork (the same answer for any number): a game's agents wait for the person meanwhile
+    jobs = min(os.cpu_count() or 1, MAX_JOBS) if forks_workers() else 1
+    return advise_view(view, layouts=layouts, seed=seed, solver=solver, include=include, jobs=jobs)
 
 
 #: What the child answers, by name (names, not functions, go through the pipe; the answers are
