@@ -470,8 +470,8 @@ class GameState:
         >>> [rec] = parse_deal_text("hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76\\nmonte: R4.-.3F.-\\n"
         ...                         "contract: solissimo\\nsoloist: 0\\nplayed: 3S 5S")
         >>> g = GameState.from_record(rec)
-        >>> g.phase, g.current_player, g.record() == rec
-        ('play', 2, True)
+        >>> g.phase, g.current_player, g.record().auction, g.record() == rec.with_(auction=("solissimo",))
+        ('play', 2, ('solissimo',), True)
         """
         from ..types.view import record_auction
 
