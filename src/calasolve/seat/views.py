@@ -21,13 +21,9 @@ from ..env.game import GameState
 from ..game.cards import popcount
 from ..game.errors import CalasolveError
 from ..game.exchange import Exchange
-from ..types.view import MONTE, View
+from ..types.view import MONTE, View, seat_only
 
 __all__ = ["state_view"]
-
-
-def _only(masks: list[int], seat: int) -> tuple[int, int, int]:
-    return (masks[0] if seat == 0 else 0, masks[1] if seat == 1 else 0, masks[2] if seat == 2 else 0)
 
 
 def _seen_exchange(g: GameState, seat: int) -> tuple[int | None, Exchange]:
@@ -38,13 +34,13 @@ def _seen_exchange(g: GameState, seat: int) -> tuple[int | None, Exchange]:
     if contract in ("chiamo", "solo"):
         took = contract == "solo" or g.call is not None
         monte = g.monte if seat == soloist and took else None
-        discards = _only(g.discards, seat) if seat == soloist and popcount(g.discards[seat]) == 4 else None
+        discards = seat_only(g.discards, seat) if seat == soloist and popcount(g.discards[seat]) == 4 else None
         return monte, Exchange(call=g.call, returned=g.returned, discards=discards)
     if contract == "solissimo" or g.phase in ("draw", "split"):
         return (g.monte if contract == "scegliete" else None), Exchange()
-    takes = list(g.takes) if contract == "scegliete" else list(_only(g.takes, seat)) if seat != soloist else None
+    takes = list(g.takes) if contract == "scegliete" else list(seat_only(g.takes, seat)) if seat != soloist else None
     done = seat != soloist and (g.phase != "discard" or seat not in g.discarders)
-    discards = _only(g.discards, seat) if done else None
+    discards = seat_only(g.discards, seat) if done else None
     return (g.monte if contract == "scegliete" else None), Exchange(
         takes=None if takes is None else (takes[0], takes[1], takes[2]), discards=discards)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NoReturn
+from typing import Any, Mapping, NoReturn, Sequence
 
 from ..game.auction import AGGRAVATIONS, LADDERS, Auction
 from ..game.cards import (
@@ -38,7 +38,7 @@ from ..game.sampling import layout_exists
 from ..game.state import DEFENDER_EXCHANGE, Contract, defender_seats, first_leader, parse_contract, trick_winner
 from .record import Record, called, check_at_lines, where_of
 
-__all__ = ["MONTE", "View", "first_lead_places", "format_view", "record_auction", "seat_view"]
+__all__ = ["MONTE", "View", "first_lead_places", "format_view", "record_auction", "seat_only", "seat_view"]
 
 #: ``View.call_from`` of a called card found in the monte.
 MONTE = "monte"
@@ -495,7 +495,12 @@ def record_auction(contract: Contract, soloist: int, rules: Rules = STANDARD) ->
     return tuple(call for _, call in auction.calls)
 
 
-def _only(masks: tuple[Mask, Mask, Mask], seat: int) -> tuple[Mask, Mask, Mask]:
+def seat_only(masks: Sequence[Mask], seat: int) -> tuple[Mask, Mask, Mask]:
+    """Per-seat cards with only ``seat``'s kept: what that seat sees of the others' takes or discards.
+
+    >>> seat_only([1, 2, 4], 1)
+    (0, 2, 0)
+    """
     return (masks[0] if seat == 0 else 0, masks[1] if seat == 1 else 0, masks[2] if seat == 2 else 0)
 
 
@@ -529,8 +534,8 @@ def seat_view(record: Record, seat: int, played: int | None = None) -> View:
             monte = record.monte
         takes = ex.takes
         if takes is not None and contract == "dividete":
-            takes = None if seat == soloist else _only(takes, seat)  # taken blind: each sees its own
-        discards = None if ex.discards is None or seat == soloist else _only(ex.discards, seat)
+            takes = None if seat == soloist else seat_only(takes, seat)  # taken blind: each sees its own
+        discards = None if ex.discards is None or seat == soloist else seat_only(ex.discards, seat)
         seen = Exchange(takes=takes, discards=discards)
     return View(seat=seat, hand=record.hands[seat], monte=monte,
                 calls=record.auction or record_auction(contract, soloist, record.rules), contract=contract, soloist=soloist,
