@@ -24,7 +24,7 @@ from ..game.sampling import rng_for
 from ..game.state import CONTRACTS
 from ..search.engines import make_solver
 from ..seat.agent import make_table_agent
-from ..seat.decision import decisions_taken, option_name
+from ..seat.decision import KIND_OF_PHASE, decisions_taken, option_name
 from ..seat.views import state_view
 from ..types.record import format_record
 from ..types.view import format_view
@@ -114,19 +114,16 @@ def human_actions(g: GameState, body: dict[str, Any]) -> tuple[int, ...]:
 def _legal(g: GameState) -> dict[str, Any]:
     """The decision the person faces, as the page offers it."""
     phase, seat = g.phase, g.current_player
+    kind = {"kind": KIND_OF_PHASE[phase]}
     if phase == "auction":
-        return {"kind": "call", "calls": list(g.auction.legal_calls())}
+        return {**kind, "calls": list(g.auction.legal_calls())}
     if phase == "declare":
-        return {"kind": "declare", "calls": ["solissimo", "dividete", "scegliete"]}
-    if phase == "call":
-        return {"kind": "chiamo-call", "cards": _tokens(g.legal_bits())}
-    if phase == "return":
-        return {"kind": "return", "cards": _tokens(g.legal_bits())}
+        return {**kind, "calls": ["solissimo", "dividete", "scegliete"]}
     if phase == "discard":
-        return {"kind": "discards", "count": g.to_discard[seat], "cards": _tokens(g.held(seat))}
+        return {**kind, "count": g.to_discard[seat], "cards": _tokens(g.held(seat))}
     if phase == "split":
-        return {"kind": "split", "monte": _tokens(g.monte)}
-    return {"kind": "card", "cards": _tokens(g.legal_bits())}
+        return {**kind, "monte": _tokens(g.monte)}
+    return {**kind, "cards": _tokens(g.legal_bits())}  # chiamo's call, the card returned, a card played
 
 
 def _play_view(g: GameState) -> dict[str, Any]:
@@ -340,9 +337,7 @@ def game_decisions(g: GameState, seat: int) -> list[dict[str, Any]]:
     seat chose (named as the advice names options) and the seat's view there, as deal-file text."""
     out = []
     for before, actions in decisions_taken(g, seat):
-        view = state_view(before, seat)
-        kind = {"auction": "call", "call": "chiamo-call", "discard": "discards", "play": "card"}.get(before.phase,
-                                                                                                   before.phase)
-        out.append({"at": len(before.history), "kind": kind, "taken": option_name(before, actions), "actions": list(actions),
-                    "text": format_view(view), "trick": None if before.play is None else len(before.play.tricks) + 1})
+        out.append({"at": len(before.history), "kind": KIND_OF_PHASE[before.phase], "taken": option_name(before, actions),
+                    "actions": list(actions), "text": format_view(state_view(before, seat)),
+                    "trick": None if before.play is None else len(before.play.tricks) + 1})
     return out

@@ -31,8 +31,11 @@ from ..game.limits import check_int
 from ..types.view import View
 from .layouts import game_state, view_layouts
 
-__all__ = ["CALLS_PER_SUIT", "Decision", "Option", "decision_of", "decisions_taken", "option_name"]
+__all__ = ["CALLS_PER_SUIT", "KIND_OF_PHASE", "Decision", "Option", "decision_of", "decisions_taken", "option_name"]
 
+#: The kind of decision (:data:`~calasolve.types.seat.DECISIONS`) a seat faces in each phase of the game.
+KIND_OF_PHASE = {"auction": "call", "declare": "declare", "call": "chiamo-call", "return": "return",
+                 "discard": "discards", "split": "split", "play": "card"}
 #: The chiamo calls offered in each suit: the highest cards the soloist lacks.
 CALLS_PER_SUIT = 2
 
@@ -165,21 +168,21 @@ def _phase_decision(g: GameState, seat: int, count: int) -> Decision:
     phase = g.phase
     agent = LearnedAgent(seed=0)
     if phase == "auction":
-        return Decision("call", seat, tuple(Option(action_contract(a) or "pass", (a,)) for a in g.legal_actions()))
-    if phase == "declare":
-        return Decision("declare", seat, tuple(Option(c, (bid_action(c),)) for c in ("solissimo", "dividete", "scegliete")))
-    if phase == "call":
-        return Decision("chiamo-call", seat, _chiamo_calls(g.held(seat)))
-    if phase == "return":
-        return Decision("return", seat, _soloist(g, seat, agent, count))
-    if phase == "split":
-        return Decision("split", seat, _split_options(g, seat, agent, count))
-    if phase == "discard":
-        if seat == g.soloist:
-            return Decision("discards", seat, _soloist(g, seat, agent, count))
-        return Decision("discards", seat, _defender(g, seat, agent, count))
-    assert g.play is not None
-    return Decision("card", seat, tuple(Option(card_name(c), (c,)) for c in cards_of(g.play.legal())))
+        options = tuple(Option(action_contract(a) or "pass", (a,)) for a in g.legal_actions())
+    elif phase == "declare":
+        options = tuple(Option(c, (bid_action(c),)) for c in ("solissimo", "dividete", "scegliete"))
+    elif phase == "call":
+        options = _chiamo_calls(g.held(seat))
+    elif phase == "split":
+        options = _split_options(g, seat, agent, count)
+    elif phase == "return" or (phase == "discard" and seat == g.soloist):
+        options = _soloist(g, seat, agent, count)
+    elif phase == "discard":
+        options = _defender(g, seat, agent, count)
+    else:
+        assert g.play is not None
+        options = tuple(Option(card_name(c), (c,)) for c in cards_of(g.play.legal()))
+    return Decision(KIND_OF_PHASE[phase], seat, options)
 
 
 def _including(g: GameState, decision: Decision, actions: tuple[int, ...]) -> Decision:
