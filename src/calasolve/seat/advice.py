@@ -217,6 +217,7 @@ def advise_view(
     pool: Executor | None = None,
     solver: CoreSolver | None = None,
     include: Sequence[int] = (),
+    decision: Decision | None = None,
 ) -> SeatAdvice:
     """Advice for ``view``'s seat at its next decision: every option (:func:`~.decision.decision_of`) with the
     seat's mean game points over ``layouts`` deals from the bidding model's posterior (by default
@@ -225,7 +226,8 @@ def advise_view(
     the decision, :data:`DEFAULT_EXCHANGE_ENDGAME` for an exchange), best first; for a card, each card's double-dummy value on the
     first ``dd_layouts`` deals too.  ``jobs`` worker processes (``pool``'s when given) share the play-outs:
     the same answer for any number.  ``include``: the actions of one more option to value when the candidates
-    lack it (a player's own choice; :func:`~.decision.decision_of`)."""
+    lack it (a player's own choice; :func:`~.decision.decision_of`).  ``decision``: the caller's own
+    ``decision_of(view, candidates, include)``, when it has made it already (the table agent)."""
     start = time.perf_counter()
     check_int("seed", seed, 0, MAX_SEED)
     check_int("jobs", jobs, 1, MAX_JOBS)
@@ -233,7 +235,7 @@ def advise_view(
     if model is not None and not isinstance(model, BiddingModel):
         raise ParameterError("model", model, "must be a BiddingModel")
     model = model or BiddingModel()
-    decision = decision_of(view, candidates, include)
+    decision = decision if decision is not None else decision_of(view, candidates, include)
     card = decision.kind == "card"
     layouts = layouts if layouts is not None else DEFAULT_CARD_LAYOUTS if card else DEFAULT_SEAT_LAYOUTS
     endgame = endgame if endgame is not None else DEFAULT_ENDGAMES.get(decision.kind, DEFAULT_EXCHANGE_ENDGAME)

@@ -76,7 +76,7 @@ class TableAgent:
         decision = decision_of(view)
         layouts = self._layouts(decision.kind, len(decision.options))
         seed = (self.seed + len(state.history)) % 2**63
-        advice = advise_view(view, layouts=layouts, seed=seed, dd_layouts=0, solver=self.solver)
+        advice = advise_view(view, layouts=layouts, seed=seed, dd_layouts=0, solver=self.solver, decision=decision)
         self.rate[decision.kind] = advice.seconds / (advice.layouts * len(decision.options))
         actions = next(o.actions for o in decision.options if o.name == advice.recommendation)
         if state.phase == "discard" and state.discards[state.current_player]:
