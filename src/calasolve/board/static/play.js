@@ -322,6 +322,7 @@ async function duplicate() {
 // -- a deal -------------------------------------------------------------------------
 
 function draw(v) {
+  if (v.id !== game.id) return;  // an answer about a deal this page has left (a poll under way when it dealt anew)
   if (game.view && v.history !== game.view.history) {
     game.selected.clear();
     if (game.hintAt !== null && game.hintAt !== v.history) forgetHint();
