@@ -36,3 +36,23 @@ def start_board(path: str, server: list[subprocess.Popen[str]] | None = None) ->
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+class WatchedPage:
+    """A new page of ``browser`` at ``url``, with the console's errors kept (``errors``) and screenshots saved
+    under :data:`ARTEFACTS`; ``options`` go to ``browser.new_page``."""
+
+    def __init__(self, browser: Any, url: str, **options: Any) -> None:
+        self.page = browser.new_page(viewport={"width": 1300, "height": 1000}, **options)
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.watch(self.page)
+        self.page.goto(url)
+
+    def watch(self, page: Any) -> None:
+        """What a subclass listens to before the page loads."""
+
+    def shot(self, name: str) -> None:
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)

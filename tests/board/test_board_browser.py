@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from browser_helpers import ARTEFACTS, CHROMIUM, ROOT, launch, start_board
+from browser_helpers import CHROMIUM, ROOT, WatchedPage, launch, start_board
 from processes import children, cmdline, stat
 from strict_json import strict_lines
 
@@ -107,20 +107,12 @@ def played_url() -> Iterator[str]:
     yield from start_board(PLAYED)
 
 
-class Page:
+class Page(WatchedPage):
     """A page of the board, with the console's errors kept."""
 
     def __init__(self, browser: Any, url: str) -> None:
-        self.page = browser.new_page(viewport={"width": 1300, "height": 1000})
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(url)
+        super().__init__(browser, url)
         self.page.wait_for_selector("#deal-info strong")
-
-    def shot(self, name: str) -> None:
-        ARTEFACTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
 
     def values(self) -> dict[str, int]:
         """The values shown on the cards of the player to move."""

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from browser_helpers import ARTEFACTS, CHROMIUM, launch, start_board
+from browser_helpers import CHROMIUM, WatchedPage, launch, start_board
 from hidden_cards import leaks, seen_tokens
 
 from calasolve.env.game import GameState
@@ -39,18 +39,16 @@ def url() -> Iterator[str]:
     yield from start_board(EXAMPLE)
 
 
-class Game:
+class Game(WatchedPage):
     """The game page, with the console's errors and every game view the server sent it."""
 
     def __init__(self, browser: Any, url: str) -> None:
-        self.page = browser.new_page(viewport={"width": 1300, "height": 1000}, accept_downloads=True)
-        self.errors: list[str] = []
         self.views: list[dict[str, Any]] = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("response", self._keep)
-        self.page.goto(url + "play")
+        super().__init__(browser, url + "play", accept_downloads=True)
         expect(self.page.locator("#status")).to_have_text("deal to begin")
+
+    def watch(self, page: Any) -> None:
+        page.on("response", self._keep)
 
     def _keep(self, response: Any) -> None:
         if "/api/game" in response.url and response.request.method != "DELETE" and response.ok:
@@ -116,10 +114,6 @@ class Game:
             if v.get("over") or v.get("error"):
                 return v
             self.choose(contract)
-
-    def shot(self, name: str) -> None:
-        ARTEFACTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
 
 
 @pytest.fixture()
