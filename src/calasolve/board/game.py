@@ -15,6 +15,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from ..env.actions import PASS, bid_action, split_action
+from ..env.agents import parse_agent
 from ..env.game import DEAL_STEPS, GameState
 from ..game.auction import PASS as PASS_CALL
 from ..game.cards import Card, Mask, card_name, cards_of, display_order, hand_name, parse_card, popcount
@@ -46,8 +47,6 @@ GAME_TT_MB = 16
 def seat_agent(spec: str) -> str:
     """``spec`` checked as an agent of a game: one that plays from its seat's view (not ``dd``, which sees every
     hand); a bad one is the request's one-line error."""
-    from ..env.agents import parse_agent
-
     make_table_agent(spec, seed=0)
     if parse_agent(spec)[0] == "dd":
         raise BadRequest(f"agent {spec!r}: dd sees every hand; a game's agents play from their own seat's view")

@@ -37,6 +37,8 @@ from ..game.defaults import DEFAULT_TT_MB
 from ..game.errors import Abandoned, BadRequest, CalasolveError
 from ..game.limits import MAX_SEED
 from ..env.actions import NUM_ACTIONS
+from ..env.arena import random_deals
+from ..env.game import GameState
 from ..game.rules import STANDARD
 from ..game.state import CONTRACTS
 from ..seat.views import state_view
@@ -263,8 +265,6 @@ class Board:
     async def new_game(self, request: Request) -> Response:
         """A new deal against the agents: ``seat`` (the person's), ``seed`` (the cards, unless ``deal`` names a
         record to deal), ``agents`` (one spec for both other seats, or a list of two in seat order), ``pace``."""
-        from ..env.arena import random_deals
-
         body = await read_json(request)
         seat = want_int(body, "seat", 0, 2, 0)
         seed = want_int(body, "seed", 0, MAX_SEED, 0) if "seed" in body else secrets.randbelow(MAX_SEED + 1)
@@ -328,8 +328,6 @@ class Board:
     async def decisions(self, request: Request) -> Response:
         """Each decision ``seat`` took in the record (its auction, exchange and play), with its view; with
         ``game``, the hints that game showed, by decision."""
-        from ..env.game import GameState
-
         body = await read_json(request)
         record = deal_record(body.get("deal"), self.records)
         if "seat" not in body:

@@ -53,6 +53,7 @@ from ..game.exchange import Exchange, apply_exchange, called_from
 from ..game.rules import STANDARD, Rules
 from ..game.state import Contract, DealResult, PlayState, defender_seats, first_leader
 from ..types.record import Record
+from ..types.view import record_auction
 from .actions import NUM_ACTIONS, PASS, SPLIT_BASE, SPLITS, action_contract, action_name, bid_action, split_action
 
 __all__ = [
@@ -473,8 +474,6 @@ class GameState:
         >>> g.phase, g.current_player, g.record().auction, g.record() == rec.with_(auction=("solissimo",))
         ('play', 2, ('solissimo',), True)
         """
-        from ..types.view import record_auction
-
         if record.leader is not None and record.leader != first_leader(record.contract, record.soloist, record.rules):
             raise CalasolveError(f"{record.where()}: leader {record.leader} is not the rules' first leader; "
                                  "a game has no other")
