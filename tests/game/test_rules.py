@@ -163,6 +163,19 @@ def test_undo_restores_every_earlier_state_exactly() -> None:
         st.undo()
 
 
+def test_play_legal_is_play_without_the_checks() -> None:
+    rng = random.Random(11)
+    for _ in range(20):
+        hands, monte = random_deal(rng)
+        checked = PlayState(hands, monte, soloist=rng.randrange(3), leader=rng.randrange(3))
+        unchecked = checked.copy()
+        while not checked.is_over:
+            card = rng.choice(display_order(checked.legal()))
+            checked.play(card)
+            unchecked.play_legal(card)
+            assert vars(unchecked) == vars(checked)
+
+
 def test_copy_is_independent() -> None:
     hands, monte = random_deal(random.Random(3))
     st = PlayState(hands, monte, soloist=0, leader=0)

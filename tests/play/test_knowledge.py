@@ -145,3 +145,42 @@ def test_a_seat_out_of_range_is_an_error() -> None:
     record = EXAMPLES[0]
     with pytest.raises(ValueError, match="seat 3"):
         view_of(record, record.state(), 3)
+
+
+def test_below_draws_what_the_bytes_of_the_generator_give() -> None:
+    # the layouts a seed deals stay those it dealt with rng.bytes (the players' cards and the advice's odds too)
+    from calasolve.play.knowledge import _below
+
+    def by_bytes(rng: object, n: int) -> int:
+        k = n.bit_length()
+        nbytes = (k + 7) // 8
+        while True:
+            r = int.from_bytes(rng.bytes(nbytes), "little") >> (8 * nbytes - k)  # type: ignore[attr-defined]
+            if r < n:
+                return r
+
+    for seed in range(40):
+        a, b = rng_for(seed, 1), rng_for(seed, 1)
+        for n in (1, 2, 3, 255, 256, 257, 70_000, 2**31 + 5, 2**40 - 3, 10**15, 2**63 + 1):
+            assert _below(a, n) == by_bytes(b, n)
+
+
+def test_rng_for_is_default_rng_of_the_seed_and_streams() -> None:
+    import numpy as np
+    for seed, stream in ((0, ()), (1, (3,)), (2**40 + 7, (5, 9)), (2**63 - 1, (0, 1, 2))):
+        ours = rng_for(seed, *stream)
+        theirs = np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32, *stream])
+        assert ours.bytes(64) == theirs.bytes(64)
+
+
+def test_a_views_may_masks_are_its_unseen_cards_by_place() -> None:
+    for record in EXAMPLES:
+        if record.needs_exchange:
+            continue
+        for cards in (0, 7, 20):
+            rec = played_out(record, cards)
+            state = rec.state()
+            for seat in range(3):
+                view = view_of(rec, state, seat)
+                for p in (0, 1, 2, MONTE):
+                    assert view.may_masks[p] == mask_of(c for c, bits in view.unseen.items() if bits >> p & 1)

@@ -14,7 +14,8 @@ from calasolve.game.errors import CalasolveError, ParameterError
 from calasolve.play.factory import make_player
 from calasolve.play.knowledge import view_of
 from calasolve.play.learned import (
-    N_FEATURES, WEIGHTS, LearnedPlayer, Network, default_network, features, network_cards, play_out_many,
+    N_FEATURES, WEIGHTS, LearnedPlayer, Network, default_network, features, features_many, network_cards,
+    play_out_many,
 )
 from calasolve.play.players import play_out
 from calasolve.search.solving import default_solver
@@ -230,3 +231,50 @@ def test_the_training_command_makes_weights_the_players_load(tmp_path: Path) -> 
     assert CliRunner().invoke(main, ["--out", str(again), *args[4:]]).exit_code == 0
     with np.load(out) as a, np.load(again) as b:
         assert all(np.array_equal(a[k], b[k]) for k in a.files)
+
+
+def _features_card_by_card(record: Record, state: object) -> np.ndarray:
+    """The network's input written out card by card from the view (what :func:`features` packs as masks)."""
+    from calasolve.game.state import CONTRACTS, PlayState
+    from calasolve.play.knowledge import MONTE
+    assert isinstance(state, PlayState)
+    m = state.to_move
+    view = view_of(record, state, m, check=False)
+    f = np.zeros((12, 40), dtype=np.float32)
+    f[0, list(cards_of(state.hands[m]))] = 1
+    for t in state.tricks:
+        for i, c in enumerate(t.cards):
+            f[1 + (t.leader + i - m) % 3, c] = 1
+    for i, c in enumerate(state.trick):
+        f[1 + (state.leader + i - m) % 3, c] = 1
+        f[4 + i, c] = 1
+    for r in (1, 2):
+        f[5 + r, list(cards_of(view.placed[(m + r) % 3]))] = 1
+    f[8, list(cards_of(view.placed[MONTE]))] = 1
+    for c, bits in view.unseen.items():
+        for r in (1, 2):
+            f[8 + r, c] = bits >> ((m + r) % 3) & 1
+        f[11, c] = bits >> MONTE & 1
+    ctx = np.zeros(17, dtype=np.float32)
+    ctx[CONTRACTS.index(record.contract)] = 1
+    ctx[5 + (record.soloist - m) % 3] = 1
+    ctx[8 + len(state.trick)] = 1
+    ctx[11 + (state.leader - m) % 3] = 1
+    s = record.soloist
+    ctx[14] = state.captured[s] / 35
+    ctx[15] = (sum(state.captured) - state.captured[s]) / 35
+    ctx[16] = len(state.tricks) / 12
+    return np.concatenate([f.ravel(), ctx])
+
+
+def test_the_features_of_many_positions_are_each_ones_features_card_by_card() -> None:
+    positions = []
+    for record, seed in DEALS:
+        played = play_out(record, [LearnedPlayer(endgame=0, seed=seed) for _ in range(3)]).record.played
+        state = record.state()
+        for card in played:
+            positions.append((record, state.copy()))
+            state.play(card)
+    together = features_many(positions)
+    assert together.shape == (len(positions), N_FEATURES) and together.dtype == np.float32
+    assert np.array_equal(together, np.stack([_features_card_by_card(r, s) for r, s in positions]))

@@ -254,6 +254,20 @@ def test_after_exchange_incomplete_names_the_record():
         rec.with_(path=None).after_exchange()
 
 
+def test_after_exchange_is_kept_and_the_record_is_still_its_fields():
+    import copy
+    import pickle
+    text = edit(CHIAMO, 7, "call: AD\nreturn: 4D\ndiscards: RB 4C 7D 5D")
+    first, fresh = one(text), one(text)
+    assert first.after_exchange() is first.after_exchange()  # worked out once
+    assert first == fresh and hash(first) == hash(fresh) and repr(first) == repr(fresh)
+    for twin in (pickle.loads(pickle.dumps(first)), copy.copy(first), first.with_(name="x").with_(name=first.name)):
+        assert twin == first and twin.after_exchange() == fresh.after_exchange()
+    first.after_exchange()
+    with pytest.raises(ExchangeError, match="incomplete"):  # a changed record works its hands out again
+        first.with_(played=()).with_(exchange=first.exchange.__class__()).after_exchange()
+
+
 def test_python_records_are_checked():
     """A record made in memory that breaks a rule is a RecordError naming the key; read from a file, a DealFileError."""
     with pytest.raises(RecordError, match=r"^seat 2 holds 0 cards") as info:

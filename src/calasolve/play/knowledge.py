@@ -48,7 +48,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from ..game.cards import FULL_DECK, Card, Mask, bit, cards_of, mask_of, popcount, suit_of
+from ..game.cards import FULL_DECK, SUIT_MASKS, Card, Mask, bit, cards_of, mask_of, popcount, suit_of
 from ..game.errors import CalasolveError
 from ..game.exchange import called_from
 from ..game.state import PlayState, defender_seats
@@ -88,6 +88,16 @@ class SeatView:
     def steps(self) -> dict[tuple[int, int], list[tuple[int, tuple[int, ...], int]]]:
         """The ways each group fills each count of the places (:func:`_choices`), as the layouts ask for them."""
         return {}
+
+    @cached_property
+    def may_masks(self) -> tuple[Mask, Mask, Mask, Mask]:
+        """The unseen cards that may be at each place, a mask per place."""
+        out = [0, 0, 0, 0]
+        for card, bits in self.unseen.items():
+            for p in PLACES:
+                if bits >> p & 1:
+                    out[p] |= 1 << card
+        return out[0], out[1], out[2], out[3]
 
     def may_be(self, card: Card) -> tuple[int, ...]:
         """The places an unseen card may be (empty for a card not unseen)."""
@@ -142,22 +152,26 @@ def view_of(record: Record, state: PlayState, seat: int, *, check: bool = True) 
     voids = shown_voids(state)
     out = FULL_DECK & ~played & ~placed[0] & ~placed[1] & ~placed[2] & ~placed[MONTE]
     others = [p for p in PLACES if p != seat]
-    unseen: dict[Card, int] = {}
-    for card in cards_of(out):
-        where = 0
+    may = {p: out if p == MONTE else out & ~_suits(voids[p]) for p in others}
+    for s, mask in maybe_discarded.items():
         for p in others:
-            if p != MONTE and voids[p] >> suit_of(card) & 1:
-                continue
-            where |= 1 << p
-        for s, mask in maybe_discarded.items():
-            if mask >> card & 1:
-                where &= (1 << s) | (1 << MONTE)
-        unseen[card] = where
+            if p not in (s, MONTE):
+                may[p] &= ~mask  # a taken or called card is still with its taker, or discarded
+    unseen = dict.fromkeys(cards_of(out), 0)
+    for p in others:
+        for card in cards_of(may[p]):
+            unseen[card] |= 1 << p
     sizes = (popcount(state.hands[0]), popcount(state.hands[1]), popcount(state.hands[2]), popcount(monte))
     view = SeatView(seat, (placed[0], placed[1], placed[2], placed[MONTE]), unseen, sizes, voids)
+    view.__dict__["may_masks"] = tuple(may.get(p, 0) for p in PLACES)  # the cached property, known already
     if check and layout_count(view) == 0:
         raise CalasolveError(f"seat {seat}'s knowledge admits no layout of the unseen cards (an inconsistent record)")
     return view
+
+
+def _suits(bits: int) -> Mask:
+    """The cards of the suits in ``bits`` (bit per suit)."""
+    return sum(SUIT_MASKS[k] for k in range(4) if bits >> k & 1)
 
 
 # -- exact uniform layouts ----------------------------------------------------------
@@ -260,11 +274,18 @@ def layout_count(view: SeatView) -> int:
 
 
 def _below(rng: np.random.Generator, n: int) -> int:
-    """A uniform integer in [0, n), exact for any size."""
+    """A uniform integer in [0, n), exact for any size: the top bits of ``rng.bytes`` as many as ``n`` needs, drawn
+    as the 32-bit words ``bytes`` draws them (the same stream, a third of the cost)."""
     k = n.bit_length()
     nbytes = (k + 7) // 8
+    words = (nbytes + 3) // 4
+    low = (1 << 8 * nbytes) - 1
     while True:
-        r = int.from_bytes(rng.bytes(nbytes), "little") >> (8 * nbytes - k)
+        if words == 1:
+            raw = int(rng.integers(1 << 32, dtype=np.uint32))
+        else:
+            raw = int.from_bytes(rng.integers(1 << 32, size=words, dtype=np.uint32).astype("<u4").tobytes(), "little")
+        r = (raw & low) >> (8 * nbytes - k)
         if r < n:
             return r
 

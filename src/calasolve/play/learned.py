@@ -46,7 +46,7 @@ from .target import ContractPimcPlayer
 
 __all__ = [
     "DEFAULT_LEARNED_LAYOUTS", "LearnedPlayer", "N_FEATURES", "Network", "default_network",
-    "features", "network_cards", "play_out_many",
+    "features", "features_many", "network_cards", "play_out_many",
 ]
 
 #: Per card 12 planes (mine; played by the mover, the next seat, the one after; the trick's first and second
@@ -62,26 +62,36 @@ WEIGHTS = "learned_cards.npz"
 
 def features(record: Record, state: PlayState) -> np.ndarray:
     """What the seat to move sees, as the network's input (float32, :data:`N_FEATURES`)."""
+    return features_many([(record, state)])[0]
+
+
+def features_many(positions: Sequence[tuple[Record, PlayState]]) -> np.ndarray:
+    """:func:`features` of many positions, a row each: the card planes as masks, unpacked together."""
+    masks = np.zeros((len(positions), 12), dtype="<u8")
+    ctx = np.zeros((len(positions), 17), dtype=np.float32)
+    for i, (record, state) in enumerate(positions):
+        masks[i], ctx[i] = _planes(record, state)
+    bits = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little").reshape(len(positions), 12, 64)
+    return np.concatenate([bits[:, :, :40].reshape(len(positions), 480).astype(np.float32), ctx], axis=1)
+
+
+def _planes(record: Record, state: PlayState) -> tuple[list[int], list[float]]:
+    """The 12 card planes of :data:`N_FEATURES` as masks, and the 17 numbers of context."""
     m = state.to_move
     view = view_of(record, state, m, check=False)
-    f = np.zeros((12, 40), dtype=np.float32)
-    f[0, list(cards_of(state.hands[m]))] = 1
+    planes = [state.hands[m], 0, 0, 0, 0, 0, 0, 0, view.placed[MONTE], 0, 0, 0]
     for t in state.tricks:
         for i, c in enumerate(t.cards):
-            f[1 + (t.leader + i - m) % 3, c] = 1
+            planes[1 + (t.leader + i - m) % 3] |= 1 << c
     for i, c in enumerate(state.trick):
-        f[1 + (state.leader + i - m) % 3, c] = 1
-        f[4 + i, c] = 1
+        planes[1 + (state.leader + i - m) % 3] |= 1 << c
+        planes[4 + i] |= 1 << c
+    may = view.may_masks
     for r in (1, 2):
-        f[5 + r, list(cards_of(view.placed[(m + r) % 3]))] = 1
-    f[8, list(cards_of(view.placed[MONTE]))] = 1
-    for c, bits in view.unseen.items():
-        for r in (1, 2):
-            if bits >> ((m + r) % 3) & 1:
-                f[8 + r, c] = 1
-        if bits >> MONTE & 1:
-            f[11, c] = 1
-    ctx = np.zeros(17, dtype=np.float32)
+        planes[5 + r] = view.placed[(m + r) % 3]
+        planes[8 + r] = may[(m + r) % 3]
+    planes[11] = may[MONTE]
+    ctx = [0.0] * 17
     ctx[CONTRACTS.index(record.contract)] = 1
     ctx[5 + (record.soloist - m) % 3] = 1
     ctx[8 + len(state.trick)] = 1
@@ -90,7 +100,7 @@ def features(record: Record, state: PlayState) -> np.ndarray:
     ctx[14] = state.captured[s] / 35
     ctx[15] = (sum(state.captured) - state.captured[s]) / 35
     ctx[16] = len(state.tricks) / 12
-    return np.concatenate([f.ravel(), ctx])
+    return planes, ctx
 
 
 @dataclass(frozen=True)
@@ -169,11 +179,15 @@ class LearnedPlayer:
 
 def network_cards(network: Network, positions: Sequence[tuple[Record, PlayState]]) -> list[Card]:
     """``network``'s cards for many positions, in one forward pass: the highest logit among each one's legal cards."""
-    logits = network.logits(np.stack([features(r, s) for r, s in positions]))
-    legal = np.zeros(logits.shape, dtype=np.bool_)
-    for i, (_, s) in enumerate(positions):
-        legal[i, list(cards_of(s.legal()))] = True
+    logits = network.logits(features_many(positions))
+    legal = _unpack([s.legal() for _, s in positions])
     return [int(c) for c in np.where(legal, logits, -np.inf).argmax(axis=1)]
+
+
+def _unpack(masks: Sequence[int]) -> np.ndarray:
+    """Card masks as rows of 40 booleans."""
+    bits = np.unpackbits(np.array(masks, dtype="<u8").reshape(-1, 1).view(np.uint8), axis=1, bitorder="little")
+    return bits[:, :40].astype(np.bool_)
 
 
 def play_out_many(records: Sequence[Record], players: Sequence[Sequence[Player]]) -> list[PlayedDeal]:

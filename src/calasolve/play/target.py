@@ -344,7 +344,7 @@ class ContractPimcPlayer:
             j = results[r].index(None)
             goal = goal_of(r, j)
             child = positions[j].copy()
-            child.play(r)
+            child.play_legal(r)
             met = goal is not None and self._meets(solver, child, goal)
             score(r, j, met)
             if met == maximise or tested[j]:

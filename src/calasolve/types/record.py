@@ -152,10 +152,15 @@ class Record:
 
     def after_exchange(self) -> tuple[tuple[Mask, Mask, Mask], Mask]:
         """The hands and monte at the first lead; :class:`ExchangeError` if the exchange is incomplete."""
+        known = self.__dict__.get("_after_exchange")
+        if known is not None:
+            return known  # type: ignore[no-any-return]
         try:
-            return apply_exchange(self.hands, self.monte, self.contract, self.soloist, self.exchange)
+            known = apply_exchange(self.hands, self.monte, self.contract, self.soloist, self.exchange)
         except ExchangeError as err:
             raise ExchangeError(f"{self.where()}: {err}") from None
+        object.__setattr__(self, "_after_exchange", known)  # a record never changes; players ask every decision
+        return known
 
     def start_state(self) -> PlayState:
         """The position at the first lead, after the exchange."""
