@@ -62,7 +62,8 @@ WEIGHTS = "learned_cards.npz"
 
 def features(record: Record, state: PlayState) -> np.ndarray:
     """What the seat to move sees, as the network's input (float32, :data:`N_FEATURES`)."""
-    return features_many([(record, state)])[0]
+    row: np.ndarray = features_many([(record, state)])[0]
+    return row
 
 
 def features_many(positions: Sequence[tuple[Record, PlayState]]) -> np.ndarray:
