@@ -61,7 +61,7 @@ from ..game.errors import ParameterError
 from ..game.limits import check_int
 from ..game.rules import STANDARD, Rules
 from ..game.sampling import rng_for
-from ..game.state import TRICKS, Contract, PlayState, core_position
+from ..game.state import TRICKS, Contract, CorePosition, PlayState, core_position
 from ..types.record import Record
 from ..search.engines import CoreSolver
 from ..search.payoff import CARD_THIRDS, NONE, SOME, SWEEP, outcome_payoff, payoff_levels, possible
@@ -343,9 +343,7 @@ class ContractPimcPlayer:
             r = max(open_cards, key=lambda c: upper[c])  # the first of the highest: reps' order breaks ties
             j = results[r].index(None)
             goal = goal_of(r, j)
-            child = positions[j].copy()
-            child.play_legal(r)
-            met = goal is not None and self._meets(solver, child, goal)
+            met = goal is not None and self._meets_after(solver, positions[j], r, goal)
             score(r, j, met)
             if met == maximise or tested[j]:
                 continue
@@ -365,7 +363,27 @@ class ContractPimcPlayer:
         have = state.card_thirds[s] if goal.cards else state.captured[s]
         if state.is_over or have >= goal.target:
             return have >= goal.target
-        hands, trick, leader, soloist, bonus = core_position(state)
+        return self._search(solver, core_position(state), have, goal)
+
+    def _meets_after(self, solver: CoreSolver, state: PlayState, card: Card, goal: Goal) -> bool:
+        """:meth:`_meets` once the mover has played ``card`` (one of its legal cards)."""
+        if len(state.trick) == 2:
+            child = state.copy()
+            child.play_legal(card)
+            return self._meets(solver, child, goal)
+        # the trick goes on: nothing is taken, only the mover's hand and the trick change (no copy to make)
+        s = state.soloist
+        have = state.card_thirds[s] if goal.cards else state.captured[s]
+        if have >= goal.target:
+            return True
+        hands = list(state.hands)
+        hands[(state.leader + len(state.trick)) % 3] &= ~(1 << card)
+        position = (hands[0], hands[1], hands[2]), (*state.trick, card), state.leader, s, state.last_bonus
+        return self._search(solver, position, have, goal)
+
+    def _search(self, solver: CoreSolver, position: CorePosition, have: int, goal: Goal) -> bool:
+        """The core's null-window test of ``goal`` from ``position``, where the soloist has ``have`` already."""
+        hands, trick, leader, soloist, bonus = position
         if goal.cards:
             bonus -= LAST_TRICK_THIRDS  # the monte still counts for the side that takes it; the last does not
         if goal.target - have > mask_thirds(hands[0] | hands[1] | hands[2] | mask_of(trick)) + bonus:
