@@ -125,7 +125,8 @@ def advice(args: argparse.Namespace) -> dict[str, Any]:
         best = rec or max(a.played.estimates, key=lambda e: e.mean_payoff)
         half = (best.p_make_95[1] - best.p_make_95[0]) / 2
         dd = next(e for e in a.estimates if e.contract == (a.dd_recommendation if a.dd_recommendation != "pass" else best.contract))
-        rows.append({"hand": k, "wall": wall, "recommendation": a.recommendation, "toss_up": list(a.toss_up),
+        rows.append({"hand": k, "wall": wall, "recommendation": a.recommendation, "dd_recommendation": a.dd_recommendation,
+                     "toss_up": list(a.toss_up),
                      "every": len(a.toss_up) == len(a.played.estimates), "half_width": half,
                      "dd_half_width": (dd.p_make_95[1] - dd.p_make_95[0]) / 2})
         print(f"hand {k:2d}: {wall:5.1f} s, {a.recommendation:9s} P(make) ±{100 * half:4.1f} points "
@@ -134,6 +135,9 @@ def advice(args: argparse.Namespace) -> dict[str, Any]:
     summary = {"median_s": statistics.median(walls), "max_s": max(walls),
                "max_half_width": max(r["half_width"] for r in rows),
                "mean_dd_half_width": statistics.mean(r["dd_half_width"] for r in rows),
+               # the double-dummy estimate's precision on its own recommendation, where it recommends a contract
+               "mean_dd_half_width_own": statistics.mean([r["dd_half_width"] for r in rows if r["dd_recommendation"] != "pass"]
+                                                         or [0.0]),
                "every": sum(r["every"] for r in rows), "some": sum(bool(r["toss_up"]) and not r["every"] for r in rows),
                "clear": sum(not r["toss_up"] for r in rows)}
     print(json.dumps(summary))
