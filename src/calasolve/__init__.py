@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # what the lazy names below are, for a type checker
     from .seat.layouts import posterior_layouts, view_layouts
     from .seat.bidding import BiddingModel
     from .seat.agent import TableAgent
+    from .seat.policy import TensorPolicy
 
 __version__ = "0.1.0"
 
@@ -79,6 +80,7 @@ _LAZY = {
     "view_layouts": ".seat.layouts",
     "BiddingModel": ".seat.bidding",
     "TableAgent": ".seat.agent",
+    "TensorPolicy": ".seat.policy",
     "Notation": ".game.notation",
     "notation": ".game.notation",
     "hand_diagram": ".game.notation",
@@ -88,7 +90,7 @@ _LAZY = {
 __all__ = [
     "Analysis", "BiddingModel", "CalasolveError", "CardValues", "DDTable", "DealFileError", "DealResult", "Exchange",
     "ExchangeError", "ExchangeResult", "IllegalPlayError", "LearnedPlayer", "Notation", "ParameterError", "PlayState",
-    "Position", "Record", "RuleError", "Rules", "SeatAdvice", "SolveResult", "Solver", "TableAgent", "View", "advise",
+    "Position", "Record", "RuleError", "Rules", "SeatAdvice", "SolveResult", "Solver", "TableAgent", "TensorPolicy", "View", "advise",
     "advise_view", "analyse", "best_exchange", "card_name", "cards_name", "check_deal_file", "dd_table", "dd_tables",
     "hand_diagram", "hand_name", "notation", "parse_card", "parse_cards", "parse_deal_text", "parse_hand",
     "play_out_many", "posterior_layouts", "read_deal_file", "score", "seat_view", "solve", "solve_position",

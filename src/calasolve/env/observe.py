@@ -28,14 +28,14 @@ import numpy as np
 
 from ..game.auction import PASS as PASS_CALL
 from ..game.cards import NUM_CARDS, Card, Mask, card_name, cards_of, hand_name
-from ..game.errors import InternalError
+from ..game.errors import InternalError, ParameterError
 from ..game.state import CONTRACTS, Contract
 from .game import MONTE, PHASES, GameState, Phase
 
 __all__ = [
     "INFORMATION_STATE_SIZE", "INFORMATION_STATE_SLICES", "MAX_CALLS", "OBSERVATION_SIZE", "OBSERVATION_SLICES",
     "Seen", "information_state_string", "information_state_tensor", "observation_string", "observation_tensor",
-    "seen_by",
+    "seen_by", "tensor_slices",
 ]
 
 #: The most calls an auction can take in any variant (tests/env/test_game.py enumerates them).
@@ -234,6 +234,27 @@ def _write_observation(seen: Seen, w: _Writer) -> None:
     for seat in range(3):
         thirds[rel(seat)] = seen.card_thirds[seat] / 35.0
         tricks[rel(seat)] = seen.tricks_won[seat] / 12.0
+
+
+def tensor_slices(tensor: np.ndarray) -> dict[str, np.ndarray]:
+    """The named slices of an observation or information-state tensor (views into it), by its size.
+
+    >>> from calasolve.game.sampling import rng_for
+    >>> g = GameState(); g.sample_chance(rng_for(1, 0))
+    >>> parts = tensor_slices(information_state_tensor(g, 2))
+    >>> int(parts["seat"].argmax()), int(parts["dealt"].sum()), len(parts["plays"])
+    (2, 12, 1440)
+    """
+    sizes = {OBSERVATION_SIZE: OBSERVATION_SLICES, INFORMATION_STATE_SIZE: INFORMATION_STATE_SLICES}
+    slices = sizes.get(len(tensor))
+    if slices is None:
+        raise ParameterError("tensor", f"{len(tensor)} values",
+                             f"an observation has {OBSERVATION_SIZE}, an information state {INFORMATION_STATE_SIZE}")
+    out, at = {}, 0
+    for name, size, _ in slices:
+        out[name] = tensor[at:at + size]
+        at += size
+    return out
 
 
 def observation_tensor(state: GameState, seat: int) -> np.ndarray:

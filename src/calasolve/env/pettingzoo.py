@@ -3,7 +3,9 @@
 ``env(**options)`` returns it wrapped as PettingZoo's classic games are (out-of-range actions
 assert, the API's order enforced); ``raw_env`` is the bare one.  Options: the rules variants
 (``payment="plus"``, ``auction="open"``, ...) and ``render_mode`` (``"ansi"`` returns the text,
-``"human"`` prints it).  One deal is one episode: ``reset(seed=...)`` deals (and later draws
+``"human"`` prints it), and ``observation="information_state"`` to observe the seat's information
+state (``float32[2109]``, every call and card in order, as OpenSpiel's ``information_state_tensor``)
+instead of its observation.  One deal is one episode: ``reset(seed=...)`` deals (and later draws
 dividete's takes) from that seed.  The agents are ``seat_0``, ``seat_1``, ``seat_2``; each
 observation is ``{"observation": float32[575], "action_mask": int8[62]}`` (docs/env.md), the mask
 all zeros but for the agent to act; the rewards come at the end, the game points of the deal.
@@ -14,7 +16,7 @@ An illegal action raises :class:`~calasolve.game.errors.IllegalActionError` and 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from gymnasium import spaces
@@ -24,11 +26,16 @@ from pettingzoo.utils import wrappers
 from ..game.rules import Rules
 from .actions import NUM_ACTIONS
 from .game import GameState
-from .observe import OBSERVATION_SIZE, observation_string, observation_tensor
+from .observe import (
+    INFORMATION_STATE_SIZE, OBSERVATION_SIZE, information_state_tensor, observation_string, observation_tensor,
+)
 
 __all__ = ["AGENT_NAMES", "env", "raw_env"]
 
 AGENT_NAMES = ("seat_0", "seat_1", "seat_2")
+#: What an agent observes: the tensor and its size.
+OBSERVATIONS = {"observation": (observation_tensor, OBSERVATION_SIZE),
+                "information_state": (information_state_tensor, INFORMATION_STATE_SIZE)}
 
 
 def env(**options: Any) -> Any:
@@ -43,10 +50,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "calabresella_v0", "is_parallelizable": False}
 
-    def __init__(self, render_mode: str | None = None, **rules: str) -> None:
+    def __init__(self, render_mode: str | None = None, observation: str = "observation", **rules: str) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: use ansi or human")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation {observation!r}: use {' or '.join(OBSERVATIONS)}")
+        self.tensor: Callable[[GameState, int], np.ndarray] = OBSERVATIONS[observation][0]
+        size = OBSERVATIONS[observation][1]
         self.rules = Rules().with_(rules)  # an unknown rule or value is a RuleError (a ValueError)
         self.render_mode = render_mode
         self.possible_agents = list(AGENT_NAMES)
@@ -54,7 +65,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENT_NAMES}
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(low=0.0, high=1.0, shape=(OBSERVATION_SIZE,), dtype=np.float32),
+                "observation": spaces.Box(low=0.0, high=1.0, shape=(size,), dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
             })
             for a in AGENT_NAMES
@@ -84,7 +95,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = AGENT_NAMES.index(agent)
         to_act = self.core.current_player == seat
         mask = self.core.legal_mask() if to_act else np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": observation_tensor(self.core, seat), "action_mask": mask}
+        return {"observation": self.tensor(self.core, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
