@@ -18,6 +18,7 @@ from calasolve.game.errors import IllegalActionError, RuleError  # noqa: E402
 def test_pettingzoo_api_test() -> None:
     api_test(pz.env(), num_cycles=1000)
     api_test(pz.env(auction="open", aggravations="bids", payment="plus"), num_cycles=300)
+    api_test(pz.env(observation="information_state"), num_cycles=300)
 
 
 def test_pettingzoo_seed_test() -> None:
