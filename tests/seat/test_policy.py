@@ -133,7 +133,7 @@ def test_bad_tensors_and_agents_are_one_line_errors() -> None:
         policy(observation_tensor(g, g.current_player))
     with pytest.raises(ParameterError, match="needs 2109"):
         policy(np.zeros(100))
-    with pytest.raises(ParameterError, match="not this seat's turn"):
+    with pytest.raises(ParameterError, match="not that seat's turn"):
         policy(information_state_tensor(g, (g.current_player + 1) % 3))
     with pytest.raises(ParameterError, match="not those of the tensor's decision"):
         policy(information_state_tensor(g, g.current_player), [PASS])

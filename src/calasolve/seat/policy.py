@@ -26,7 +26,7 @@ import numpy as np
 from ..env.agents import Agent
 from ..env.game import GameState
 from ..env.observe import tensor_slices
-from ..game.cards import cards_of
+from ..game.cards import cards_of, mask_of
 from ..game.errors import InternalError, ParameterError
 from ..game.rules import STANDARD, Rules
 from ..search.engines import CoreSolver
@@ -54,13 +54,14 @@ class TensorPolicy:
         x = np.asarray(tensor, dtype=np.float32).ravel()
         view = information_state_view(x, self.rules)
         g = game_state(view, view_layouts(view, 1, self.seed)[0])
-        for card in cards_of(_mask(tensor_slices(x)["discards"]) & ~g.discards[view.seat]):
+        made = mask_of(int(c) for c in np.flatnonzero(tensor_slices(x)["discards"] > 0.5))
+        for card in cards_of(made & ~g.discards[view.seat]):
             # the discards of a set the seat has begun (a view counts a set once it is whole), lowest first
             if g.phase != "discard" or g.current_player != view.seat:
                 raise InternalError("the seat's discards do not fit the game dealt from its view")
             g.apply(card)
         if g.current_player != view.seat:
-            raise ParameterError("information state", f"seat {view.seat}'s", "it is not this seat's turn to act")
+            raise ParameterError("information state", f"seat {view.seat}", "it is not that seat's turn to act")
         return g
 
     def __call__(self, observation: Mapping[str, Any] | Sequence[float] | np.ndarray,
@@ -77,7 +78,3 @@ class TensorPolicy:
         if legal is not None and sorted(int(a) for a in legal) != sorted(g.legal_actions()):
             raise ParameterError("legal actions", sorted(int(a) for a in legal), "are not those of the tensor's decision")
         return self.agent.act(g)
-
-
-def _mask(bits: np.ndarray) -> int:
-    return sum(1 << int(c) for c in np.flatnonzero(bits > 0.5))
