@@ -233,9 +233,10 @@ def test_the_training_command_makes_weights_the_players_load(tmp_path: Path) -> 
         assert all(np.array_equal(a[k], b[k]) for k in a.files)
 
 
-def _features_card_by_card(record: Record, state: object) -> np.ndarray:
-    """The network's input written out card by card from the view (what :func:`features` packs as masks)."""
-    from calasolve.game.state import CONTRACTS, PlayState
+def _planes_card_by_card(record: Record, state: object) -> np.ndarray:
+    """The network's 480 card inputs written out card by card from the view (what :func:`features` packs as
+    masks and unpacks for the batch; the 17 of context after them are not packed)."""
+    from calasolve.game.state import PlayState
     from calasolve.play.knowledge import MONTE
     assert isinstance(state, PlayState)
     m = state.to_move
@@ -255,16 +256,7 @@ def _features_card_by_card(record: Record, state: object) -> np.ndarray:
         for r in (1, 2):
             f[8 + r, c] = bits >> ((m + r) % 3) & 1
         f[11, c] = bits >> MONTE & 1
-    ctx = np.zeros(17, dtype=np.float32)
-    ctx[CONTRACTS.index(record.contract)] = 1
-    ctx[5 + (record.soloist - m) % 3] = 1
-    ctx[8 + len(state.trick)] = 1
-    ctx[11 + (state.leader - m) % 3] = 1
-    s = record.soloist
-    ctx[14] = state.captured[s] / 35
-    ctx[15] = (sum(state.captured) - state.captured[s]) / 35
-    ctx[16] = len(state.tricks) / 12
-    return np.concatenate([f.ravel(), ctx])
+    return f.ravel()
 
 
 def test_the_features_of_many_positions_are_each_ones_features_card_by_card() -> None:
@@ -277,4 +269,5 @@ def test_the_features_of_many_positions_are_each_ones_features_card_by_card() ->
             state.play(card)
     together = features_many(positions)
     assert together.shape == (len(positions), N_FEATURES) and together.dtype == np.float32
-    assert np.array_equal(together, np.stack([_features_card_by_card(r, s) for r, s in positions]))
+    assert np.array_equal(together[:, :480], np.stack([_planes_card_by_card(r, s) for r, s in positions]))
+    assert np.array_equal(together, np.stack([features(r, s) for r, s in positions]))
