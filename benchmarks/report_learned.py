@@ -12,7 +12,8 @@ against PIMC defenders; PIMC soloist against learned defenders.  The learned sid
 against PIMC's in its place, per contract, with standard errors.
 
 ``speed``: CPU per deal (the cards of a deal after its exchange) by player: three learned players (batched
-over all deals, and one deal at a time), the network alone (``endgame=0``), and contract-minded PIMC.
+over all deals, and one deal at a time), the network alone (``endgame=0``), and contract-minded PIMC; and the
+deal's exchange by the learned policies (as the advice's play-outs make it).
 
 ``advice``: the default advice of each suite hand (:data:`calasolve.search.suites.ADVISE_HANDS`): wall
 time, the recommended contract's played P(make) half-width, the toss-ups.
@@ -39,6 +40,8 @@ import numpy as np
 
 from calasolve.advice.advisor import advise
 from calasolve.advice.playadvice import advise_play
+from calasolve.advice.realplay import played_exchange
+from calasolve.advice.settings import AdviceSettings
 from calasolve.game.state import CONTRACTS
 from calasolve.game.defaults import DEFAULT_ENDGAME
 from calasolve.play.learned import LearnedPlayer, play_out_many
@@ -102,6 +105,12 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
             play_out(r, [LearnedPlayer(endgame=endgame, seed=s, solver=solver) for _ in range(3)])
         alone = (time.process_time() - start) / args.deals
         out[f"learned endgame={endgame}"] = {"batched_ms": 1e3 * batched, "one_at_a_time_ms": 1e3 * alone}
+    start = time.process_time()
+    for r, s in deals:  # the exchange of the whole deal, by the learned policies as the advice's play-outs make it
+        settings = AdviceSettings(hand=r.hands[r.soloist], seat=r.soloist, seed=s, policy="learned",
+                                  defender_policy="learned", jobs=1)
+        played_exchange(settings, 0, r.contract, r.hands, r.monte, solver)
+    out["learned exchange"] = {"one_at_a_time_ms": 1e3 * (time.process_time() - start) / args.deals}
     n = min(args.deals, 60)
     start = time.process_time()
     for r, s in deals[:n]:
@@ -109,7 +118,8 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
     out["contract PIMC, 8 layouts"] = {"one_at_a_time_ms": 1e3 * (time.process_time() - start) / n}
     for k, v in out.items():
         if isinstance(v, dict):
-            print(f"{k}: " + ", ".join(f"{a} {b:.2f}" for a, b in v.items()) + " (CPU a deal, its 36 cards)")
+            what = "its exchange" if "exchange" in k else "its 36 cards"
+            print(f"{k}: " + ", ".join(f"{a} {b:.2f}" for a, b in v.items()) + f" (CPU a deal, {what})")
     return out
 
 
