@@ -25,7 +25,7 @@ import numpy as np
 from ..env.game import MONTE as GAME_MONTE
 from ..env.game import PHASES, GameState
 from ..env.observe import INFORMATION_STATE_SIZE, MAX_CALLS, OBSERVATION_SIZE, tensor_slices
-from ..game.cards import NUM_CARDS, Mask, popcount
+from ..game.cards import NUM_CARDS, Mask, mask_of, popcount
 from ..game.errors import CalasolveError, ParameterError
 from ..game.exchange import Exchange
 from ..game.rules import STANDARD, Rules
@@ -35,41 +35,48 @@ from ..types.view import MONTE, View, seat_only
 __all__ = ["information_state_view", "state_view"]
 
 
-def _seen_exchange(g: GameState, seat: int) -> tuple[int | None, Exchange]:
-    """The monte if ``seat`` saw it, and the exchange as it saw it."""
-    contract, soloist = g.contract, g.soloist
+def _seen_monte(g: GameState, seat: int) -> int | None:
+    """The monte if ``seat`` saw it: chiamo's and solo's soloist once it took it, everyone in scegliete."""
+    if g.contract in ("chiamo", "solo"):
+        took = g.contract == "solo" or g.call is not None
+        return g.monte if seat == g.soloist and took else None
+    return g.monte if g.contract == "scegliete" else None
+
+
+def _seen_exchange(phase: str, contract: Contract | None, soloist: int | None, seat: int, call: int | None,
+                   returned: int | None, takes: Sequence[Mask], discards: Mask, finished: bool) -> Exchange:
+    """The exchange as ``seat`` saw it: the call and the card given back (everyone sees them), the takes it
+    saw (``takes``, all three seats', may hold more), its own ``discards`` once the set is whole (``finished``:
+    a defender's set is no longer being made; a soloist's is whole at four)."""
     if contract is None or soloist is None:
-        return None, Exchange()
+        return Exchange()
+    own = seat_only((discards, discards, discards), seat)  # its own set at its place, nothing at the others'
     if contract in ("chiamo", "solo"):
-        took = contract == "solo" or g.call is not None
-        monte = g.monte if seat == soloist and took else None
-        discards = seat_only(g.discards, seat) if seat == soloist and popcount(g.discards[seat]) == 4 else None
-        return monte, Exchange(call=g.call, returned=g.returned, discards=discards)
-    if contract == "solissimo" or g.phase in ("draw", "split"):
-        return (g.monte if contract == "scegliete" else None), Exchange()
-    takes = list(g.takes) if contract == "scegliete" else list(seat_only(g.takes, seat)) if seat != soloist else None
-    done = seat != soloist and (g.phase != "discard" or seat not in g.discarders)
-    discards = seat_only(g.discards, seat) if done else None
-    return (g.monte if contract == "scegliete" else None), Exchange(
-        takes=None if takes is None else (takes[0], takes[1], takes[2]), discards=discards)
+        return Exchange(call=call, returned=returned, discards=own if seat == soloist and popcount(discards) == 4 else None)
+    if contract == "solissimo" or phase in ("draw", "split"):
+        return Exchange()
+    seen = (takes[0], takes[1], takes[2]) if contract == "scegliete" else None if seat == soloist else seat_only(takes, seat)
+    return Exchange(takes=seen, discards=own if seat != soloist and finished else None)
 
 
 def state_view(g: GameState, seat: int) -> View:
     """What ``seat`` knows at ``g`` (after the deal)."""
     if g.phase == "deal":
         raise CalasolveError("the cards are still being dealt: no seat has a view yet")
-    monte, exchange = _seen_exchange(g, seat)
+    finished = g.phase != "discard" or seat not in g.discarders
+    exchange = _seen_exchange(g.phase, g.contract, g.soloist, seat, g.call, g.returned, g.takes, g.discards[seat],
+                              finished)
     call_from = None
     if g.call is not None:
         call_from = MONTE if g.call_from == GAME_MONTE else g.call_from
-    return View(seat=seat, hand=g.dealt[seat], monte=monte, calls=tuple(c for _, c in g.auction.calls),
+    return View(seat=seat, hand=g.dealt[seat], monte=_seen_monte(g, seat), calls=tuple(c for _, c in g.auction.calls),
                 contract=g.contract, soloist=g.soloist if g.contract is not None else None, exchange=exchange,
                 call_from=call_from, played=tuple(g.play.history) if g.play is not None else (), rules=g.rules)
 
 
 def _mask(bits: np.ndarray) -> Mask:
     """The cards whose entries are set."""
-    return sum(1 << int(c) for c in np.flatnonzero(bits > 0.5))
+    return mask_of(int(c) for c in np.flatnonzero(bits > 0.5))
 
 
 def _one(bits: np.ndarray) -> int | None:
@@ -117,24 +124,11 @@ def information_state_view(tensor: Sequence[float] | np.ndarray, rules: Rules = 
     call_from: int | str | None = None if call is None or source is None else MONTE if source == 3 else absolute(source)
     takes = [_mask(t["takes"][((s - seat) % 3) * NUM_CARDS:((s - seat) % 3 + 1) * NUM_CARDS]) for s in range(3)]
     monte = _mask(t["monte_seen"]) or None
-    exchange = _exchange(PHASES[phase], contract, soloist, seat, call, _one(t["returned"]), takes,
-                         _mask(t["discards"]))
+    discards = _mask(t["discards"])
+    finished = PHASES[phase] != "discard" or popcount(discards) == popcount(takes[seat])
+    exchange = _seen_exchange(PHASES[phase], contract, soloist, seat, call, _one(t["returned"]), takes, discards,
+                              finished)
     plays = t["plays"].reshape(-1, NUM_CARDS)
     played = tuple(int(np.flatnonzero(row > 0.5)[0]) for row in plays if row.max() > 0.5)
     return View(seat=seat, hand=_mask(t["dealt"]), monte=monte, calls=tuple(calls), contract=contract,
                 soloist=soloist, exchange=exchange, call_from=call_from, played=played, rules=rules)
-
-
-def _exchange(phase: str, contract: Contract | None, soloist: int | None, seat: int, call: int | None,
-              returned: int | None, takes: list[Mask], discards: Mask) -> Exchange:
-    """The exchange as :func:`_seen_exchange` gives it, from the tensor's call, return, takes and own discards."""
-    if contract is None or soloist is None or contract == "solissimo" or phase in ("draw", "split"):
-        return Exchange()
-    own = [0, 0, 0]
-    own[seat] = discards
-    if contract in ("chiamo", "solo"):
-        done = seat == soloist and popcount(discards) == 4
-        return Exchange(call=call, returned=returned, discards=(own[0], own[1], own[2]) if done else None)
-    seen = None if contract == "dividete" and seat == soloist else (takes[0], takes[1], takes[2])
-    done = seat != soloist and (phase != "discard" or popcount(discards) == popcount(takes[seat]))
-    return Exchange(takes=seen, discards=(own[0], own[1], own[2]) if done else None)
