@@ -72,8 +72,7 @@ def features_many(positions: Sequence[tuple[Record, PlayState]]) -> np.ndarray:
     ctx = np.zeros((len(positions), 17), dtype=np.float32)
     for i, (record, state) in enumerate(positions):
         masks[i], ctx[i] = _planes(record, state)
-    bits = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little").reshape(len(positions), 12, 64)
-    return np.concatenate([bits[:, :, :40].reshape(len(positions), 480).astype(np.float32), ctx], axis=1)
+    return np.concatenate([_unpack(masks).reshape(len(positions), 480).astype(np.float32), ctx], axis=1)
 
 
 def _planes(record: Record, state: PlayState) -> tuple[list[int], list[float]]:
@@ -181,14 +180,15 @@ class LearnedPlayer:
 def network_cards(network: Network, positions: Sequence[tuple[Record, PlayState]]) -> list[Card]:
     """``network``'s cards for many positions, in one forward pass: the highest logit among each one's legal cards."""
     logits = network.logits(features_many(positions))
-    legal = _unpack([s.legal() for _, s in positions])
+    legal = _unpack([s.legal() for _, s in positions]).astype(np.bool_)
     return [int(c) for c in np.where(legal, logits, -np.inf).argmax(axis=1)]
 
 
-def _unpack(masks: Sequence[int]) -> np.ndarray:
-    """Card masks as rows of 40 booleans."""
-    bits = np.unpackbits(np.array(masks, dtype="<u8").reshape(-1, 1).view(np.uint8), axis=1, bitorder="little")
-    return bits[:, :40].astype(np.bool_)
+def _unpack(masks: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Card masks (any shape) as their 40 cards' bits, 0 or 1, on one more last axis."""
+    packed = np.asarray(masks, dtype="<u8")
+    bits = np.unpackbits(packed.reshape(-1, 1).view(np.uint8), axis=1, bitorder="little")
+    return bits[:, :40].reshape(*packed.shape, 40)
 
 
 def play_out_many(records: Sequence[Record], players: Sequence[Sequence[Player]]) -> list[PlayedDeal]:
