@@ -34,8 +34,10 @@ __all__ = ["AGENT_NAMES", "env", "raw_env"]
 
 AGENT_NAMES = ("seat_0", "seat_1", "seat_2")
 #: What an agent observes: the tensor and its size.
-OBSERVATIONS = {"observation": (observation_tensor, OBSERVATION_SIZE),
-                "information_state": (information_state_tensor, INFORMATION_STATE_SIZE)}
+OBSERVATIONS: dict[str, tuple[Callable[[GameState, int], np.ndarray], int]] = {
+    "observation": (observation_tensor, OBSERVATION_SIZE),
+    "information_state": (information_state_tensor, INFORMATION_STATE_SIZE),
+}
 
 
 def env(**options: Any) -> Any:
@@ -56,8 +58,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode {render_mode!r}: use ansi or human")
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation {observation!r}: use {' or '.join(OBSERVATIONS)}")
-        self.tensor: Callable[[GameState, int], np.ndarray] = OBSERVATIONS[observation][0]
-        size = OBSERVATIONS[observation][1]
+        self.tensor, size = OBSERVATIONS[observation]
         self.rules = Rules().with_(rules)  # an unknown rule or value is a RuleError (a ValueError)
         self.render_mode = render_mode
         self.possible_agents = list(AGENT_NAMES)
