@@ -12,8 +12,9 @@ against PIMC defenders; PIMC soloist against learned defenders.  The learned sid
 against PIMC's in its place, per contract, with standard errors.
 
 ``speed``: CPU per deal (the cards of a deal after its exchange) by player: three learned players (batched
-over all deals, and one deal at a time), the network alone (``endgame=0``), and contract-minded PIMC; and the
-deal's exchange by the learned policies (as the advice's play-outs make it).
+over all deals, and one deal at a time), the network alone (``endgame=0``), the endgame on ``numpy`` layouts
+(tallied in Python, as before the core's decision), and contract-minded PIMC; and the deal's exchange by the
+learned policies (as the advice's play-outs make it).
 
 ``advice``: the default advice of each suite hand (:data:`calasolve.search.suites.ADVISE_HANDS`): wall
 time, the recommended contract's played P(make) half-width, the toss-ups.
@@ -96,15 +97,22 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
     deals = [training_deal("rule", d, solver) for d in range(200_000, 200_000 + args.deals)]
     records = [r for r, _ in deals]
     out: dict[str, Any] = {"deals": args.deals}
-    for endgame in (6, 0):
+    for endgame, sampler in ((6, "core"), (0, "core"), (6, "numpy")):  # numpy: the endgame as tallied before
+        solver.clear()  # each player starts from an empty table: the same deals' searches would be found in it
+
+        def players(s: int) -> list[LearnedPlayer]:
+            return [LearnedPlayer(endgame=endgame, seed=s, solver=solver, sampler=sampler) for _ in range(3)]  # type: ignore[arg-type]
+
         start = time.process_time()
-        play_out_many(records, [[LearnedPlayer(endgame=endgame, seed=s, solver=solver) for _ in range(3)] for _, s in deals])
+        play_out_many(records, [players(s) for _, s in deals])
         batched = (time.process_time() - start) / args.deals
+        solver.clear()
         start = time.process_time()
         for r, s in deals:
-            play_out(r, [LearnedPlayer(endgame=endgame, seed=s, solver=solver) for _ in range(3)])
+            play_out(r, players(s))
         alone = (time.process_time() - start) / args.deals
-        out[f"learned endgame={endgame}"] = {"batched_ms": 1e3 * batched, "one_at_a_time_ms": 1e3 * alone}
+        name = f"learned endgame={endgame}" + (", numpy layouts" if sampler == "numpy" else "")
+        out[name] = {"batched_ms": 1e3 * batched, "one_at_a_time_ms": 1e3 * alone}
     start = time.process_time()
     for r, s in deals:  # the exchange of the whole deal, by the learned policies as the advice's play-outs make it
         settings = AdviceSettings(hand=r.hands[r.soloist], seat=r.soloist, seed=s, policy="learned",
@@ -112,6 +120,7 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
         played_exchange(settings, 0, r.contract, r.hands, r.monte, solver)
     out["learned exchange"] = {"one_at_a_time_ms": 1e3 * (time.process_time() - start) / args.deals}
     n = min(args.deals, 60)
+    solver.clear()
     start = time.process_time()
     for r, s in deals[:n]:
         play_out(r, [ContractPimcPlayer(8, s, solver) for _ in range(3)])

@@ -44,7 +44,8 @@ extern "C" {
 enum {
     CS_OK = 0,
     CS_EINVAL = -1, /* an argument out of range */
-    CS_ENOMEM = -2  /* the transposition table could not be allocated */
+    CS_ENOMEM = -2,  /* the transposition table could not be allocated */
+    CS_ENOLAYOUT = -3 /* no layout of the unseen cards fits a seat's view (contract.c) */
 };
 
 /* A position to solve.  Player to move = (leader + ntrick) % 3. */
@@ -237,6 +238,68 @@ extern const int cs_best_of_depths[CS_BEST_OF_PASSES];
  * number of candidates tested, or CS_EINVAL. */
 int cs_reaches_batch(cs_solver *s, const cs_position *cands, int n, int target, int max_fails, int8_t *out,
                      uint64_t *searches);
+
+/* ---- Contract decisions (contract.c): a seat's card from what it sees ----
+ *
+ * The contract-minded PIMC rule (calasolve.play.target, the `levels`
+ * rest): deal `samples` layouts of the unseen cards, uniformly among those
+ * that fit the seat's view, and play the card that meets the first goal
+ * (the soloist) or stops it (the defenders) on the most layouts; ties go
+ * through the rungs, then to the first card in `reps`' order. */
+#define CS_MAX_LAYOUTS 10000
+#define CS_MAX_RUNGS 16
+
+/* What a seat knows.  Places: seats 0..2, then the monte (3). */
+typedef struct {
+    uint64_t placed[4]; /* the cards known at each place (the seat's own hand whole at its place) */
+    uint64_t may[4];    /* the unseen cards that may be at each place (the seat's own is ignored) */
+    uint8_t sizes[4];   /* the cards each place holds */
+    uint8_t seat;       /* the seat whose view it is (0..2) */
+} cs_seat_view;
+
+/* The soloist ends the deal with at least `target` thirds: all of them, or
+ * with `cards` only the thirds in cards (the monte counted, the last
+ * trick's own not).  A negative target is no goal: never met. */
+typedef struct {
+    int8_t target;
+    uint8_t cards;
+} cs_target;
+
+/* A decision: the mover's view (view.seat is the player to move) and
+ * what the tricks so far hold. */
+typedef struct {
+    cs_seat_view view;
+    uint8_t trick[2];       /* the current trick's cards */
+    uint8_t ntrick;         /* 0..2 */
+    uint8_t leader;         /* who led the current trick */
+    uint8_t soloist;
+    uint8_t last_thirds;    /* the last trick's own thirds (the monte's go with them) */
+    uint8_t captured;       /* the soloist's thirds so far */
+    uint8_t card_thirds;    /* the soloist's thirds in cards so far */
+    uint8_t reps[CS_NUM_CARDS]; /* the cards to choose from, in tie order */
+    uint8_t nreps;
+    cs_target first;        /* the goal tallied first (the contract) */
+} cs_decision;
+
+typedef struct {
+    int layouts; /* distinct layouts tested */
+    int calls;   /* null-window searches */
+    int settled; /* every card met the first goal on every layout, or none on any */
+} cs_decision_stats;
+
+/* `n` layouts (0..CS_MAX_LAYOUTS) for the view, each the four places'
+ * masks, out[4 * i + p]: a function of (seed, stream) and the view.
+ * Returns n, CS_ENOLAYOUT, CS_ENOMEM or CS_EINVAL. */
+int cs_deal_layouts(const cs_seat_view *v, uint64_t seed, uint64_t stream, int n, uint64_t *out);
+
+/* The card chosen (0..39) for decision `d`, with the layouts of
+ * cs_deal_layouts(&d->view, seed, stream, samples); `rungs` holds
+ * `nrungs` pairs {up, down}: after the first goal, each pair breaks the
+ * ties left, `up` asked where a card met the first goal on a layout and
+ * `down` where it did not.  *st (if not NULL) what it did.  Returns the
+ * card, CS_ENOLAYOUT, CS_ENOMEM or CS_EINVAL. */
+int cs_contract_choose(cs_solver *s, const cs_decision *d, uint64_t seed, uint64_t stream, int samples,
+                       const cs_target *rungs, int nrungs, cs_decision_stats *st);
 
 #ifdef __cplusplus
 }

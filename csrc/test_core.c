@@ -92,6 +92,7 @@ static uint64_t rnd(void) {
     return rng_state;
 }
 static int rnd_below(int n) { return (int)(rnd() % (uint64_t)n); }
+static int cs_popcount_test(uint64_t x) { return __builtin_popcountll(x); }
 
 /* The public position of a test position. */
 static void to_pos(const bpos *b, cs_position *p) {
@@ -696,6 +697,160 @@ static void test_reaches_batch(int count) {
     cs_solver_free(s);
 }
 
+/* ---- contract decisions (contract.c) ---- */
+
+/* A random ending seen by its player to move: the monte of 4 other cards,
+ * known to the mover when `monte_known`; each other seat may hold any unseen
+ * card but those of one suit it lacks (when it lacks one). */
+static void random_view(int tricks, int played, int monte_known, bpos *b, cs_decision *d) {
+    cs_position p;
+    random_position(tricks, played, &p, b);
+    memset(d, 0, sizeof *d);
+    int mover = (b->leader + b->nt) % 3;
+    uint64_t gone = 0;
+    for (int i = 0; i < b->nt; i++) gone |= 1ull << b->trick[i];
+    uint64_t rest = ((1ull << 40) - 1) & ~(b->h[0] | b->h[1] | b->h[2] | gone), monte = 0;
+    while (cs_popcount_test(monte) < 4) {
+        int c = rnd_below(40);
+        if (rest >> c & 1) monte |= 1ull << c;
+    }
+    cs_seat_view *v = &d->view;
+    v->seat = (uint8_t)mover;
+    v->placed[mover] = b->h[mover];
+    if (monte_known) v->placed[3] = monte;
+    uint64_t unseen = (b->h[0] | b->h[1] | b->h[2] | monte) & ~v->placed[mover] & ~v->placed[3];
+    for (int q = 0; q < 4; q++) {
+        if (q == mover) continue;
+        v->may[q] = unseen;
+        if (q < 3)
+            for (int suit = 0; suit < 4; suit++)
+                if (!(b->h[q] & (0x3FFull << (10 * suit)))) {
+                    v->may[q] &= ~(0x3FFull << (10 * suit));
+                    break;
+                }
+    }
+    for (int q = 0; q < 3; q++) v->sizes[q] = (uint8_t)cs_popcount_test(b->h[q]);
+    v->sizes[3] = 4;
+    for (int i = 0; i < b->nt; i++) d->trick[i] = (uint8_t)b->trick[i];
+    d->ntrick = (uint8_t)b->nt;
+    d->leader = (uint8_t)b->leader;
+    d->soloist = (uint8_t)b->sol;
+    d->last_thirds = 3;
+    uint64_t legal = bf_legal(b);
+    for (int c = 0; c < 40; c++)
+        if (legal >> c & 1) d->reps[d->nreps++] = (uint8_t)c;
+    b->bonus = 3;
+    for (int c = 0; c < 40; c++)
+        if (monte >> c & 1) b->bonus += PTS[c % 10];
+}
+
+static void test_layouts(int count) {
+    enum { N = 50 };
+    uint64_t out[4 * N], again[4 * N];
+    for (int it = 0; it < count; it++) {
+        bpos b;
+        cs_decision d;
+        random_view(2 + it % 4, it % 3, it % 2, &b, &d);
+        const cs_seat_view *v = &d.view;
+        int n = cs_deal_layouts(v, 7, (uint64_t)it, N, out);
+        CHECK(n == N, "layouts of view %d: %d", it, n);
+        CHECK(cs_deal_layouts(v, 7, (uint64_t)it, N, again) == N && !memcmp(out, again, sizeof out),
+              "layouts of view %d: the same for the same stream", it);
+        uint64_t all = v->placed[0] | v->placed[1] | v->placed[2] | v->placed[3] | v->may[0] | v->may[1] | v->may[2] |
+                       v->may[3];
+        for (int i = 0; i < N; i++) {
+            uint64_t seen = 0;
+            int ok = 1;
+            for (int q = 0; q < 4; q++) {
+                uint64_t h = out[4 * i + q];
+                ok &= !(h & seen) && cs_popcount_test(h) == v->sizes[q] && (h & v->placed[q]) == v->placed[q];
+                ok &= !(h & ~v->placed[q] & ~v->may[q]);
+                seen |= h;
+            }
+            CHECK(ok && seen == all && out[4 * i + v->seat] == v->placed[v->seat], "layout %d of view %d", i, it);
+        }
+    }
+    bpos b;
+    cs_decision d;
+    random_view(3, 0, 1, &b, &d);
+    CHECK(cs_deal_layouts(NULL, 0, 0, 1, out) == CS_EINVAL, "layouts: NULL view");
+    CHECK(cs_deal_layouts(&d.view, 0, 0, -1, out) == CS_EINVAL, "layouts: n -1");
+    CHECK(cs_deal_layouts(&d.view, 0, 0, CS_MAX_LAYOUTS + 1, out) == CS_EINVAL, "layouts: too many");
+    CHECK(cs_deal_layouts(&d.view, 0, 0, 1, NULL) == CS_EINVAL, "layouts: NULL out");
+    CHECK(cs_deal_layouts(&d.view, 0, 0, 0, NULL) == 0, "layouts: none asked");
+    cs_seat_view bad = d.view;
+    bad.sizes[(bad.seat + 1) % 3]++;
+    CHECK(cs_deal_layouts(&bad, 0, 0, 1, out) == CS_ENOLAYOUT, "layouts: a size that no layout fits");
+    bad = d.view;
+    bad.may[(bad.seat + 1) % 3] = bad.may[(bad.seat + 2) % 3] = 0;
+    CHECK(cs_deal_layouts(&bad, 0, 0, 1, out) == CS_ENOLAYOUT, "layouts: cards with no place");
+    bad = d.view;
+    bad.seat = 3;
+    CHECK(cs_deal_layouts(&bad, 0, 0, 1, out) == CS_EINVAL, "layouts: seat 3");
+    bad = d.view;
+    bad.may[0] |= 1ull << 45;
+    CHECK(cs_deal_layouts(&bad, 0, 0, 1, out) == CS_EINVAL, "layouts: card bit 45");
+    bad = d.view;
+    bad.sizes[1] = 41;
+    CHECK(cs_deal_layouts(&bad, 0, 0, 1, out) == CS_EINVAL, "layouts: size 41");
+}
+
+/* With nothing unseen every layout is the deal itself: the mover plays the
+ * first card (in `reps` order) that meets the goal (soloist) or stops it
+ * (defenders), else the first card. */
+static void test_contract_choose(int count) {
+    cs_solver *s = make_solver(1, 1, 1, 1, 1);
+    for (int it = 0; it < count; it++) {
+        bpos b;
+        cs_decision d;
+        random_view(1 + it % 3, it % 3, 1, &b, &d);
+        int mover = d.view.seat;
+        d.view.placed[0] = b.h[0], d.view.placed[1] = b.h[1], d.view.placed[2] = b.h[2];
+        memset(d.view.may, 0, sizeof d.view.may);
+        d.captured = (uint8_t)rnd_below(20);
+        d.card_thirds = d.captured;
+        d.first.target = (int8_t)(d.captured + rnd_below(12));
+        int want = -1;
+        for (int i = 0; i < d.nreps && want < 0; i++) {
+            bpos q = b;
+            int v = d.captured + bf_play(&q, d.reps[i]) + bf_value(&q);
+            if ((v >= d.first.target) == (mover == d.soloist)) want = d.reps[i];
+        }
+        if (want < 0) want = d.reps[0];
+        cs_decision_stats st;
+        int got = cs_contract_choose(s, &d, 1, (uint64_t)it, 1 + it % 5, NULL, 0, &st);
+        CHECK(got == want, "contract decision %d: %d vs %d", it, got, want);
+        CHECK(st.layouts == 1 && st.calls >= 0, "contract decision %d: %d layouts", it, st.layouts);
+    }
+    bpos b;
+    cs_decision d;
+    cs_target rungs[2] = {{30, 1}, {3, 1}};
+    random_view(3, 1, 0, &b, &d);
+    d.first.target = 18;
+    int card = cs_contract_choose(s, &d, 0, 0, 8, rungs, 1, NULL);
+    CHECK(card >= 0 && card < 40 && (bf_legal(&b) >> card & 1), "contract decision with a rung: %d", card);
+    CHECK(cs_contract_choose(NULL, &d, 0, 0, 8, NULL, 0, NULL) == CS_EINVAL, "contract: NULL solver");
+    CHECK(cs_contract_choose(s, &d, 0, 0, 0, NULL, 0, NULL) == CS_EINVAL, "contract: no samples");
+    CHECK(cs_contract_choose(s, &d, 0, 0, 8, NULL, 1, NULL) == CS_EINVAL, "contract: rungs NULL");
+    CHECK(cs_contract_choose(s, &d, 0, 0, 8, rungs, CS_MAX_RUNGS + 1, NULL) == CS_EINVAL, "contract: too many rungs");
+    cs_decision bad = d;
+    bad.nreps = 0;
+    CHECK(cs_contract_choose(s, &bad, 0, 0, 8, NULL, 0, NULL) == CS_EINVAL, "contract: no card");
+    bad = d;
+    bad.reps[0] = 40;
+    CHECK(cs_contract_choose(s, &bad, 0, 0, 8, NULL, 0, NULL) == CS_EINVAL, "contract: card 40");
+    bad = d;
+    bad.view.seat = (uint8_t)((bad.view.seat + 1) % 3);
+    CHECK(cs_contract_choose(s, &bad, 0, 0, 8, NULL, 0, NULL) == CS_EINVAL, "contract: not the mover's view");
+    bad = d;
+    bad.first.target = 40;
+    CHECK(cs_contract_choose(s, &bad, 0, 0, 8, NULL, 0, NULL) == CS_EINVAL, "contract: target 40");
+    bad = d;
+    bad.view.sizes[3] = 5;
+    CHECK(cs_contract_choose(s, &bad, 0, 0, 8, NULL, 0, NULL) == CS_ENOLAYOUT, "contract: no layout");
+    cs_solver_free(s);
+}
+
 int main(int argc, char **argv) {
     int endings = argc > 1 ? atoi(argv[1]) : 500;
     int deals = argc > 2 ? atoi(argv[2]) : 6;
@@ -709,6 +864,8 @@ int main(int argc, char **argv) {
     test_best_of_limited(endings / 5);
     test_best_of_stopped(endings / 5);
     test_reaches_batch(endings / 2);
+    test_layouts(endings / 5);
+    test_contract_choose(endings / 2);
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }

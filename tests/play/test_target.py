@@ -8,13 +8,18 @@ from pathlib import Path
 import pytest
 
 import calasolve
-from calasolve.game.cards import MAKE_THIRDS, card_name, cards_of, parse_card
+from calasolve.game.cards import MAKE_THIRDS, card_name, cards_of, parse_card, popcount
 from calasolve.game.rules import Rules
 from calasolve.game.state import PlayState, core_position
-from calasolve.play.knowledge import layout_count, view_of
+from collections import Counter
+
+from calasolve.play.knowledge import layout_count, view_masks, view_of
 from calasolve.play.factory import make_player
 from calasolve.play.players import PimcPlayer, play_out
-from calasolve.play.target import RESTS, ContractPimcPlayer, Goal, card_threshold, multiplier_goals, representatives
+from calasolve.play.target import (
+    RESTS, ContractPimcPlayer, Goal, card_threshold, core_layouts, multiplier_goals, representatives,
+)
+from calasolve.search import _core
 from calasolve.records.dealfile import read_deal_file
 from calasolve.types.record import Record
 from calasolve.search.solving import default_solver, final_card_values
@@ -228,6 +233,105 @@ def test_bad_arguments() -> None:
         ContractPimcPlayer(samples=0)
     with pytest.raises(calasolve.ParameterError, match="rest"):
         ContractPimcPlayer(rest="greedy")  # type: ignore[arg-type]
+    with pytest.raises(calasolve.ParameterError, match="sampler"):
+        ContractPimcPlayer(sampler="torch")  # type: ignore[arg-type]
+
+
+class Delegate:
+    """A solver keeping the whole contract that is not the C ``Solver``: the decision is tallied in Python."""
+
+    def __init__(self, solver: object) -> None:
+        self._solver = solver
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._solver, name)
+
+
+@pytest.mark.parametrize(("seed", "step"), [(0, 0), (5, 0), (3, 6)])
+def test_the_core_decides_as_the_tally_on_its_layouts(seed: int, step: int) -> None:
+    """The core's one call (dealing and tally) plays the card the tally here plays on the same layouts, at every
+    decision of whole deals: the contract's count, the multiplier's tie-breaks (and the ladder's, with a step), and
+    the decisions after the tricks taken settle the contract; with the same searches."""
+    settled = 0
+    for record in EXAMPLES[:3]:
+        core = [ContractPimcPlayer(samples=6, seed=seed, step=step, sampler="core") for _ in range(3)]
+        python = [ContractPimcPlayer(samples=6, seed=seed, step=step, sampler="core", solver=Delegate(default_solver()))
+                  for _ in range(3)]  # type: ignore[arg-type]
+        assert play_out(record, core).record.played == play_out(record, python).record.played
+        for a, b in zip(core, python):
+            # the core deals no layout where the tricks taken settle the game points too
+            assert (a.stats.decisions, a.stats.settled, a.stats.calls) == (b.stats.decisions, b.stats.settled, b.stats.calls)
+            assert a.stats.solved <= b.stats.solved
+            settled += a.stats.settled
+    assert settled > 0
+
+
+def _small_view(record: Record) -> tuple[Record, PlayState, int]:
+    """A late position of ``record`` whose seat to move has between 6 and 40 layouts of the unseen cards."""
+    line = dd_line(record)
+    for k in range(len(line) - 4, 0, -1):
+        rec = record.with_(played=line[:k])
+        state = rec.state()
+        if 6 <= layout_count(view_of(rec, state, state.to_move)) <= 40:
+            return rec, state, state.to_move
+    raise AssertionError("no small view")
+
+
+@pytest.mark.parametrize("index", [0, 3])
+def test_the_core_deals_every_layout_alike(index: int) -> None:
+    """Every layout the core deals fits the view, every one that fits comes, each as often (within 5 sigma)."""
+    rec, state, seat = _small_view(EXAMPLES[index])
+    view = view_of(rec, state, seat)
+    masks = view_masks(rec, state, seat)
+    k = layout_count(view)
+    n = 250 * k
+    drawn = Counter(core_layouts(masks, seat, 11, 0, n))
+    for hands, monte in drawn:
+        places = (*hands, monte)
+        assert hands[seat] == state.hands[seat]
+        assert [popcount(m) for m in places] == list(view.sizes)
+        for p, m in enumerate(places):
+            assert m & ~view.placed[p] & ~view.may_masks[p] == 0 and m & view.placed[p] == view.placed[p]
+    assert len(drawn) == k
+    assert all(abs(c - n / k) < 5 * (n / k) ** 0.5 for c in drawn.values()), sorted(drawn.values())
+    assert core_layouts(masks, seat, 11, 0, 20) == core_layouts(masks, seat, 11, 0, 20)
+    assert core_layouts(masks, seat, 11, 1, 20) != core_layouts(masks, seat, 11, 0, 20)
+
+
+def test_the_core_refuses_bad_views_and_decisions() -> None:
+    rec, state, seat = _small_view(EXAMPLES[0])
+    m = view_masks(rec, state, seat)
+    for args, match in [
+        ((3, m.placed, m.may, m.sizes, 0, 0, 1), "seat"),
+        ((seat, m.placed[:3], m.may, m.sizes, 0, 0, 1), "placed"),
+        ((seat, m.placed, (*m.may[:3], 1 << 40), m.sizes, 0, 0, 1), "may"),
+        ((seat, m.placed, m.may, (*m.sizes[:3], 41), 0, 0, 1), "sizes"),
+        ((seat, m.placed, m.may, m.sizes, -1, 0, 1), "seed"),
+        ((seat, m.placed, m.may, m.sizes, 0, 0, _core.MAX_LAYOUTS + 1), "n must"),
+        ((seat, m.placed, m.may, m.sizes, 0.5, 0, 1), "seed"),
+    ]:
+        with pytest.raises(calasolve.CalasolveError, match=match):
+            _core.deal_layouts(*args)
+    wrong = (*m.sizes[:3], m.sizes[3] + 1)
+    assert _core.deal_layouts(seat, m.placed, m.may, wrong, 0, 0, 1) is None
+    with pytest.raises(calasolve.CalasolveError, match="admits no layout"):
+        core_layouts(m._replace(sizes=wrong), seat, 0, 0, 1)
+    solver = default_solver()
+    reps = representatives(state)
+    good = dict(solver=solver, seat=seat, placed=m.placed, may=m.may, sizes=m.sizes, trick=state.trick,
+                leader=state.leader, soloist=state.soloist, last_thirds=3, captured=state.captured[state.soloist],
+                card_thirds=state.card_thirds[state.soloist], reps=reps, first=(18, False), rungs=[], seed=0, stream=0,
+                samples=4)
+    card, layouts, calls, _ = _core.contract_choice(**good)  # type: ignore[arg-type]
+    assert card in reps and 1 <= layouts <= 4 and calls >= 0
+    for change, match in [
+        ({"seat": (seat + 1) % 3}, "not the player to move"), ({"reps": []}, "reps"), ({"reps": [40]}, "card 40"),
+        ({"first": (37, False)}, "first"), ({"rungs": [((18, False), None)] * 17}, "rungs"),
+        ({"samples": 0}, "samples"), ({"captured": 36}, "captured"), ({"trick": [1, 2, 3]}, "trick"),
+    ]:
+        with pytest.raises(calasolve.CalasolveError, match=match):
+            _core.contract_choice(**{**good, **change})  # type: ignore[arg-type]
+    assert _core.contract_choice(**{**good, "sizes": wrong}) is None  # type: ignore[arg-type]
 
 
 def test_play_command_seats_it() -> None:

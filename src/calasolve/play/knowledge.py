@@ -44,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import comb
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, NamedTuple
 
 import numpy as np
 
@@ -54,7 +54,7 @@ from ..game.exchange import called_from
 from ..game.state import PlayState, defender_seats
 from ..types.record import Record
 
-__all__ = ["MONTE", "SeatView", "deal_layout", "layout_count", "shown_voids", "view_of"]
+__all__ = ["MONTE", "SeatView", "ViewMasks", "deal_layout", "layout_count", "shown_voids", "view_masks", "view_of"]
 
 #: The monte's place number (seats are 0, 1, 2).
 MONTE = 3
@@ -122,6 +122,33 @@ def shown_voids(state: PlayState) -> tuple[int, int, int]:
 def view_of(record: Record, state: PlayState, seat: int, *, check: bool = True) -> SeatView:
     """What ``seat`` knows at ``state``, a position of ``record``'s deal (its exchange complete); ``check``:
     that some layout of the unseen cards fits it (a reader of the view alone, who deals none, may skip it)."""
+    masks = view_masks(record, state, seat)
+    unseen = dict.fromkeys(cards_of(masks.unseen), 0)
+    for p in PLACES:
+        if p != seat:
+            for card in cards_of(masks.may[p]):
+                unseen[card] |= 1 << p
+    view = SeatView(seat, masks.placed, unseen, masks.sizes, masks.voids)
+    view.__dict__["may_masks"] = masks.may  # the cached property, known already
+    if check and layout_count(view) == 0:
+        raise CalasolveError(f"seat {seat}'s knowledge admits no layout of the unseen cards (an inconsistent record)")
+    return view
+
+
+class ViewMasks(NamedTuple):
+    """:func:`view_of`'s view as masks alone: what the searches and the network read of it."""
+
+    placed: tuple[Mask, Mask, Mask, Mask]
+    #: the cards still out that the seat cannot place
+    unseen: Mask
+    #: the unseen cards that may be at each place (none at the seat's own)
+    may: tuple[Mask, Mask, Mask, Mask]
+    sizes: tuple[int, int, int, int]
+    voids: tuple[int, int, int]
+
+
+def view_masks(record: Record, state: PlayState, seat: int) -> ViewMasks:
+    """What ``seat`` knows at ``state`` as masks (:func:`view_of` without the map of the unseen cards, unchecked)."""
     if seat not in (0, 1, 2):
         raise CalasolveError(f"seat {seat!r}: must be 0, 1 or 2")
     hands, monte = record.after_exchange()
@@ -151,22 +178,17 @@ def view_of(record: Record, state: PlayState, seat: int, *, check: bool = True) 
             placed[s] |= mask & ~played
     voids = shown_voids(state)
     out = FULL_DECK & ~played & ~placed[0] & ~placed[1] & ~placed[2] & ~placed[MONTE]
-    others = [p for p in PLACES if p != seat]
-    may = {p: out if p == MONTE else out & ~_suits(voids[p]) for p in others}
+    may = [0, 0, 0, 0]
+    for p in PLACES:
+        if p != seat:
+            may[p] = out if p == MONTE else out & ~_suits(voids[p])
     for s, mask in maybe_discarded.items():
-        for p in others:
-            if p not in (s, MONTE):
+        for p in PLACES:
+            if p not in (seat, s, MONTE):
                 may[p] &= ~mask  # a taken or called card is still with its taker, or discarded
-    unseen = dict.fromkeys(cards_of(out), 0)
-    for p in others:
-        for card in cards_of(may[p]):
-            unseen[card] |= 1 << p
     sizes = (popcount(state.hands[0]), popcount(state.hands[1]), popcount(state.hands[2]), popcount(monte))
-    view = SeatView(seat, (placed[0], placed[1], placed[2], placed[MONTE]), unseen, sizes, voids)
-    view.__dict__["may_masks"] = tuple(may.get(p, 0) for p in PLACES)  # the cached property, known already
-    if check and layout_count(view) == 0:
-        raise CalasolveError(f"seat {seat}'s knowledge admits no layout of the unseen cards (an inconsistent record)")
-    return view
+    return ViewMasks((placed[0], placed[1], placed[2], placed[MONTE]), out, (may[0], may[1], may[2], may[MONTE]),
+                     sizes, voids)
 
 
 def _suits(bits: int) -> Mask:

@@ -15,7 +15,9 @@ The last ``endgame`` tricks (6 by default) are played by the contract-minded
 PIMC player: there its searches are cheap (a tenth of its cost over a deal),
 and counting out the end of a deal is where imitation errs most
 (docs/experiments.md).  ``endgame=12`` is that player throughout, ``0`` the
-network throughout.
+network throughout.  Its layouts are the core's (``sampler="core"``), so each of
+its decisions is one call of the C core; ``sampler="numpy"`` deals those of
+``PimcPlayer`` instead, the choice of an earlier version.
 
 :func:`play_out_many` plays many deals together, one forward pass for every
 deal whose seat to move decides by a network.
@@ -40,9 +42,9 @@ from ..game.state import CONTRACTS, TRICKS, PlayState
 from ..search.engines import CoreSolver
 from ..types.play import PlayedDeal
 from ..types.record import Record, check_record
-from .knowledge import MONTE, view_of
+from .knowledge import MONTE, view_masks
 from .players import MAX_PIMC_SAMPLES, Player, play_choice
-from .target import ContractPimcPlayer
+from .target import ContractPimcPlayer, Sampler
 
 __all__ = [
     "DEFAULT_LEARNED_LAYOUTS", "LearnedPlayer", "N_FEATURES", "Network", "default_network",
@@ -78,7 +80,7 @@ def features_many(positions: Sequence[tuple[Record, PlayState]]) -> np.ndarray:
 def _planes(record: Record, state: PlayState) -> tuple[list[int], list[float]]:
     """The 12 card planes of :data:`N_FEATURES` as masks, and the 17 numbers of context."""
     m = state.to_move
-    view = view_of(record, state, m, check=False)
+    view = view_masks(record, state, m)
     planes = [state.hands[m], 0, 0, 0, 0, 0, 0, 0, view.placed[MONTE], 0, 0, 0]
     for t in state.tricks:
         for i, c in enumerate(t.cards):
@@ -86,7 +88,7 @@ def _planes(record: Record, state: PlayState) -> tuple[list[int], list[float]]:
     for i, c in enumerate(state.trick):
         planes[1 + (state.leader + i - m) % 3] |= 1 << c
         planes[4 + i] |= 1 << c
-    may = view.may_masks
+    may = view.may
     for r in (1, 2):
         planes[5 + r] = view.placed[(m + r) % 3]
         planes[8 + r] = may[(m + r) % 3]
@@ -154,12 +156,14 @@ class LearnedPlayer:
     seed: int = 0
     solver: CoreSolver | None = None
     network: Network | None = None
+    #: who deals the endgame's layouts (:class:`~calasolve.play.target.ContractPimcPlayer`'s ``sampler``)
+    sampler: Sampler = "core"
     name: str = "learned"
 
     def __post_init__(self) -> None:
         check_int("endgame", self.endgame, 0, TRICKS)
         check_int("samples", self.samples, 1, MAX_PIMC_SAMPLES)
-        self.search = ContractPimcPlayer(self.samples, self.seed, self.solver)
+        self.search = ContractPimcPlayer(self.samples, self.seed, self.solver, sampler=self.sampler)
         if self.network is None:
             self.network = default_network()
 

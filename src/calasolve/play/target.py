@@ -42,6 +42,13 @@ card that beats it on the most (docs/play.md, "The contract-minded player").
   soloist holds 18 thirds, or the defenders 18), ``levels`` plays for the
   multiplier alone: its goal is tested as the contract's was.
 
+**Who deals the layouts** (``sampler``): ``numpy``, those of ``PimcPlayer``
+for the same seed; ``core``, the C core's own stream (:func:`core_layouts`),
+uniform as well.  With the core's layouts, the ``levels`` rest and the C
+solver, the whole decision (dealing and tally) is one call of the core
+(``contract_choice``), which plays the card the tally here plays on the same
+layouts, at a fraction of the cost (docs/play.md).
+
 Whatever chose the cards, a played deal is scored exactly by the rules
 (:meth:`~calasolve.game.state.PlayState.result`).
 """
@@ -57,26 +64,30 @@ from typing import Callable, Literal, Sequence
 from ..game.cards import (
     LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, SUIT_MASKS, TOTAL_THIRDS, Card, cards_of, mask_of, mask_thirds, rank_of,
 )
-from ..game.errors import ParameterError
+from ..game.errors import CalasolveError, ParameterError
 from ..game.limits import check_int
 from ..game.rules import STANDARD, Rules
 from ..game.sampling import rng_for
 from ..game.state import TRICKS, Contract, CorePosition, PlayState, core_position
 from ..types.record import Record
+from ..search import _core
 from ..search.engines import CoreSolver
 from ..search.payoff import CARD_THIRDS, NONE, SOME, SWEEP, outcome_payoff, payoff_levels, possible
 from ..search.solving import default_solver, final_card_values
-from .knowledge import deal_layout, view_of
+from .knowledge import ViewMasks, deal_layout, view_masks, view_of
 from .players import DEFAULT_PIMC_SAMPLES, MAX_PIMC_SAMPLES, HeuristicPlayer, Layout, lowest_first, pick
 
 __all__ = [
-    "ContractPimcPlayer", "ContractStats", "Goal", "MAKE", "RESTS", "Rest", "card_threshold", "ladder",
-    "multiplier_goals", "representatives",
+    "ContractPimcPlayer", "ContractStats", "Goal", "MAKE", "RESTS", "Rest", "SAMPLERS", "Sampler", "card_threshold",
+    "core_layouts", "ladder", "multiplier_goals", "representatives",
 ]
 
 #: How a settled decision is played (see the module doc).
 Rest = Literal["levels", "heuristic", "thirds"]
 RESTS: tuple[Rest, ...] = ("levels", "heuristic", "thirds")
+#: Who deals a decision's layouts (see the module doc).
+Sampler = Literal["numpy", "core"]
+SAMPLERS: tuple[Sampler, ...] = ("numpy", "core")
 #: The rest rule measured best by game points (docs/play.md).
 DEFAULT_REST: Rest = "levels"
 #: Thirds between the margin targets of the tie-breaking ladder (0: none, the multiplier's goals only; docs/play.md).
@@ -232,6 +243,8 @@ class ContractPimcPlayer:
     first_samples: int | None = None
     #: the tricks that are the opening ones (``first_samples`` layouts)
     opening_tricks: int = DEFAULT_OPENING_TRICKS
+    #: who deals the layouts (see the module doc)
+    sampler: Sampler = "numpy"
     name: str = "contract"
     stats: ContractStats = field(default_factory=ContractStats)
 
@@ -244,16 +257,25 @@ class ContractPimcPlayer:
         check_int("opening_tricks", self.opening_tricks, 0, TRICKS)
         if self.rest not in RESTS:
             raise ParameterError("rest", self.rest, f"unknown rule for a settled contract (use {', '.join(RESTS)})")
+        if self.sampler not in SAMPLERS:
+            raise ParameterError("sampler", self.sampler, f"unknown sampler (use {', '.join(SAMPLERS)})")
+
+    def _count(self, state: PlayState) -> int:
+        """The layouts this decision tests (fewer in the opening tricks)."""
+        if len(state.history) < 3 * self.opening_tricks:
+            return self.first_samples if self.first_samples is not None else (self.samples + 1) // 2
+        return self.samples
 
     def layouts(self, record: Record, state: PlayState) -> list[Layout]:
-        """The layouts of the unseen cards this decision tests: the first of :meth:`PimcPlayer.layouts`'s for the
-        same seed (all of them after the opening tricks)."""
+        """The layouts of the unseen cards this decision tests: with the ``numpy`` sampler the first of
+        :meth:`PimcPlayer.layouts`'s for the same seed (all of them after the opening tricks), with ``core`` the
+        core's (:func:`core_layouts`)."""
+        if self.sampler == "core":
+            return core_layouts(view_masks(record, state, state.to_move), state.to_move, self.seed,
+                                len(state.history), self._count(state))
         view = view_of(record, state, state.to_move)
         rng = rng_for(self.seed, len(state.history))
-        count = self.samples
-        if len(state.history) < 3 * self.opening_tricks:
-            count = self.first_samples if self.first_samples is not None else (self.samples + 1) // 2
-        return [deal_layout(view, rng) for _ in range(count)]
+        return [deal_layout(view, rng) for _ in range(self._count(state))]
 
     def choose(self, record: Record, state: PlayState) -> Card:
         legal = list(cards_of(state.legal()))
@@ -278,6 +300,8 @@ class ContractPimcPlayer:
         if taken and self.rest == "heuristic":  # settled by the tricks taken: no layout needed
             self.stats.settled += 1
             return HeuristicPlayer().choose(record, state)
+        if self.sampler == "core" and self.rest == "levels" and isinstance(solver, _core.Solver):
+            return self._decide_in_core(solver, record, state, reps, taken)
         drawn = Counter(self.layouts(record, state))  # a layout drawn again is tested once, counted twice
         positions = [_with_layout(state, layout) for layout in drawn]
         weights = list(drawn.values())
@@ -308,6 +332,37 @@ class ContractPimcPlayer:
             # the goal depends on the card's contract on the layout (the lambda is used before the next rung)
             _, tied = self._tally(solver, positions, weights, tied, lambda r, j: up if made[r][j] else down, maximise)
         return tied[0]
+
+    def _decide_in_core(self, solver: _core.Solver, record: Record, state: PlayState, reps: list[Card],
+                        taken: bool) -> Card:
+        """:meth:`_decide` (the ``levels`` rest) as one call of the core, on the core's layouts."""
+        s = state.soloist
+        first: Goal | None = MAKE
+        rungs: tuple[tuple[Goal | None, Goal | None], ...] = ladder(record.contract, record.rules, self.step)
+        if taken:
+            self.stats.settled += 1
+            up, down = multiplier_goals(record.contract, record.rules)
+            first = up if state.captured[s] >= MAKE_THIRDS else down
+            defence_cards = sum(state.card_thirds) - state.card_thirds[s]
+            if first is None or (CARD_THIRDS - defence_cards < first.target if first is up
+                                 else state.card_thirds[s] >= first.target):
+                return reps[0]  # the game points are settled too
+            rungs = ()
+        seat = state.to_move
+        view = view_masks(record, state, seat)
+        count = self._count(state)
+        answer = _core.contract_choice(
+            solver, seat, view.placed, view.may, view.sizes, state.trick, state.leader, s,
+            LAST_TRICK_THIRDS, state.captured[s], state.card_thirds[s], reps, _target(first),
+            [(_target(u), _target(d)) for u, d in rungs], self.seed, len(state.history), count)
+        if answer is None:
+            raise _no_layout(seat)
+        card, distinct, calls, settled = answer
+        self.stats.layouts += count
+        self.stats.solved += distinct
+        self.stats.calls += calls
+        self.stats.settled += settled and not taken
+        return card
 
     def _tally(
         self, solver: CoreSolver, positions: Sequence[PlayState], weights: Sequence[int], reps: Sequence[Card],
@@ -399,6 +454,23 @@ class ContractPimcPlayer:
             for card, value in final_card_values(solver, pos).items():
                 totals[card] = totals.get(card, 0) + w * value
         return pick(totals, maximise)
+
+
+def core_layouts(view: ViewMasks, seat: int, seed: int, stream: int, n: int) -> list[Layout]:
+    """``n`` layouts of the unseen cards for ``seat``'s ``view``, dealt by the core (uniform among those that fit,
+    as :func:`~calasolve.play.knowledge.deal_layout`'s, from the core's own stream of ``seed`` and ``stream``)."""
+    layouts = _core.deal_layouts(seat, view.placed, view.may, view.sizes, seed, stream, n)
+    if layouts is None:
+        raise _no_layout(seat)
+    return layouts
+
+
+def _no_layout(seat: int) -> CalasolveError:
+    return CalasolveError(f"seat {seat}'s knowledge admits no layout of the unseen cards (an inconsistent record)")
+
+
+def _target(goal: Goal | None) -> tuple[int, bool] | None:
+    return None if goal is None else (goal.target, goal.cards)
 
 
 def _with_layout(state: PlayState, layout: Layout) -> PlayState:

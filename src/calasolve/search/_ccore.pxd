@@ -16,6 +16,7 @@ cdef extern from "calasolve.h" nogil:
         CS_OK
         CS_EINVAL
         CS_ENOMEM
+        CS_ENOLAYOUT
 
     ctypedef struct cs_position:
         uint64_t hands[3]
@@ -110,3 +111,39 @@ cdef extern from "calasolve.h" nogil:
     const int cs_best_of_depths[3]
     int cs_reaches_batch(cs_solver *s, const cs_position *cands, int n, int target, int max_fails, int8_t *out,
                          uint64_t *searches)
+
+    enum:
+        CS_MAX_LAYOUTS
+        CS_MAX_RUNGS
+
+    ctypedef struct cs_seat_view:
+        uint64_t placed[4]
+        uint64_t may[4]
+        uint8_t sizes[4]
+        uint8_t seat
+
+    ctypedef struct cs_target:
+        int8_t target
+        uint8_t cards
+
+    ctypedef struct cs_decision:
+        cs_seat_view view
+        uint8_t trick[2]
+        uint8_t ntrick
+        uint8_t leader
+        uint8_t soloist
+        uint8_t last_thirds
+        uint8_t captured
+        uint8_t card_thirds
+        uint8_t reps[40]
+        uint8_t nreps
+        cs_target first
+
+    ctypedef struct cs_decision_stats:
+        int layouts
+        int calls
+        int settled
+
+    int cs_deal_layouts(const cs_seat_view *v, uint64_t seed, uint64_t stream, int n, uint64_t *out)
+    int cs_contract_choose(cs_solver *s, const cs_decision *d, uint64_t seed, uint64_t stream, int samples,
+                           const cs_target *rungs, int nrungs, cs_decision_stats *st)

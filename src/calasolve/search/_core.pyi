@@ -105,3 +105,31 @@ def reaches_batch(
     target: int,
     max_fails: int = 0,
 ) -> tuple[list[int], int]: ...
+
+MAX_LAYOUTS: int
+#: a goal: (target thirds, card thirds only), or None (never met)
+Target = tuple[int, bool] | None
+Layout = tuple[tuple[int, int, int], int]
+
+def deal_layouts(
+    seat: int, placed: Sequence[int], may: Sequence[int], sizes: Sequence[int], seed: int, stream: int, n: int
+) -> list[Layout] | None: ...
+def contract_choice(
+    solver: Solver,
+    seat: int,
+    placed: Sequence[int],
+    may: Sequence[int],
+    sizes: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    soloist: int,
+    last_thirds: int,
+    captured: int,
+    card_thirds: int,
+    reps: Sequence[int],
+    first: Target,
+    rungs: Sequence[tuple[Target, Target]],
+    seed: int,
+    stream: int,
+    samples: int,
+) -> tuple[int, int, int, bool] | None: ...

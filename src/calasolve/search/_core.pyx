@@ -33,6 +33,7 @@ False
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 
 from operator import index as _index
 
@@ -48,6 +49,8 @@ from calasolve.search._ccore cimport (
     CS_GOAL_SIZE, cs_goal, cs_goal_free, cs_goal_new, cs_goal_nodes, cs_goal_reaches, cs_goal_total_nodes, cs_goal_state,
     cs_goal_use_thirds,
     cs_best_of_limited, cs_best_of_limits, cs_reaches_batch, CS_BEST_OF_PREFIX, CS_BEST_OF_PASSES, cs_best_of_depths,
+    CS_ENOLAYOUT, CS_MAX_LAYOUTS, CS_MAX_RUNGS, cs_contract_choose, cs_deal_layouts, cs_decision, cs_decision_stats,
+    cs_seat_view, cs_target,
 )
 
 cdef uint64_t _DECK = (<uint64_t>1 << 40) - 1
@@ -659,3 +662,173 @@ def reaches_batch(Solver solver not None, hands, last_bonus, leader, soloist, ta
     finally:
         free(pos)
         free(out)
+
+
+#: The most layouts one call deals (:func:`deal_layouts`, :func:`contract_choice`).
+MAX_LAYOUTS = CS_MAX_LAYOUTS
+_SEED_MAX = (1 << 64) - 1
+
+
+cdef void _load_view(cs_seat_view *v, object seat, object placed, object may, object sizes) except *:
+    """Checks a seat's view (places: seats 0..2, the monte) and fills ``v``."""
+    seat = _int(seat, "seat")
+    if not 0 <= seat <= 2:
+        raise SolverArgumentError(f"seat must be 0..2, got {seat!r}")
+    v.seat = <uint8_t>seat
+    for name, masks in (("placed", placed), ("may", may)):
+        ms = tuple(masks)
+        if len(ms) != 4:
+            raise SolverArgumentError(f"{name} must be 4 masks (seats 0..2, the monte), got {len(ms)}")
+        for i in range(4):
+            m = _int(ms[i], f"{name}[{i}]")
+            if m < 0 or m > _DECK:
+                raise SolverArgumentError(f"{name}[{i}] is not a mask of cards 0..39: {m!r}")
+            if name == "placed":
+                v.placed[i] = <uint64_t>m
+            else:
+                v.may[i] = <uint64_t>m
+    sz = tuple(sizes)
+    if len(sz) != 4:
+        raise SolverArgumentError(f"sizes must be 4 counts, got {len(sz)}")
+    for i in range(4):
+        n = _int(sz[i], f"sizes[{i}]")
+        if not 0 <= n <= 40:
+            raise SolverArgumentError(f"sizes[{i}] must be 0..40, got {n!r}")
+        v.sizes[i] = <uint8_t>n
+
+
+cdef tuple _stream(object seed, object stream):
+    seed, stream = _int(seed, "seed"), _int(stream, "stream")
+    for name, x in (("seed", seed), ("stream", stream)):
+        if not 0 <= x <= _SEED_MAX:
+            raise SolverArgumentError(f"{name} must be 0..2**64-1, got {x!r}")
+    return seed, stream
+
+
+def deal_layouts(seat, placed, may, sizes, seed, stream, n):
+    """``n`` layouts of the unseen cards, uniform among those that fit a seat's view (``cs_deal_layouts``):
+    ``placed[p]`` the cards known at place ``p`` (seats 0..2, the monte 3), ``may[p]`` the unseen cards that may
+    be there, ``sizes[p]`` the cards it holds.  Each layout is ``((hand0, hand1, hand2), monte)``; a function
+    of ``seed``, ``stream`` and the view.  None when no layout fits.
+
+    >>> layouts = deal_layouts(0, (1, 0, 0, 0), (0, 6, 6, 0), (1, 1, 1, 0), 7, 0, 100)
+    >>> sorted(set(layouts))  # seat 0 holds card 0; cards 1 and 2 are with seats 1 and 2, either way
+    [((1, 2, 4), 0), ((1, 4, 2), 0)]
+    >>> deal_layouts(0, (1, 0, 0, 0), (0, 6, 0, 0), (1, 1, 1, 0), 7, 0, 1) is None  # seat 2 may hold neither
+    True
+    """
+    cdef cs_seat_view v
+    cdef int r, count
+    cdef uint64_t cseed, cstream
+    cdef uint64_t *out
+    memset(&v, 0, sizeof(v))
+    _load_view(&v, seat, placed, may, sizes)
+    cseed, cstream = _stream(seed, stream)
+    n = _int(n, "n")
+    if not 0 <= n <= CS_MAX_LAYOUTS:
+        raise SolverArgumentError(f"n must be 0..{CS_MAX_LAYOUTS}, got {n!r}")
+    count = n
+    out = <uint64_t *>malloc(sizeof(uint64_t) * 4 * (count if count > 0 else 1))
+    if not out:
+        raise MemoryError()
+    try:
+        with nogil:
+            r = cs_deal_layouts(&v, cseed, cstream, count, out)
+        if r == CS_ENOLAYOUT:
+            return None
+        if r == CS_ENOMEM:
+            raise MemoryError()
+        if r < 0:
+            raise InternalError("invalid view: the C core refuses what the checks here passed")
+        return [((out[4 * i], out[4 * i + 1], out[4 * i + 2]), out[4 * i + 3]) for i in range(count)]
+    finally:
+        free(out)
+
+
+cdef cs_target _target(object goal, str what) except *:
+    """A goal ``(target, cards)`` or None (none: never met) as the core's."""
+    cdef cs_target t
+    if goal is None:
+        t.target, t.cards = -1, 0
+        return t
+    target, cards = goal
+    target = _int(target, what)
+    if not 0 <= target <= CS_MAX_VALUE + 1:
+        raise SolverArgumentError(f"{what} must be 0..{CS_MAX_VALUE + 1} thirds, got {target!r}")
+    t.target, t.cards = <int8_t>target, 1 if cards else 0
+    return t
+
+
+def contract_choice(Solver solver not None, seat, placed, may, sizes, trick, leader, soloist, last_thirds,
+                    captured, card_thirds, reps, first, rungs, seed, stream, samples):
+    """The contract-minded PIMC card of the seat to move (``cs_contract_choose``): the view as
+    :func:`deal_layouts`'s, the position (the current ``trick``, its ``leader``, the ``soloist``, the last trick's
+    own thirds, the soloist's thirds and card thirds so far), the cards to choose from in tie order, the ``first``
+    goal and the ``rungs`` (pairs ``(up, down)``), each goal ``(target, cards)`` or None.  Returns ``(card,
+    layouts, calls, settled)``, or None when no layout fits the view."""
+    cdef cs_decision d
+    cdef cs_decision_stats st
+    cdef cs_target *crungs = NULL
+    cdef int r, nr, count
+    cdef uint64_t cseed, cstream
+    memset(&d, 0, sizeof(d))
+    _load_view(&d.view, seat, placed, may, sizes)
+    tr = tuple(trick)
+    if len(tr) > 2:
+        raise SolverArgumentError(f"the current trick holds 0..2 cards before the player to move, got {len(tr)}")
+    d.ntrick = <uint8_t>len(tr)
+    for i, c in enumerate(tr):
+        c = _int(c, "a trick card")
+        if not 0 <= c < 40:
+            raise SolverArgumentError(f"trick card {c!r} is not a card id 0..39")
+        d.trick[i] = <uint8_t>c
+    leader, soloist = _seats(leader, soloist)
+    d.leader, d.soloist = <uint8_t>leader, <uint8_t>soloist
+    if (leader + len(tr)) % 3 != d.view.seat:
+        raise SolverArgumentError(f"seat {d.view.seat} is not the player to move")
+    for name, x, top in (("last_thirds", last_thirds, MAX_BONUS), ("captured", captured, CS_MAX_VALUE),
+                         ("card_thirds", card_thirds, CS_MAX_VALUE)):
+        x = _int(x, name)
+        if not 0 <= x <= top:
+            raise SolverArgumentError(f"{name} must be 0..{top}, got {x!r}")
+    d.last_thirds, d.captured, d.card_thirds = <uint8_t>last_thirds, <uint8_t>captured, <uint8_t>card_thirds
+    rs = tuple(reps)
+    if not 1 <= len(rs) <= 40:
+        raise SolverArgumentError(f"reps must be 1..40 cards, got {len(rs)}")
+    for i, c in enumerate(rs):
+        c = _int(c, "a card to choose")
+        if not 0 <= c < 40:
+            raise SolverArgumentError(f"card {c!r} is not a card id 0..39")
+        d.reps[i] = <uint8_t>c
+    d.nreps = <uint8_t>len(rs)
+    d.first = _target(first, "first")
+    ladder = tuple(rungs)
+    nr = len(ladder)
+    if nr > CS_MAX_RUNGS:
+        raise SolverArgumentError(f"rungs: at most {CS_MAX_RUNGS}, got {nr}")
+    cseed, cstream = _stream(seed, stream)
+    count = _int(samples, "samples")
+    if not 1 <= count <= CS_MAX_LAYOUTS:
+        raise SolverArgumentError(f"samples must be 1..{CS_MAX_LAYOUTS}, got {samples!r}")
+    crungs = <cs_target *>malloc(sizeof(cs_target) * 2 * (nr if nr > 0 else 1))
+    if not crungs:
+        raise MemoryError()
+    try:
+        for i, (up, down) in enumerate(ladder):
+            crungs[2 * i] = _target(up, "a rung's up goal")
+            crungs[2 * i + 1] = _target(down, "a rung's down goal")
+        solver._enter()
+        try:
+            with nogil:
+                r = cs_contract_choose(solver._s, &d, cseed, cstream, count, crungs, nr, &st)
+        finally:
+            solver._busy = False
+    finally:
+        free(crungs)
+    if r == CS_ENOLAYOUT:
+        return None
+    if r == CS_ENOMEM:
+        raise MemoryError()
+    if r < 0:
+        raise InternalError("invalid decision: the C core refuses what the checks here passed")
+    return r, st.layouts, st.calls, bool(st.settled)
