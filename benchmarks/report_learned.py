@@ -3,7 +3,7 @@
     python3 benchmarks/report_learned.py strength [--mix rule] [--first 100000] [--deals 1000] [--jobs 2] [--endgame 6]
     python3 benchmarks/report_learned.py speed [--deals 200]
     python3 benchmarks/report_learned.py advice [--hands 0-20] [--jobs 2] [--players learned]
-    python3 benchmarks/report_learned.py agreement [--hands 0,3,...] [--deals 64] [--jobs 2]
+    python3 benchmarks/report_learned.py agreement [--hands 0,3,...] [--deals 64] [--jobs 2] [--pimc-from FILE]
 
 ``strength``: duplicate deals apart from the training ones (:func:`calasolve.train.data.training_deal`, deals
 numbered from ``--first``; training used rule 0-11999 and stakes 20000-25399), each played three times from
@@ -22,6 +22,7 @@ time, the recommended contract's played P(make) half-width, the toss-ups.
 ``agreement``: per hand and contract, the learned players' P(make) interval (the default advice) against the
 contract-minded PIMC players' plain estimate on ``--deals`` deals (:func:`calasolve.advice.playadvice.advise_play`,
 the same deals and exchange policies): do the intervals meet, do both read makes (>= 50%) or both fails.
+``--pimc-from`` reuses an earlier run's PIMC estimates (they are most of its cost).
 """
 
 from __future__ import annotations
@@ -163,21 +164,29 @@ def advice(args: argparse.Namespace) -> dict[str, Any]:
     return {"hands": rows, "summary": summary}
 
 
+def _pimc_estimates(args: argparse.Namespace, k: int) -> dict[str, tuple[float, tuple[float, float]]]:
+    """Hand ``k``'s PIMC P(make) and interval per contract: played now, or read from ``--pimc-from``."""
+    if args.pimc_from:
+        rows = json.load(open(args.pimc_from))["rows"]
+        return {r["contract"]: (r["pimc"], tuple(r["pimc_95"])) for r in rows if r["hand"] == k}
+    h = ADVISE_HANDS[k]
+    plain = advise_play(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs, players="contract",
+                        play_samples=args.deals, pimc_samples=8, defender_policy="sampled")
+    return {e.contract: (e.pimc.makes / e.pimc.deals, e.pimc.p_make_95) for e in plain.estimates}
+
+
 def agreement(args: argparse.Namespace) -> dict[str, Any]:
     rows = []
     for k in hand_list(args.hands):
         h = ADVISE_HANDS[k]
         fast = advise(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs)
-        plain = advise_play(h.hand, seat=h.seat, seed=args.seed, jobs=args.jobs, players="contract",
-                            play_samples=args.deals, pimc_samples=8, defender_policy="sampled")
+        pimc = _pimc_estimates(args, k)
         assert fast.played is not None
         for e in fast.played.estimates:
-            p = next(x for x in plain.estimates if x.contract == e.contract).pimc
-            lo, hi = p.p_make_95
-            p_make = p.makes / p.deals
+            p_make, (lo, hi) = pimc[e.contract]
             meet = e.p_make_95[0] <= hi and lo <= e.p_make_95[1]
             rows.append({"hand": k, "contract": e.contract, "learned": e.p_make, "learned_95": e.p_make_95,
-                         "pimc": p_make, "pimc_95": p.p_make_95, "meet": meet,
+                         "pimc": p_make, "pimc_95": (lo, hi), "meet": meet,
                          "same_side": (e.p_make >= 0.5) == (p_make >= 0.5)})
             print(f"hand {k:2d} {e.contract:9s} learned {e.p_make:.2f} [{e.p_make_95[0]:.2f}, {e.p_make_95[1]:.2f}] "
                   f"PIMC {p_make:.2f} [{lo:.2f}, {hi:.2f}] {'meet' if meet else 'APART'}", flush=True)
@@ -209,6 +218,8 @@ def main() -> None:
     g.add_argument("--deals", type=int, default=64)
     g.add_argument("--jobs", type=int, default=2)
     g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--pimc-from", default=None, help="an earlier agreement JSON whose PIMC estimates to reuse "
+                   "(the same --seed and --deals; the PIMC players' code unchanged since)")
     for q in (s, p, a, g):
         q.add_argument("--json", default=None)
     args = ap.parse_args()

@@ -312,10 +312,8 @@ class ContractPimcPlayer:
             if self.rest == "thirds":
                 return self._best_thirds(solver, positions, weights, maximise)
             # only the multiplier is still open: its goal is the contract now, with no ladder after it
-            up, down = multiplier_goals(record.contract, record.rules)
-            goal = up if mine >= MAKE_THIRDS else down
-            defence_cards = sum(state.card_thirds) - state.card_thirds[s]
-            if goal is None or (CARD_THIRDS - defence_cards < goal.target if goal is up else state.card_thirds[s] >= goal.target):
+            goal = _open_multiplier(record, state)
+            if goal is None:
                 return reps[0]  # the game points are settled too
             return self._tally(solver, positions, weights, reps, lambda r, j: goal, maximise)[1][0]
         made, tied = self._tally(solver, positions, weights, reps, lambda r, j: MAKE, maximise)
@@ -341,11 +339,8 @@ class ContractPimcPlayer:
         rungs: tuple[tuple[Goal | None, Goal | None], ...] = ladder(record.contract, record.rules, self.step)
         if taken:
             self.stats.settled += 1
-            up, down = multiplier_goals(record.contract, record.rules)
-            first = up if state.captured[s] >= MAKE_THIRDS else down
-            defence_cards = sum(state.card_thirds) - state.card_thirds[s]
-            if first is None or (CARD_THIRDS - defence_cards < first.target if first is up
-                                 else state.card_thirds[s] >= first.target):
+            first = _open_multiplier(record, state)
+            if first is None:
                 return reps[0]  # the game points are settled too
             rungs = ()
         seat = state.to_move
@@ -454,6 +449,18 @@ class ContractPimcPlayer:
             for card, value in final_card_values(solver, pos).items():
                 totals[card] = totals.get(card, 0) + w * value
         return pick(totals, maximise)
+
+
+def _open_multiplier(record: Record, state: PlayState) -> Goal | None:
+    """Once the tricks taken settle the contract, the multiplier's goal still open (won where it is made, escaped
+    where it fails); None when the game points are settled too."""
+    s = state.soloist
+    up, down = multiplier_goals(record.contract, record.rules)
+    goal = up if state.captured[s] >= MAKE_THIRDS else down
+    defence_cards = sum(state.card_thirds) - state.card_thirds[s]
+    if goal is None or (CARD_THIRDS - defence_cards < goal.target if goal is up else state.card_thirds[s] >= goal.target):
+        return None
+    return goal
 
 
 def core_layouts(view: ViewMasks, seat: int, seed: int, stream: int, n: int) -> list[Layout]:

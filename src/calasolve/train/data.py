@@ -41,7 +41,7 @@ from ..play.target import ContractPimcPlayer
 from ..search.solving import default_solver
 from ..types.record import Record
 
-__all__ = ["CHUNK", "MIXES", "Chunk", "Rows", "chunks_of", "deal_rows", "generate", "training_deal"]
+__all__ = ["CHUNK", "MIXES", "TRAINING_ENDGAME", "Chunk", "Rows", "chunks_of", "deal_rows", "generate", "training_deal"]
 
 #: How the soloist's contract is chosen (see the module doc).
 MIXES = ("rule", "stakes")
@@ -51,6 +51,9 @@ STAKES: tuple[Contract, ...] = ("solissimo", "dividete", "scegliete")
 CHUNK = 2000
 #: The deals' own seed (the cards of deal d: rng_for(DEAL_SEED, d)).
 DEAL_SEED = 12345
+#: The learner's endgame in the DAgger rounds: its network's positions are the rows, so this is fixed with the data
+#: that made the shipped weights, whatever the players' default (docs/play.md).
+TRAINING_ENDGAME = 6
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,7 @@ def deal_rows(task: tuple[str, int, Network | None]) -> Rows:
     solver = default_solver()
     record, seed = training_deal(mix, d, solver)
     rows: list[tuple[np.ndarray, np.ndarray, Card]] = []
-    learner = None if network is None else LearnedPlayer(seed=seed, solver=solver, network=network)
+    learner = None if network is None else LearnedPlayer(TRAINING_ENDGAME, seed=seed, solver=solver, network=network)
     play_out(record, [_Recorder(ContractPimcPlayer(DEFAULT_LEARNED_LAYOUTS, seed, solver), rows, learner)
                       for _ in range(3)])
     if not rows:
