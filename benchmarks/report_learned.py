@@ -12,8 +12,9 @@ against PIMC defenders; PIMC soloist against learned defenders.  The learned sid
 against PIMC's in its place, per contract, with standard errors.
 
 ``speed``: CPU per deal (the cards of a deal after its exchange) by player: three learned players (batched
-over all deals, and one deal at a time), the network alone (``endgame=0``), the endgame on ``numpy`` layouts
-(tallied in Python, as before the core's decision), and contract-minded PIMC; and the deal's exchange by the
+over all deals, and one deal at a time) with the default endgame and with six tricks, the network alone
+(``endgame=0``), six tricks on ``numpy`` layouts (tallied in Python, the default before the core's decision),
+and contract-minded PIMC; and the deal's exchange by the
 learned policies (as the advice's play-outs make it).
 
 ``advice``: the default advice of each suite hand (:data:`calasolve.search.suites.ADVISE_HANDS`): wall
@@ -98,7 +99,8 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
     deals = [training_deal("rule", d, solver) for d in range(200_000, 200_000 + args.deals)]
     records = [r for r, _ in deals]
     out: dict[str, Any] = {"deals": args.deals}
-    for endgame, sampler in ((6, "core"), (0, "core"), (6, "numpy")):  # numpy: the endgame as tallied before
+    # the default; six tricks; the network alone; six tricks on numpy layouts, tallied in Python (the default before)
+    for endgame, sampler in ((DEFAULT_ENDGAME, "core"), (6, "core"), (0, "core"), (6, "numpy")):
         solver.clear()  # each player starts from an empty table: the same deals' searches would be found in it
 
         def players(s: int) -> list[LearnedPlayer]:

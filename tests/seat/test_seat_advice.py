@@ -42,10 +42,26 @@ def _same(a: SeatAdvice, b: SeatAdvice) -> bool:
     return bool(x == y)
 
 
+def _unique_layout() -> GameState:
+    """A solo game (seat 1) by the learned agent at the first position where the soloist, to move with a
+    choice, can place every card."""
+    agent = LearnedAgent(seed=1)
+    for seed in range(50, 90):
+        g = GameState()
+        g.sample_chance(rng_for(seed, 5))
+        for c in ("pass", "solo", "pass"):
+            g.apply(PASS if c == "pass" else bid_action(c))
+        while not g.is_terminal:
+            if g.phase == "play" and g.current_player == 1 and popcount(g.play.legal()) > 1:  # type: ignore[union-attr]
+                if layout_count(_in_play(state_view(g, 1))[0]) == 1:
+                    return g
+            g.apply(agent.act(g))
+    raise AssertionError("no position with a unique layout")
+
+
 def test_a_unique_layout_gives_each_cards_double_dummy_value(solver: CoreSolver) -> None:
-    g = _game(50, ("pass", "solo", "pass"), 24)  # the soloist can place every card here (found by a scan)
+    g = _unique_layout()
     view = state_view(g, 1)
-    assert layout_count(_in_play(view)[0]) == 1 and popcount(g.play.legal()) > 1  # type: ignore[union-attr]
     advice = advise_view(view, layouts=4, solver=solver)
     exact = final_card_values(solver, g.play)  # type: ignore[arg-type]
     from calasolve.game.cards import card_name

@@ -70,7 +70,7 @@ ADVICE_OPTIONS = (
                       "dummy with the gap on the same deals)."),
     click.option("--players", type=click.Choice(list(PLAYERS)), default=None,
                  help="Who plays the deals out: learned (a network over what the seat sees, contract-minded PIMC for "
-                      "the last six tricks; the default of --play played), contract (PIMC playing for the contract, "
+                      "the last eight tricks; the default of --play played), contract (PIMC playing for the contract, "
                       "the method before the learned players) or pimc (PIMC playing for thirds; the default of "
                       "--play pimc and both)."),
     click.option("--play-samples", type=click.IntRange(1, MAX_SAMPLES), default=None,

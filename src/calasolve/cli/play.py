@@ -98,7 +98,7 @@ def _parse_players(text: str) -> tuple[str, str, str]:
 @json_option()
 @click.option("--players", default="pimc", show_default=True, metavar="P|P0,P1,P2",
               help="Who plays: pimc (sees its own hand, samples the rest), contract (as pimc, but plays for the contract), "
-                   "learned (a network over what its seat sees, contract for the last six tricks), dd (sees every card) "
+                   "learned (a network over what its seat sees, contract for the last eight tricks), dd (sees every card) "
                    "or heuristic; one for every seat or one per seat 0,1,2.")
 @click.option("--samples", type=click.IntRange(1, MAX_PIMC_SAMPLES), default=DEFAULT_PIMC_SAMPLES, show_default=True,
               help="Layouts of the unseen cards a PIMC (contract, learned) player solves per decision.")

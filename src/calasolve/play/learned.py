@@ -11,13 +11,13 @@ the trick so far, the cards it knows to be with each other seat or in the
 monte and where each unseen card may be (:func:`~calasolve.play.knowledge.view_of`),
 and the contract, the soloist's seat, the trick's leader and the thirds taken.
 
-The last ``endgame`` tricks (6 by default) are played by the contract-minded
-PIMC player: there its searches are cheap (a tenth of its cost over a deal),
-and counting out the end of a deal is where imitation errs most
-(docs/experiments.md).  ``endgame=12`` is that player throughout, ``0`` the
-network throughout.  Its layouts are the core's (``sampler="core"``), so each of
-its decisions is one call of the C core; ``sampler="numpy"`` deals those of
-``PimcPlayer`` instead, the choice of an earlier version.
+The last ``endgame`` tricks (8 by default) are played by the contract-minded
+PIMC player: there its searches are cheap, and the end of a deal is where
+imitation errs most (docs/experiments.md).  ``endgame=12`` is that player
+throughout, ``0`` the network throughout.  Its layouts are the core's
+(``sampler="core"``), so each of its decisions is one call of the C core;
+``sampler="numpy"`` deals those of ``PimcPlayer`` instead, as an earlier
+version did.
 
 :func:`play_out_many` plays many deals together, one forward pass for every
 deal whose seat to move decides by a network.
