@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "calasolve.h"
+#include "contract.h"
 #include "position.h"
 
 /* ---- the random stream ------------------------------------------------- */
@@ -50,15 +51,12 @@ static uint64_t rng_below(rng_t *r, uint64_t n) {
 
 /* Binomials up to 40 choose k (all below 2^38). */
 static uint64_t binom[CS_NUM_CARDS + 1][CS_NUM_CARDS + 1];
-static int binom_ready = 0;
 
-static void binom_init(void) {
-    if (binom_ready) return;
+void contract_tables_init(void) {
     for (int n = 0; n <= CS_NUM_CARDS; n++) {
         binom[n][0] = 1;
         for (int k = 1; k <= n; k++) binom[n][k] = binom[n - 1][k - 1] + (k < n ? binom[n - 1][k] : 0);
     }
-    binom_ready = 1;
 }
 
 /* The counting of one view: the three places other than the seat's, the
@@ -94,7 +92,6 @@ static inline uint64_t multinomial(int n, int allowed, const int k[3]) {
 /* Fills C for `v` (seat `seat`): CS_OK, CS_ENOMEM, or 1 when no layout fits. */
 static int count_layouts(const cs_seat_view *v, count_t *C) {
     C->ways = NULL;
-    binom_init();
     uint64_t placed = v->placed[0] | v->placed[1] | v->placed[2] | v->placed[3];
     uint64_t unseen = 0;
     int j = 0, total_need = 0;

@@ -1,5 +1,6 @@
 /* tables.c -- filling the lookup tables of position.c, key.c and tt.c, once. */
 #include "tables.h"
+#include "contract.h"
 
 #include "key.h"
 #include "position.h"
@@ -16,5 +17,6 @@ void cs_tables_init(void) {
     pos_tables_init(); /* first: the key's and the table's are built from these */
     key_tables_init();
     tt_tables_init();
+    contract_tables_init();
     tables_ready = 1;
 }

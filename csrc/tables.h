@@ -1,6 +1,7 @@
 /*
  * tables.h -- filling every lookup table of the core (internal): the card
- * tables of position.c, then the key's, then the table's, in that order.
+ * tables of position.c, then the key's, then the table's, then the
+ * binomials of contract.c, in that order.
  * Its own file so that position.c need not call up into key.c and tt.c,
  * which themselves read the card tables.
  */
