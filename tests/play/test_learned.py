@@ -45,7 +45,7 @@ def test_learned_players_play_whole_deals_legally_and_reproducibly(endgame: int)
 
 def test_many_deals_played_together_play_the_cards_played_one_at_a_time() -> None:
     records = [r for r, _ in DEALS]
-    for endgame in (0, 6):
+    for endgame in (0, 8):
         together = play_out_many(records, [[LearnedPlayer(endgame=endgame, seed=s) for _ in range(3)] for _, s in DEALS])
         alone = [play_out(r, [LearnedPlayer(endgame=endgame, seed=s) for _ in range(3)]) for r, s in DEALS]
         assert [p.record.played for p in together] == [p.record.played for p in alone]
@@ -89,7 +89,7 @@ def _unseen_pair(record: Record, played: int) -> tuple[Record, int, int, int, in
     return record.with_(played=record.played[:played]), a, b, in_a[0], in_b[0]
 
 
-@pytest.mark.parametrize("endgame", [0, 6])
+@pytest.mark.parametrize("endgame", [0, 6, 8])
 def test_the_player_decides_alike_on_deals_its_seat_cannot_tell_apart(endgame: int) -> None:
     checked = 0
     for record, seed in DEALS:
