@@ -89,6 +89,14 @@ cdef object _int(object v, str what):
         raise SolverArgumentTypeError(f"{what} must be an int, not {type(v).__name__}") from None
 
 
+cdef uint64_t _mask(object v, str what) except? 0:
+    """``v`` as a mask of cards 0..39 (SolverArgumentError otherwise)."""
+    v = _int(v, what)
+    if v < 0 or v > _DECK:
+        raise SolverArgumentError(f"{what} is not a mask of cards 0..39: {v!r}")
+    return <uint64_t>v
+
+
 cdef void _load(cs_position *pos, object hands, object trick, object leader,
                 object soloist, object last_bonus) except *:
     """Checks a position and fills ``pos``; raises SolverArgumentError (a TypeError too for a wrong type)."""
@@ -98,10 +106,7 @@ cdef void _load(cs_position *pos, object hands, object trick, object leader,
     if len(hs) != 3:
         raise SolverArgumentError(f"hands must be 3 masks, got {len(hs)}")
     for i in range(3):
-        v = _int(hs[i], f"hand {i}")
-        if v < 0 or v > _DECK:
-            raise SolverArgumentError(f"hand {i} is not a mask of cards 0..39: {v!r}")
-        h = <uint64_t>v
+        h = _mask(hs[i], f"hand {i}")
         if h & seen:
             raise SolverArgumentError(f"hand {i} shares cards with another hand")
         seen |= h
@@ -680,13 +685,10 @@ cdef void _load_view(cs_seat_view *v, object seat, object placed, object may, ob
         if len(ms) != 4:
             raise SolverArgumentError(f"{name} must be 4 masks (seats 0..2, the monte), got {len(ms)}")
         for i in range(4):
-            m = _int(ms[i], f"{name}[{i}]")
-            if m < 0 or m > _DECK:
-                raise SolverArgumentError(f"{name}[{i}] is not a mask of cards 0..39: {m!r}")
             if name == "placed":
-                v.placed[i] = <uint64_t>m
+                v.placed[i] = _mask(ms[i], f"placed[{i}]")
             else:
-                v.may[i] = <uint64_t>m
+                v.may[i] = _mask(ms[i], f"may[{i}]")
     sz = tuple(sizes)
     if len(sz) != 4:
         raise SolverArgumentError(f"sizes must be 4 counts, got {len(sz)}")
@@ -695,6 +697,17 @@ cdef void _load_view(cs_seat_view *v, object seat, object placed, object may, ob
         if not 0 <= n <= 40:
             raise SolverArgumentError(f"sizes[{i}] must be 0..40, got {n!r}")
         v.sizes[i] = <uint8_t>n
+
+
+cdef bint _fits(int r, str what) except -1:
+    """A contract call's return code: False for no layout; raises for the errors."""
+    if r == CS_ENOLAYOUT:
+        return False
+    if r == CS_ENOMEM:
+        raise MemoryError()
+    if r < 0:
+        raise InternalError(f"invalid {what}: the C core refuses what the checks here passed")
+    return True
 
 
 cdef tuple _stream(object seed, object stream):
@@ -734,12 +747,8 @@ def deal_layouts(seat, placed, may, sizes, seed, stream, n):
     try:
         with nogil:
             r = cs_deal_layouts(&v, cseed, cstream, count, out)
-        if r == CS_ENOLAYOUT:
+        if not _fits(r, "view"):
             return None
-        if r == CS_ENOMEM:
-            raise MemoryError()
-        if r < 0:
-            raise InternalError("invalid view: the C core refuses what the checks here passed")
         return [((out[4 * i], out[4 * i + 1], out[4 * i + 2]), out[4 * i + 3]) for i in range(count)]
     finally:
         free(out)
@@ -825,10 +834,6 @@ def contract_choice(Solver solver not None, seat, placed, may, sizes, trick, lea
             solver._busy = False
     finally:
         free(crungs)
-    if r == CS_ENOLAYOUT:
+    if not _fits(r, "decision"):
         return None
-    if r == CS_ENOMEM:
-        raise MemoryError()
-    if r < 0:
-        raise InternalError("invalid decision: the C core refuses what the checks here passed")
     return r, st.layouts, st.calls, bool(st.settled)
