@@ -230,6 +230,10 @@ typedef struct {
     int error;
 } tally_t;
 
+/* What the last trick adds toward goal `g` on layout L: the monte's thirds, and the last's own unless
+ * the goal counts card thirds only. */
+static inline int last_bonus_of(const layout_t *L, cs_target g) { return g.cards ? L->monte_cards : L->bonus; }
+
 static inline int same_target(cs_target a, cs_target b) {
     return a.target == b.target && (a.target < 0 || a.cards == b.cards);
 }
@@ -238,7 +242,7 @@ static inline int same_target(cs_target a, cs_target b) {
  * position with these hands and trick?  (The goal's target is above `have`.) */
 static int search(tally_t *T, const layout_t *L, const uint64_t hands[3], const uint8_t *trick, int ntrick,
                   int leader, int have, cs_target g) {
-    int bonus = g.cards ? L->monte_cards : L->bonus;
+    int bonus = last_bonus_of(L, g);
     uint64_t left = hands[0] | hands[1] | hands[2];
     for (int i = 0; i < ntrick; i++) left |= UINT64_C(1) << trick[i];
     if (g.target - have > cs_mask_points(left) + bonus) return 0; /* more than is left */
@@ -248,8 +252,7 @@ static int search(tally_t *T, const layout_t *L, const uint64_t hands[3], const 
     pos.ntrick = (uint8_t)ntrick;
     pos.leader = (uint8_t)leader;
     pos.soloist = T->d->soloist;
-    pos.last_bonus = (uint8_t)L->bonus;
-    if (g.cards) pos.last_bonus = (uint8_t)L->monte_cards;
+    pos.last_bonus = (uint8_t)bonus;
     T->calls++;
     int r = cs_reaches(T->s, &pos, g.target - have);
     if (r < 0) T->error = r;
@@ -286,7 +289,7 @@ static int meets_after(tally_t *T, int j, int card, cs_target g) {
     int winner = cs_seat_mod3[d->leader + best];
     if (winner == d->soloist) have += cs_card_points[cards[0]] + cs_card_points[cards[1]] + cs_card_points[card];
     int over = !(hands[0] | hands[1] | hands[2]);
-    if (over && winner == d->soloist) have += g.cards ? L->monte_cards : L->bonus;
+    if (over && winner == d->soloist) have += last_bonus_of(L, g);
     if (over || have >= g.target) return have >= g.target;
     return search(T, L, hands, NULL, 0, winner, have, g);
 }

@@ -409,8 +409,7 @@ class ContractPimcPlayer:
 
     def _meets(self, solver: CoreSolver, state: PlayState, goal: Goal) -> bool:
         """Does the soloist reach ``goal`` from ``state`` (one layout) with best play by both sides?"""
-        s = state.soloist
-        have = state.card_thirds[s] if goal.cards else state.captured[s]
+        have = _have(state, goal)
         if state.is_over or have >= goal.target:
             return have >= goal.target
         return self._search(solver, core_position(state), have, goal)
@@ -422,13 +421,12 @@ class ContractPimcPlayer:
             child.play_legal(card)
             return self._meets(solver, child, goal)
         # the trick goes on: nothing is taken, only the mover's hand and the trick change (no copy to make)
-        s = state.soloist
-        have = state.card_thirds[s] if goal.cards else state.captured[s]
+        have = _have(state, goal)
         if have >= goal.target:
             return True
         hands = list(state.hands)
         hands[(state.leader + len(state.trick)) % 3] &= ~(1 << card)
-        position = (hands[0], hands[1], hands[2]), (*state.trick, card), state.leader, s, state.last_bonus
+        position = (hands[0], hands[1], hands[2]), (*state.trick, card), state.leader, state.soloist, state.last_bonus
         return self._search(solver, position, have, goal)
 
     def _search(self, solver: CoreSolver, position: CorePosition, have: int, goal: Goal) -> bool:
@@ -449,6 +447,12 @@ class ContractPimcPlayer:
             for card, value in final_card_values(solver, pos).items():
                 totals[card] = totals.get(card, 0) + w * value
         return pick(totals, maximise)
+
+
+def _have(state: PlayState, goal: Goal) -> int:
+    """What the soloist holds already toward ``goal``: its card thirds, or all its thirds."""
+    s = state.soloist
+    return state.card_thirds[s] if goal.cards else state.captured[s]
 
 
 def _open_multiplier(record: Record, state: PlayState) -> Goal | None:
