@@ -172,7 +172,7 @@ def test_a_defender_splits_the_monte_and_the_series_keeps_score(game: Game) -> N
     played = [v for v in game.views if v.get("over")]
     assert played
     expect(game.page.locator("#series-score")).to_contain_text(re.compile(r"^\d+ deals?: you [+-]?\d+ game points$"))
-    assert game.page.locator("#series-list li").count() == seed + 1
+    expect(game.page.locator("#series-list li")).to_have_count(seed + 1)  # waits: the last deal is listed once scored
 
 
 def test_a_hint_then_the_review_then_the_record_saved_and_opened(game: Game, browser: Any, url: str) -> None:

@@ -9,13 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calasolve.game.cards import cards_of, popcount
+from calasolve.game.cards import RANK_THIRDS, cards_of, popcount, suit_of
 from calasolve.game.errors import CalasolveError, ParameterError
+from calasolve.game.state import PlayState
 from calasolve.play.factory import make_player
 from calasolve.play.knowledge import view_of
 from calasolve.play.learned import (
-    N_FEATURES, WEIGHTS, LearnedPlayer, Network, default_network, features, features_many, network_cards,
-    play_out_many,
+    N_FEATURES, VIEW_FEATURES, WEIGHTS, LearnedPlayer, Network, default_network, features, features_many, network_cards,
+    play_out_many, view_features_many, with_derived,
 )
 from calasolve.play.players import play_out
 from calasolve.search.solving import default_solver
@@ -136,7 +137,7 @@ def test_endgame_and_samples_are_checked() -> None:
 def test_training_data_is_a_function_of_the_deal_and_the_learner() -> None:
     first, again = deal_rows(("stakes", 900_003, None)), deal_rows(("stakes", 900_003, None))
     assert np.array_equal(first.x, again.x) and np.array_equal(first.chosen, again.chosen)
-    assert first.x.shape[1] == N_FEATURES and all(first.legal[i, c] for i, c in enumerate(first.chosen))
+    assert first.x.shape[1] == VIEW_FEATURES and all(first.legal[i, c] for i, c in enumerate(first.chosen))
     assert all(popcount(sum(1 << int(c) for c in np.flatnonzero(row))) > 1 for row in first.legal)
     # with a learner, only the positions its network decides are labelled (the first six tricks)
     taught = deal_rows(("stakes", 900_003, default_network()))
@@ -157,6 +158,10 @@ def test_generate_on_a_pool_is_the_same_as_here(tmp_path: Path) -> None:
     here.save(str(tmp_path / chunk.name))
     back = Rows.load(str(tmp_path / chunk.name))
     assert np.array_equal(back.legal, here.legal)
+    # a file of the network's whole input (or anything else) is not a data file
+    Rows(with_derived(here.x), here.legal, here.chosen).save(str(tmp_path / "wide.npz"))
+    with pytest.raises(CalasolveError, match="wide.npz: not card decisions"):
+        Rows.load(str(tmp_path / "wide.npz"))
 
 
 def test_the_fit_is_seeded_and_its_weights_play() -> None:
@@ -233,12 +238,10 @@ def test_the_training_command_makes_weights_the_players_load(tmp_path: Path) -> 
         assert all(np.array_equal(a[k], b[k]) for k in a.files)
 
 
-def _planes_card_by_card(record: Record, state: object) -> np.ndarray:
+def _planes_card_by_card(record: Record, state: PlayState) -> np.ndarray:
     """The network's 480 card inputs written out card by card from the view (what :func:`features` packs as
     masks and unpacks for the batch; the 17 of context after them are not packed)."""
-    from calasolve.game.state import PlayState
     from calasolve.play.knowledge import MONTE
-    assert isinstance(state, PlayState)
     m = state.to_move
     view = view_of(record, state, m, check=False)
     f = np.zeros((12, 40), dtype=np.float32)
@@ -259,7 +262,8 @@ def _planes_card_by_card(record: Record, state: object) -> np.ndarray:
     return f.ravel()
 
 
-def test_the_features_of_many_positions_are_each_ones_features_card_by_card() -> None:
+def _positions() -> list[tuple[Record, PlayState]]:
+    """Every position of the test deals played out by the network."""
     positions = []
     for record, seed in DEALS:
         played = play_out(record, [LearnedPlayer(endgame=0, seed=seed) for _ in range(3)]).record.played
@@ -267,7 +271,56 @@ def test_the_features_of_many_positions_are_each_ones_features_card_by_card() ->
         for card in played:
             positions.append((record, state.copy()))
             state.play(card)
+    return positions
+
+
+def test_the_features_of_many_positions_are_each_ones_features_card_by_card() -> None:
+    positions = _positions()
     together = features_many(positions)
     assert together.shape == (len(positions), N_FEATURES) and together.dtype == np.float32
     assert np.array_equal(together[:, :480], np.stack([_planes_card_by_card(r, s) for r, s in positions]))
     assert np.array_equal(together, np.stack([features(r, s) for r, s in positions]))
+
+
+def _derived_card_by_card(record: Record, state: PlayState) -> np.ndarray:
+    """What :func:`with_derived` adds to a view, worked out card by card from the seat's view."""
+    m = state.to_move
+    view = view_of(record, state, m, check=False)
+    mine = set(cards_of(state.hands[m]))
+    hands = {r: set(cards_of(view.placed[(m + r) % 3])) | {c for c, bits in view.unseen.items() if bits >> ((m + r) % 3) & 1}
+             for r in (1, 2)}
+    threat = set().union(*(hands[r] for r in (1, 2) if m == state.soloist or (m + r) % 3 == state.soloist))
+    held = hands[1] | hands[2]
+
+    def above(c: int, cards: set[int]) -> int:
+        return sum(1 for d in cards if suit_of(d) == suit_of(c) and d > c)
+
+    planes = np.zeros((4, 40), dtype=np.float32)
+    for c in range(40):
+        planes[0, c] = c in mine and above(c, threat) == 0
+        planes[1, c] = c in mine and above(c, threat) == 1
+        planes[2, c] = c in held and c not in mine and above(c, held | mine) == 0
+        if state.trick:
+            led = suit_of(state.trick[0])
+            planes[3, c] = c in mine and suit_of(c) == led and all(c > t for t in state.trick if suit_of(t) == led)
+    counts = np.array([[sum(1 for c in cards if suit_of(c) == suit) for suit in range(4)]
+                       for cards in (mine, threat, hands[1], hands[2])], dtype=np.float32)
+    who = np.zeros(2, dtype=np.float32)
+    if state.trick:
+        led = suit_of(state.trick[0])
+        best = max(range(len(state.trick)), key=lambda i: (suit_of(state.trick[i]) == led, state.trick[i]))
+        who[(state.leader + best - m) % 3 - 1] = 1
+    thirds = sum(RANK_THIRDS[c % 10] for c in state.trick) / 11
+    return np.concatenate([planes.ravel(), counts.ravel() / 10, who, [thirds]]).astype(np.float32)
+
+
+def test_what_follows_from_the_view_is_worked_out_card_by_card() -> None:
+    positions = _positions()
+    x = features_many(positions)
+    # worked out on the masks a position at a time, by numpy for a batch and the training data: the same numbers
+    assert np.array_equal(x, with_derived(view_features_many(positions)))
+    assert np.array_equal(x, np.concatenate([features_many(positions[i:i + 5]) for i in range(0, len(positions), 5)]))
+    assert np.array_equal(x[:, :VIEW_FEATURES], view_features_many(positions))
+    assert np.allclose(x[:, VIEW_FEATURES:], np.stack([_derived_card_by_card(r, s) for r, s in positions]), atol=1e-6)
+    # the trick's winner so far is never the mover, and is another seat whenever a card lies on the table
+    assert all((x[i, VIEW_FEATURES + 176:VIEW_FEATURES + 178].sum() == 1) == bool(s.trick) for i, (_, s) in enumerate(positions))

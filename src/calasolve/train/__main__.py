@@ -81,7 +81,7 @@ def round_chunks(deals: int, stake_deals: int, round: int) -> list[Chunk]:
 @click.option("--rounds", type=click.IntRange(1, 8), default=2, show_default=True,
               help="Rounds of data and fit: the first by the PIMC players, each other by the learned players of the "
                    "round before, labelled by PIMC.")
-@click.option("--epochs", type=click.IntRange(1, 1000), default=12, show_default=True, help="Epochs of each fit.")
+@click.option("--epochs", type=click.IntRange(1, 1000), default=6, show_default=True, help="Epochs of each fit.")
 @click.option("--exchange-out", default=None, type=click.Path(dir_okay=False),
               help="Also fit the exchange networks (the soloist's, the defenders') and write them here (.npz).")
 @click.option("--exchange-deals", type=click.IntRange(1, 10**6), default=8000, show_default=True,

@@ -11,8 +11,8 @@ bidding rule rarely reaches).  The rest of the cards are dealt as the advice
 deals a sample for that hand, the exchange made as its play-outs make it (the
 ``sampled`` policies), and the deal played by
 :class:`~calasolve.play.target.ContractPimcPlayer` (8 layouts) on every seat.
-Each decision with more than one legal card is a row: the mover's
-:func:`~calasolve.play.learned.features`, its legal cards, the card chosen.
+Each decision with more than one legal card is a row: what the mover sees
+(:func:`~calasolve.play.learned.view_features_many`), its legal cards, the card chosen.
 In a later round (DAgger) the deal is played by the learned players of the round
 before instead, and the positions their network decides are the rows, each
 labelled with the card the PIMC player would have chosen there.
@@ -31,11 +31,11 @@ from ..advice.samples import deal_sample
 from ..advice.settings import AdviceSettings
 from ..env.agents import rule_bid
 from ..game.cards import Card, cards_of, popcount, strength
-from ..game.errors import ParameterError
+from ..game.errors import CalasolveError, ParameterError
 from ..game.rules import STANDARD
 from ..game.sampling import rng_for
 from ..game.state import CONTRACTS, Contract, PlayState
-from ..play.learned import DEFAULT_LEARNED_LAYOUTS, N_FEATURES, LearnedPlayer, Network, features
+from ..play.learned import DEFAULT_LEARNED_LAYOUTS, VIEW_FEATURES, LearnedPlayer, Network, view_features_many
 from ..play.players import play_out
 from ..play.target import ContractPimcPlayer
 from ..search.solving import default_solver
@@ -58,7 +58,8 @@ TRAINING_ENDGAME = 6
 
 @dataclass(frozen=True)
 class Rows:
-    """Card decisions: features (n x N_FEATURES), legal cards (n x 40) and the cards chosen (n)."""
+    """Card decisions: what the seat saw (n x VIEW_FEATURES; the network's input adds what follows from it,
+    :func:`~calasolve.play.learned.with_derived`), legal cards (n x 40) and the cards chosen (n)."""
 
     x: np.ndarray
     legal: np.ndarray
@@ -68,7 +69,7 @@ class Rows:
     def join(cls, parts: Iterable[Rows]) -> Rows:
         parts = list(parts)
         if not parts:
-            return cls(np.zeros((0, N_FEATURES), np.float32), np.zeros((0, 40), np.bool_), np.zeros(0, np.int64))
+            return cls(np.zeros((0, VIEW_FEATURES), np.float32), np.zeros((0, 40), np.bool_), np.zeros(0, np.int64))
         return cls(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("x", "legal", "chosen")))
 
     def save(self, path: str) -> None:
@@ -77,7 +78,10 @@ class Rows:
     @classmethod
     def load(cls, path: str) -> Rows:
         with np.load(path) as data:
-            return cls(data["X"], data["M"], data["y"].astype(np.int64))
+            rows = cls(data["X"], data["M"], data["y"].astype(np.int64))
+        if rows.x.ndim != 2 or rows.x.shape[1] != VIEW_FEATURES or rows.legal.shape != (len(rows.x), 40):
+            raise CalasolveError(f"{path}: not card decisions ({VIEW_FEATURES} numbers of a view and 40 legal flags a row)")
+        return rows
 
 
 @dataclass(frozen=True)
@@ -142,7 +146,7 @@ class _Recorder:
         if popcount(legal) > 1:
             mask = np.zeros(40, dtype=np.bool_)
             mask[list(cards_of(legal))] = True
-            self.rows.append((features(record, state), mask, card))
+            self.rows.append((view_features_many([(record, state)])[0], mask, card))
         return card if self.learner is None else self.learner.choose(record, state)
 
 

@@ -1,9 +1,10 @@
 """Fitting the card network to the recorded decisions (PyTorch, the ``train`` extra).
 
 A perceptron of two hidden layers (256 rectified units each) over
-:func:`~calasolve.play.learned.features`, its 40 logits masked to the legal
-cards, fitted by cross-entropy to the cards the PIMC players chose (Adam,
-learning rate 1e-3, weight decay 1e-5, batches of 512).  Each decision is
+:func:`~calasolve.play.learned.features` (the recorded views, with what follows
+from them), its 40 logits masked to the legal cards, fitted by cross-entropy to
+the cards the PIMC players chose (Adam, learning rate 1e-3, weight decay 1e-5,
+batches of 512, 6 passes: more overfit).  Each decision is
 weighted by the square root of its contract's stake (chiamo 1, solo 2,
 solissimo 4, dividete 8, scegliete 16): a scegliete card costs sixteen times a
 chiamo card, and unweighted imitation defended scegliete worst
@@ -19,7 +20,7 @@ import numpy as np
 
 from ..game.errors import CalasolveError
 from ..game.state import CONTRACTS
-from ..play.learned import N_FEATURES
+from ..play.learned import N_FEATURES, with_derived
 from .data import Rows
 
 __all__ = ["CONTEXT", "HIDDEN", "STAKE", "fit", "require_torch", "split", "weights_of"]
@@ -56,15 +57,15 @@ def weights_of(rows: Rows) -> np.ndarray:
     return out
 
 
-def fit(files: Sequence[Rows], *, seed: int = 0, epochs: int = 12, log: Any = print) -> dict[str, np.ndarray]:
+def fit(files: Sequence[Rows], *, seed: int = 0, epochs: int = 6, log: Any = print) -> dict[str, np.ndarray]:
     """The fitted network's weights (``w0, b0, ...``, inputs x outputs, as
     :meth:`~calasolve.play.learned.Network.load` reads them); ``log`` is given a line an epoch."""
     torch = require_torch()
     torch.manual_seed(seed)
     fitted, held = split(files)
-    x, m, y = (torch.from_numpy(a) for a in (fitted.x, fitted.legal, fitted.chosen))
+    x, m, y = (torch.from_numpy(a) for a in (with_derived(fitted.x), fitted.legal, fitted.chosen))
     w = torch.from_numpy(weights_of(fitted))
-    xv, mv, yv = (torch.from_numpy(a) for a in (held.x, held.legal, held.chosen))
+    xv, mv, yv = (torch.from_numpy(a) for a in (with_derived(held.x), held.legal, held.chosen))
     nn = torch.nn
     model = nn.Sequential(nn.Linear(N_FEATURES, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, 40))
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
