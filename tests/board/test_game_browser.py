@@ -65,8 +65,13 @@ class Game(WatchedPage):
         self.page.fill("#game-pace", str(pace))
         self.page.check("input[name=source][value=seed]")
         self.page.fill("#game-seed", "" if seed is None else str(seed))
+        before = self.view().get("id")
         self.page.click("#game-go")
         expect(self.page.locator("#pos-bottom h3")).to_contain_text(f"Seat {seat}: you")
+        end = time.monotonic() + 60
+        while self.view().get("id") in (None, before):  # the page shows the last deal's end until the new one arrives
+            assert time.monotonic() < end, "the new deal never arrived"
+            self.page.wait_for_timeout(30)
 
     def wait_turn(self, timeout: float = 120) -> dict[str, Any]:
         end = time.monotonic() + timeout
@@ -172,7 +177,7 @@ def test_a_defender_splits_the_monte_and_the_series_keeps_score(game: Game) -> N
     played = [v for v in game.views if v.get("over")]
     assert played
     expect(game.page.locator("#series-score")).to_contain_text(re.compile(r"^\d+ deals?: you [+-]?\d+ game points$"))
-    expect(game.page.locator("#series-list li")).to_have_count(seed + 1)  # waits: the last deal is listed once scored
+    expect(game.page.locator("#series-list li")).to_have_count(seed + 1)
 
 
 def test_a_hint_then_the_review_then_the_record_saved_and_opened(game: Game, browser: Any, url: str) -> None:
