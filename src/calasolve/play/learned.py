@@ -37,7 +37,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..game.defaults import DEFAULT_ENDGAME
-from ..game.cards import RANK_THIRDS, Card, cards_of, popcount
+from ..game.cards import RANK_THIRDS, Card, cards_of, mask_thirds, popcount
 from ..game.errors import CalasolveError, ParameterError
 from ..game.limits import check_int
 from ..game.state import CONTRACTS, TRICKS, PlayState
@@ -119,12 +119,12 @@ def with_derived(view: np.ndarray) -> np.ndarray:
     threat = (with_next & (soloist != 2)[:, None, None]) | (with_after & (soloist != 1)[:, None, None])
     held = with_next | with_after
     above = _above(threat)
-    masters, second = mine & (above == 0), mine & (above == 1)
+    masters, beaten_once = mine & (above == 0), mine & (above == 1)
     top_held = held & ~mine & (_above(held | mine) == 0)
     led = np.any(trick1, axis=2)  # the suit led, one-hot (none when the mover leads)
     in_led = (trick1 | trick2) & led[:, :, None]
     takes = mine & led[:, :, None] & (_above(in_led) + in_led == 0)
-    planes = np.stack([masters, second, top_held, takes], axis=1).reshape(n, 160)
+    planes = np.stack([masters, beaten_once, top_held, takes], axis=1).reshape(n, 160)
     counts = np.stack([mine.sum(2), threat.sum(2), with_next.sum(2), with_after.sum(2)], axis=1)
     ranks = np.arange(10)
     first = (trick1 * ranks).sum(axis=2).max(axis=1)
@@ -204,7 +204,7 @@ def _derived(planes: list[int], soloist: int, leader: int) -> tuple[list[int], l
         takes = (mine >> shift & 1023) >> on_table << on_table << shift
         ahead = second_card > first and (second_card.bit_length() - 1) // 10 == led
         who[(leader + ahead) % 3 - 1] = 1.0
-        thirds = sum(RANK_THIRDS[c % 10] for c in cards_of(first | second_card))
+        thirds = mask_thirds(first | second_card)
     return [masters, beaten_once, top_held, takes], counts + who + [thirds / 11]
 
 
