@@ -1,6 +1,7 @@
 """The learned players (issue #58): strength, speed, the advice they make, and its agreement with PIMC.
 
     python3 benchmarks/report_learned.py strength [--mix rule] [--first 100000] [--deals 1000] [--jobs 2] [--endgame 6]
+                                                  [--defender-endgame 6]
     python3 benchmarks/report_learned.py speed [--deals 200]
     python3 benchmarks/report_learned.py advice [--hands 0-20] [--jobs 2] [--players learned]
     python3 benchmarks/report_learned.py agreement [--hands 0,3,...] [--deals 64] [--jobs 2] [--pimc-from FILE]
@@ -9,13 +10,14 @@
 numbered from ``--first``; training used rule 0-11999 and stakes 20000-25399), each played three times from
 the same exchange: the contract-minded PIMC player (8 layouts) on every seat; the learned player as soloist
 against PIMC defenders; PIMC soloist against learned defenders.  The learned side's game points a deal
-against PIMC's in its place, per contract, with standard errors.
+against PIMC's in its place, per contract, with standard errors.  ``--endgame``: the tricks the learned side
+searches (by default the player's), ``--defender-endgame`` the defenders' apart.
 
 ``speed``: CPU per deal (the cards of a deal after its exchange) by player: three learned players (batched
-over all deals, and one deal at a time) with the default endgame and with six tricks, the network alone
-(``endgame=0``), six tricks on ``numpy`` layouts (tallied in Python, the default before the core's decision),
-and contract-minded PIMC; and the deal's exchange by the
-learned policies (as the advice's play-outs make it).
+over all deals, and one deal at a time) with the default endgame, with its defenders searching six tricks,
+with six tricks, the network alone (``endgame=0``), six tricks on ``numpy`` layouts (tallied in Python, the
+default before the core's decision), and contract-minded PIMC; and the deal's exchange by the learned
+policies (as the advice's play-outs make it).
 
 ``advice``: the default advice of each suite hand (:data:`calasolve.search.suites.ADVISE_HANDS`): wall
 time, the recommended contract's played P(make) half-width, the toss-ups.
@@ -56,9 +58,9 @@ from calasolve.train.data import training_deal
 from report_played import hand_list  # benchmarks/ is the script's own folder
 
 
-def _duplicate(task: tuple[str, int, int]) -> tuple[str, int, int, int]:
+def _duplicate(task: tuple[str, int, int, int | None]) -> tuple[str, int, int, int]:
     """One deal: the soloist's game points with PIMC everywhere, learned soloist, learned defenders."""
-    mix, d, endgame = task
+    mix, d, endgame, defender_endgame = task
     solver = default_solver()
     record, seed = training_deal(mix, d, solver)
 
@@ -67,21 +69,22 @@ def _duplicate(task: tuple[str, int, int]) -> tuple[str, int, int, int]:
 
     out = []
     for learned_seats in ((), (record.soloist,), tuple(s for s in range(3) if s != record.soloist)):
-        players = [LearnedPlayer(endgame=endgame, seed=seed, solver=solver) if s in learned_seats else pimc()
-                   for s in range(3)]
+        players = [LearnedPlayer(endgame=endgame, defender_endgame=defender_endgame, seed=seed, solver=solver)
+                   if s in learned_seats else pimc() for s in range(3)]
         out.append(play_out(record, players).record.state().result(record.contract, record.rules).soloist_payoff)
     return record.contract, out[0], out[1], out[2]
 
 
 def strength(args: argparse.Namespace) -> dict[str, Any]:
-    tasks = [(args.mix, d, args.endgame) for d in range(args.first, args.first + args.deals)]
+    tasks = [(args.mix, d, args.endgame, args.defender_endgame) for d in range(args.first, args.first + args.deals)]
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = list(pool.map(_duplicate, tasks, chunksize=8))
     contracts = np.array([r[0] for r in rows])
     base = np.array([r[1] for r in rows], dtype=float)
     sol = np.array([r[2] for r in rows], dtype=float) - base
     dfn = base - np.array([r[3] for r in rows], dtype=float)  # the defenders gain what the soloist loses
-    report: dict[str, Any] = {"mix": args.mix, "deals": len(rows), "first": args.first, "endgame": args.endgame}
+    report: dict[str, Any] = {"mix": args.mix, "deals": len(rows), "first": args.first, "endgame": args.endgame,
+                              "defender_endgame": args.defender_endgame}
     for name, diff in (("soloist", sol), ("defenders", dfn)):
         part = {"all": (float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(len(diff))), len(diff))}
         for c in CONTRACTS:
@@ -99,12 +102,17 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
     deals = [training_deal("rule", d, solver) for d in range(200_000, 200_000 + args.deals)]
     records = [r for r, _ in deals]
     out: dict[str, Any] = {"deals": args.deals}
-    # the default; six tricks; the network alone; six tricks on numpy layouts, tallied in Python (the default before)
-    for endgame, sampler in ((DEFAULT_ENDGAME, "core"), (6, "core"), (0, "core"), (6, "numpy")):
+    # the default; its defenders on six tricks; six tricks; the network alone; six tricks on numpy layouts, tallied
+    # in Python (the default before the decisions moved into the core)
+    kinds: list[tuple[str, dict[str, Any]]] = [
+        (f"learned endgame={DEFAULT_ENDGAME}", {}), ("learned endgame=8, defenders 6", {"endgame": 8, "defender_endgame": 6}),
+        ("learned endgame=6", {"endgame": 6}), ("learned endgame=0", {"endgame": 0}),
+        ("learned endgame=6, numpy layouts", {"endgame": 6, "sampler": "numpy"})]
+    for name, kind in kinds:
         solver.clear()  # each player starts from an empty table: the same deals' searches would be found in it
 
         def players(s: int) -> list[LearnedPlayer]:
-            return [LearnedPlayer(endgame=endgame, seed=s, solver=solver, sampler=sampler) for _ in range(3)]  # type: ignore[arg-type]
+            return [LearnedPlayer(seed=s, solver=solver, **kind) for _ in range(3)]
 
         start = time.process_time()
         play_out_many(records, [players(s) for _, s in deals])
@@ -114,7 +122,6 @@ def speed(args: argparse.Namespace) -> dict[str, Any]:
         for r, s in deals:
             play_out(r, players(s))
         alone = (time.process_time() - start) / args.deals
-        name = f"learned endgame={endgame}" + (", numpy layouts" if sampler == "numpy" else "")
         out[name] = {"batched_ms": 1e3 * batched, "one_at_a_time_ms": 1e3 * alone}
     start = time.process_time()
     for r, s in deals:  # the exchange of the whole deal, by the learned policies as the advice's play-outs make it
@@ -208,6 +215,7 @@ def main() -> None:
     s.add_argument("--deals", type=int, default=1000)
     s.add_argument("--jobs", type=int, default=2)
     s.add_argument("--endgame", type=int, default=DEFAULT_ENDGAME, help="tricks at the end played by PIMC")
+    s.add_argument("--defender-endgame", type=int, default=None, help="the learned defenders' apart")
     p = sub.add_parser("speed")
     p.add_argument("--deals", type=int, default=200)
     a = sub.add_parser("advice")

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from calasolve.game.cards import RANK_THIRDS, cards_of, popcount, suit_of
+from calasolve.game.defaults import DEFAULT_ENDGAME
 from calasolve.game.errors import CalasolveError, ParameterError
 from calasolve.game.state import PlayState
 from calasolve.play.factory import make_player
@@ -46,10 +47,13 @@ def test_learned_players_play_whole_deals_legally_and_reproducibly(endgame: int)
 
 def test_many_deals_played_together_play_the_cards_played_one_at_a_time() -> None:
     records = [r for r, _ in DEALS]
-    for endgame in (0, 8):
-        together = play_out_many(records, [[LearnedPlayer(endgame=endgame, seed=s) for _ in range(3)] for _, s in DEALS])
-        alone = [play_out(r, [LearnedPlayer(endgame=endgame, seed=s) for _ in range(3)]) for r, s in DEALS]
+    for endgame, defender in ((0, None), (8, None), (8, 6)):
+        together = play_out_many(records, [[LearnedPlayer(endgame, seed=s, defender_endgame=defender) for _ in range(3)]
+                                           for _, s in DEALS])
+        alone = [play_out(r, [LearnedPlayer(endgame, seed=s, defender_endgame=defender) for _ in range(3)])
+                 for r, s in DEALS]
         assert [p.record.played for p in together] == [p.record.played for p in alone]
+        assert [p.record for p in together] == [r.with_(played=p.record.played) for r, p in zip(records, together)]
     # mixed seats: a learned soloist against contract-minded defenders
     mixed = [[make_player("learned", samples=4, seed=s) if seat == r.soloist else make_player("contract", samples=4, seed=s)
               for seat in range(3)] for r, s in DEALS]
@@ -127,9 +131,29 @@ def test_a_file_that_is_not_a_card_network_is_one_error(tmp_path: Path) -> None:
         Network.load(str(path))
 
 
+def test_a_defender_may_search_fewer_tricks_than_the_soloist() -> None:
+    record, seed = DEALS[0]
+    line = play_out(record, [LearnedPlayer(endgame=0, seed=seed) for _ in range(3)]).record.played
+    player = LearnedPlayer(endgame=8, defender_endgame=6, seed=seed)
+    assert player.searched == (8, 6) and LearnedPlayer().searched == (DEFAULT_ENDGAME, DEFAULT_ENDGAME)
+    seen = set()
+    for n in range(len(line)):
+        state = record.with_(played=line[:n]).state()
+        if popcount(state.legal()) < 2:
+            continue
+        left = 12 - len(state.tricks)  # tricks still to play, this one included
+        soloist = state.to_move == state.soloist
+        assert player.by_network(state) == (left > (8 if soloist else 6))
+        if 6 < left <= 8:
+            seen.add((soloist, player.by_network(state)))
+    assert seen == {(False, True), (True, False)}  # there a defender plays the network's card, the soloist searches
+
+
 def test_endgame_and_samples_are_checked() -> None:
     with pytest.raises(ParameterError, match="endgame"):
         LearnedPlayer(endgame=13)
+    with pytest.raises(ParameterError, match="defender_endgame"):
+        LearnedPlayer(defender_endgame=-1)
     with pytest.raises(ParameterError, match="samples"):
         LearnedPlayer(samples=0)
 

@@ -11,7 +11,7 @@ from deal_cases import CHIAMO, GOOD, MALFORMED, edit
 from calasolve.game.cards import hand_name, mask_of, parse_card, parse_cards, parse_hand
 from calasolve.types.record import Record, format_deal_text, format_record
 from calasolve.records.dealfile import parse_deal_text, read_deal_file
-from calasolve.game.errors import DealFileError, ExchangeError, RecordError
+from calasolve.game.errors import CalasolveError, DealFileError, ExchangeError, RecordError
 from calasolve.game.exchange import Exchange
 from calasolve.game.state import CONTRACTS, PlayState
 from calasolve.game.rules import Rules
@@ -252,6 +252,16 @@ def test_after_exchange_incomplete_names_the_record():
         rec.start_state()
     with pytest.raises(ExchangeError, match=r"^record 1: "):
         rec.with_(path=None).after_exchange()
+
+
+def test_played_on_is_the_record_of_the_cards_played_from_its_state():
+    rec = one(edit(GOOD, 8, "played: 3B 7B 4B"))
+    st = rec.state()
+    for card in parse_cards("3S 6S 4S AC"):
+        st.play(card)
+    assert rec.played_on(st) == rec.with_(played=tuple(st.history)) and rec.played_on(rec.state()) == rec
+    with pytest.raises(CalasolveError, match="not one of this record's deal"):
+        rec.played_on(rec.with_(played=()).start_state())
 
 
 def test_after_exchange_is_kept_and_the_record_is_still_its_fields():

@@ -48,7 +48,7 @@ from typing import Iterable, Mapping, NamedTuple
 
 import numpy as np
 
-from ..game.cards import FULL_DECK, SUIT_MASKS, Card, Mask, bit, cards_of, mask_of, popcount, suit_of
+from ..game.cards import FULL_DECK, SUIT_MASKS, Card, Mask, bit, cards_of, popcount
 from ..game.errors import CalasolveError
 from ..game.exchange import called_from
 from ..game.state import PlayState, defender_seats
@@ -108,14 +108,16 @@ class SeatView:
 def shown_voids(state: PlayState) -> tuple[int, int, int]:
     """The suits each seat has shown it lacks: it played another suit to a trick led in them."""
     voids = [0, 0, 0]
-    tricks: list[tuple[int, tuple[Card, ...]]] = [(t.leader, t.cards) for t in state.tricks]
-    if state.trick:
-        tricks.append((state.leader, tuple(state.trick)))
-    for leader, cards in tricks:
-        led = suit_of(cards[0])
-        for i, card in enumerate(cards[1:], start=1):
-            if suit_of(card) != led:
-                voids[(leader + i) % 3] |= 1 << led
+    for t in state.tricks:  # asked at every decision: the suits compared inline
+        first, second, third = t.cards
+        led = first // 10
+        if second // 10 != led:
+            voids[(t.leader + 1) % 3] |= 1 << led
+        if third // 10 != led:
+            voids[(t.leader + 2) % 3] |= 1 << led
+    trick = state.trick
+    if len(trick) == 2 and trick[1] // 10 != trick[0] // 10:
+        voids[(state.leader + 1) % 3] |= 1 << (trick[0] // 10)
     return voids[0], voids[1], voids[2]
 
 
@@ -152,7 +154,7 @@ def view_masks(record: Record, state: PlayState, seat: int) -> ViewMasks:
     if seat not in (0, 1, 2):
         raise CalasolveError(f"seat {seat!r}: must be 0, 1 or 2")
     hands, monte = record.after_exchange()
-    played = mask_of(state.history)
+    played = (hands[0] | hands[1] | hands[2]) & ~(state.hands[0] | state.hands[1] | state.hands[2])
     soloist, contract, ex = record.soloist, record.contract, record.exchange
     placed = [0, 0, 0, 0]
     placed[seat] = state.hands[seat]
@@ -181,7 +183,7 @@ def view_masks(record: Record, state: PlayState, seat: int) -> ViewMasks:
     may = [0, 0, 0, 0]
     for p in PLACES:
         if p != seat:
-            may[p] = out if p == MONTE else out & ~_suits(voids[p])
+            may[p] = out if p == MONTE else out & ~_SUITS[voids[p]]
     for s, mask in maybe_discarded.items():
         for p in PLACES:
             if p not in (seat, s, MONTE):
@@ -191,9 +193,8 @@ def view_masks(record: Record, state: PlayState, seat: int) -> ViewMasks:
                      sizes, voids)
 
 
-def _suits(bits: int) -> Mask:
-    """The cards of the suits in ``bits`` (bit per suit)."""
-    return sum(SUIT_MASKS[k] for k in range(4) if bits >> k & 1)
+#: The cards of the suits in ``bits`` (bit per suit), at index ``bits``.
+_SUITS = tuple(sum(SUIT_MASKS[k] for k in range(4) if bits >> k & 1) for bits in range(16))
 
 
 # -- exact uniform layouts ----------------------------------------------------------

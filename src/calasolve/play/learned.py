@@ -16,7 +16,8 @@ still beat, the highest card of each suit out, the cards that take the trick.
 The last ``endgame`` tricks (8 by default) are played by the contract-minded
 PIMC player: there its searches are cheap, and the end of a deal is where
 imitation errs most (docs/experiments.md).  ``endgame=12`` is that player
-throughout, ``0`` the network throughout.  Its layouts are the core's
+throughout, ``0`` the network throughout; ``defender_endgame`` sets a
+defender's apart.  Its layouts are the core's
 (``sampler="core"``), so each of its decisions is one call of the C core;
 ``sampler="numpy"`` deals those of ``PimcPlayer`` instead, as an earlier
 version did.
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Mapping, Sequence
@@ -151,13 +152,13 @@ def _planes(record: Record, state: PlayState) -> tuple[list[int], list[float]]:
     """The 12 card planes of :data:`VIEW_FEATURES` as masks, and the 17 numbers of context."""
     m = state.to_move
     view = view_masks(record, state, m)
+    start, _ = record.after_exchange()
     planes = [state.hands[m], 0, 0, 0, 0, 0, 0, 0, view.placed[MONTE], 0, 0, 0]
-    for t in state.tricks:
-        for i, c in enumerate(t.cards):
-            planes[1 + (t.leader + i - m) % 3] |= 1 << c
+    for r in range(3):  # what each seat has played: what it held at the first lead and holds no more
+        seat = (m + r) % 3
+        planes[1 + r] = start[seat] & ~state.hands[seat]
     for i, c in enumerate(state.trick):
-        planes[1 + (state.leader + i - m) % 3] |= 1 << c
-        planes[4 + i] |= 1 << c
+        planes[4 + i] = 1 << c
     may = view.may
     for r in (1, 2):
         planes[5 + r] = view.placed[(m + r) % 3]
@@ -252,27 +253,39 @@ def default_network() -> Network:
 @dataclass
 class LearnedPlayer:
     """The network's card until the last ``endgame`` tricks, then the contract-minded PIMC player's
-    (``samples`` layouts, ``seed``); see the module doc."""
+    (``samples`` layouts, ``seed``); see the module doc.  ``defender_endgame``: a defender's tricks searched, when
+    not ``endgame``'s.
+
+    >>> LearnedPlayer().searched, LearnedPlayer(endgame=0).searched, LearnedPlayer(defender_endgame=6).searched
+    ((8, 8), (0, 0), (8, 6))
+    """
 
     endgame: int = DEFAULT_ENDGAME
     samples: int = DEFAULT_LEARNED_LAYOUTS
     seed: int = 0
-    solver: CoreSolver | None = None
-    network: Network | None = None
+    solver: CoreSolver | None = field(default=None, repr=False)
+    network: Network | None = field(default=None, repr=False)
     #: who deals the endgame's layouts (:class:`~calasolve.play.target.ContractPimcPlayer`'s ``sampler``)
     sampler: Sampler = "core"
     name: str = "learned"
+    defender_endgame: int | None = None
+    #: the tricks searched at the end of the deal: (as soloist, as a defender)
+    searched: tuple[int, int] = field(init=False)
 
     def __post_init__(self) -> None:
         check_int("endgame", self.endgame, 0, TRICKS)
+        if self.defender_endgame is not None:
+            check_int("defender_endgame", self.defender_endgame, 0, TRICKS)
         check_int("samples", self.samples, 1, MAX_PIMC_SAMPLES)
+        self.searched = (self.endgame, self.endgame if self.defender_endgame is None else self.defender_endgame)
         self.search = ContractPimcPlayer(self.samples, self.seed, self.solver, sampler=self.sampler)
         if self.network is None:
             self.network = default_network()
 
     def by_network(self, state: PlayState) -> bool:
-        """Whether the network decides this position (a choice to make before the endgame)."""
-        return len(state.tricks) < TRICKS - self.endgame and popcount(state.legal()) > 1
+        """Whether the network decides this position (a choice to make before the seat's endgame)."""
+        endgame = self.searched[state.to_move != state.soloist]
+        return len(state.tricks) < TRICKS - endgame and popcount(state.legal()) > 1
 
     def choose(self, record: Record, state: PlayState) -> Card:
         if self.by_network(state):
@@ -313,7 +326,6 @@ def play_out_many(records: Sequence[Record], players: Sequence[Sequence[Player]]
         if record.needs_exchange:
             raise CalasolveError(f"{record.where()}: the exchange is incomplete; give it or let the exchange be searched first")
         states.append(record.state())
-    played: list[list[Card]] = [[] for _ in records]
     while True:
         batches: dict[int, tuple[Network, list[int]]] = {}
         for i, state in enumerate(states):
@@ -323,15 +335,12 @@ def play_out_many(records: Sequence[Record], players: Sequence[Sequence[Player]]
             if isinstance(player, LearnedPlayer) and player.network is not None and player.by_network(state):
                 batches.setdefault(id(player.network), (player.network, []))[1].append(i)
             else:
-                card = player.choose(records[i], state)
-                play_choice(state, player, card)
-                played[i].append(card)
+                play_choice(state, player, player.choose(records[i], state))
         if not batches and all(s.is_over for s in states):
             break
         for network, idx in batches.values():
             for i, card in zip(idx, network_cards(network, [(records[i], states[i]) for i in idx])):
                 play_choice(states[i], players[i][states[i].to_move], card)
-                played[i].append(card)
     seconds = (time.perf_counter() - start) / max(1, len(records))
-    return [PlayedDeal(r.with_(played=r.played + tuple(cards)), tuple(p.name for p in seats), seconds)  # type: ignore[arg-type]
-            for r, seats, cards in zip(records, players, played)]
+    return [PlayedDeal(r.played_on(state), tuple(p.name for p in seats), seconds)  # type: ignore[arg-type]
+            for r, seats, state in zip(records, players, states)]

@@ -62,7 +62,7 @@ from functools import lru_cache
 from typing import Callable, Literal, Sequence
 
 from ..game.cards import (
-    LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, SUIT_MASKS, TOTAL_THIRDS, Card, cards_of, mask_of, mask_thirds, rank_of,
+    LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, cards_of, mask_of, mask_thirds,
 )
 from ..game.errors import CalasolveError, ParameterError
 from ..game.limits import check_int
@@ -194,22 +194,18 @@ def representatives(state: PlayState) -> list[Card]:
     the same thirds: on every layout they win the same tricks and the same thirds.
     """
     legal = state.legal()
-    held = state.hands[state.to_move]
-    gone = 0
-    for trick in state.tricks:
-        for c in trick.cards:
-            gone |= 1 << c
+    in_play = state.hands[0] | state.hands[1] | state.hands[2] | state.monte
+    for c in state.trick:
+        in_play |= 1 << c
+    others = in_play & ~state.hands[state.to_move]  # in play and not the mover's: what may part two cards
     out: list[Card] = []
-    for suit in range(4):
-        mine = sorted((c for c in cards_of(legal & SUIT_MASKS[suit])), key=rank_of)
-        prev: Card | None = None
-        for card in mine:
-            if prev is not None and RANK_THIRDS[rank_of(card)] == RANK_THIRDS[rank_of(prev)] and all(
-                (gone | held) >> between & 1 for between in range(prev + 1, card)
-            ):
-                continue  # equal to the run's lowest, already kept
-            out.append(card)
-            prev = card
+    prev = -1
+    for card in cards_of(legal):  # by suit, then rank (card order)
+        if (prev >= 0 and prev // 10 == card // 10 and RANK_THIRDS[card % 10] == RANK_THIRDS[prev % 10]
+                and not others & ((1 << card) - (2 << prev))):
+            continue  # equal to the run's lowest, already kept
+        out.append(card)
+        prev = card
     return sorted(out, key=lowest_first)
 
 

@@ -178,6 +178,24 @@ class Record:
         """A copy with some fields changed (checked again)."""
         return dataclasses.replace(self, **changes)
 
+    def played_on(self, state: PlayState) -> "Record":
+        """This record with the cards of ``state`` played: a position reached from :meth:`state` by
+        :meth:`PlayState.play`, which checked each card (so they are not replayed to be checked again).
+
+        >>> from calasolve.records.dealfile import parse_deal_text
+        >>> record = parse_deal_text("hands: 3F5.32AF4.2.3F4 6.C65.AC765.2A5 2AC7.R7.R4.RC76\\nmonte: R4.-.3F.-\\n"
+        ...                          "contract: solissimo\\nsoloist: 0")[0]
+        >>> state = record.state()
+        >>> state.play(state.legal().bit_length() - 1)
+        >>> record.played_on(state) == record.with_(played=tuple(state.history))
+        True
+        """
+        if len(state.history) < len(self.played) or tuple(state.history[:len(self.played)]) != self.played:
+            raise CalasolveError(f"{self.where()}: the position is not one of this record's deal")
+        out = dataclasses.replace(self, played=())  # checked with no cards played; then the state's, checked as played
+        object.__setattr__(out, "played", tuple(state.history))
+        return out
+
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Record":
         """The record of :meth:`to_dict`'s form, checked as any record: ``Record.from_dict(r.to_dict()) == r``
