@@ -44,9 +44,9 @@ from ..game.limits import check_int
 from ..game.state import CONTRACTS, TRICKS, PlayState
 from ..search.engines import CoreSolver
 from ..types.play import PlayedDeal
-from ..types.record import Record, check_record
+from ..types.record import Record
 from .knowledge import MONTE, view_masks
-from .players import MAX_PIMC_SAMPLES, Player, play_choice
+from .players import MAX_PIMC_SAMPLES, Player, play_choice, play_start
 from .target import ContractPimcPlayer, Sampler
 
 __all__ = [
@@ -318,14 +318,7 @@ def play_out_many(records: Sequence[Record], players: Sequence[Sequence[Player]]
     if len(players) != len(records):
         raise ParameterError("players", len(players), f"needs one set of players per record ({len(records)})")
     start = time.perf_counter()
-    states = []
-    for record, seats in zip(records, players):
-        check_record("record", record)
-        if len(seats) != 3:
-            raise ParameterError("players", seats, "needs one player per seat (3)")
-        if record.needs_exchange:
-            raise CalasolveError(f"{record.where()}: the exchange is incomplete; give it or let the exchange be searched first")
-        states.append(record.state())
+    states = [play_start(record, seats) for record, seats in zip(records, players)]
     while True:
         batches: dict[int, tuple[Network, list[int]]] = {}
         for i, state in enumerate(states):

@@ -242,12 +242,32 @@ def play_choice(state: PlayState, player: Player, card: Card) -> None:
 def play_on(record: Record, players: Sequence[Player]) -> Iterator[Card]:
     """Play ``record`` on from its ``played`` point, ``players[s]`` choosing seat ``s``'s cards: each card
     once played, to the end of the deal (a caller wanting fewer stops asking)."""
+    state = play_start(record, players)
+    yield from _moves(record, players, state)
+
+
+def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
+    """Play ``record`` from its ``played`` point to the end, ``players[s]`` choosing seat ``s``'s cards."""
+    start = time.perf_counter()
+    state = play_start(record, players)
+    for _ in _moves(record, players, state):
+        pass
+    names = (players[0].name, players[1].name, players[2].name)
+    return PlayedDeal(record.played_on(state), names, time.perf_counter() - start)
+
+
+def play_start(record: Record, players: Sequence[Player]) -> PlayState:
+    """The position a play-out starts from, once its record and players are checked."""
     check_record("record", record)
     if len(players) != 3:
         raise ParameterError("players", players, "needs one player per seat (3)")
     if record.needs_exchange:
         raise CalasolveError(f"{record.where()}: the exchange is incomplete; give it or let the exchange be searched first")
-    state = record.state()
+    return record.state()
+
+
+def _moves(record: Record, players: Sequence[Player], state: PlayState) -> Iterator[Card]:
+    """The players' cards from ``state`` to the end of the deal, each played on ``state`` before it is yielded."""
     while not state.is_over:
         player = players[state.to_move]
         card = player.choose(record, state)
@@ -255,15 +275,7 @@ def play_on(record: Record, players: Sequence[Player]) -> Iterator[Card]:
         yield card
 
 
-def play_out(record: Record, players: Sequence[Player]) -> PlayedDeal:
-    """Play ``record`` from its ``played`` point to the end, ``players[s]`` choosing seat ``s``'s cards."""
-    start = time.perf_counter()
-    cards = tuple(play_on(record, players))
-    names = (players[0].name, players[1].name, players[2].name)
-    return PlayedDeal(record.with_(played=record.played + cards), names, time.perf_counter() - start)
-
-
 __all__ = [
     "DEFAULT_PIMC_SAMPLES", "DoubleDummyPlayer", "HeuristicPlayer", "PimcPlayer", "PimcStats",
-    "Player", "layout_values", "pick", "play_choice", "play_on", "play_out",
+    "Player", "layout_values", "pick", "play_choice", "play_on", "play_out", "play_start",
 ]
