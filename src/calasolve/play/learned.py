@@ -269,18 +269,20 @@ class LearnedPlayer:
     sampler: Sampler = "core"
     name: str = "learned"
     defender_endgame: int | None = None
-    #: the tricks searched at the end of the deal: (as soloist, as a defender)
-    searched: tuple[int, int] = field(init=False)
 
     def __post_init__(self) -> None:
         check_int("endgame", self.endgame, 0, TRICKS)
         if self.defender_endgame is not None:
             check_int("defender_endgame", self.defender_endgame, 0, TRICKS)
         check_int("samples", self.samples, 1, MAX_PIMC_SAMPLES)
-        self.searched = (self.endgame, self.endgame if self.defender_endgame is None else self.defender_endgame)
         self.search = ContractPimcPlayer(self.samples, self.seed, self.solver, sampler=self.sampler)
         if self.network is None:
             self.network = default_network()
+
+    @property
+    def searched(self) -> tuple[int, int]:
+        """The tricks searched at the end of the deal: (as soloist, as a defender)."""
+        return self.endgame, self.endgame if self.defender_endgame is None else self.defender_endgame
 
     def by_network(self, state: PlayState) -> bool:
         """Whether the network decides this position (a choice to make before the seat's endgame)."""

@@ -62,7 +62,7 @@ from functools import lru_cache
 from typing import Callable, Literal, Sequence
 
 from ..game.cards import (
-    LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, cards_of, mask_of, mask_thirds,
+    LAST_TRICK_THIRDS, MAKE_THIRDS, RANK_THIRDS, TOTAL_THIRDS, Card, cards_of, mask_of, mask_thirds, rank_of, suit_of,
 )
 from ..game.errors import CalasolveError, ParameterError
 from ..game.limits import check_int
@@ -201,7 +201,7 @@ def representatives(state: PlayState) -> list[Card]:
     out: list[Card] = []
     prev = -1
     for card in cards_of(legal):  # by suit, then rank (card order)
-        if (prev >= 0 and prev // 10 == card // 10 and RANK_THIRDS[card % 10] == RANK_THIRDS[prev % 10]
+        if (prev >= 0 and suit_of(prev) == suit_of(card) and RANK_THIRDS[rank_of(card)] == RANK_THIRDS[rank_of(prev)]
                 and not others & ((1 << card) - (2 << prev))):
             continue  # equal to the run's lowest, already kept
         out.append(card)

@@ -19,6 +19,7 @@ calasolve.game.errors.RecordError: seat 0 holds 1 cards (3.-.-.-), each hand nee
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NoReturn, Protocol, Sequence
@@ -192,7 +193,7 @@ class Record:
         """
         if len(state.history) < len(self.played) or tuple(state.history[:len(self.played)]) != self.played:
             raise CalasolveError(f"{self.where()}: the position is not one of this record's deal")
-        out = dataclasses.replace(self, played=())  # checked with no cards played; then the state's, checked as played
+        out = copy.copy(self)  # this record was checked when made, the state's cards as they were played
         object.__setattr__(out, "played", tuple(state.history))
         return out
 
